@@ -1,0 +1,161 @@
+// The `makruk` command: one binary, one subcommand per job.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "core/game.h"
+#include "core/notation.h"
+#include "core/perft.h"
+#include "json.h"
+
+using namespace makruk;
+
+namespace {
+
+constexpr int EXIT_BAD_INPUT = 2;
+
+struct Options {
+  std::string variant = "makruk";
+  std::string fen;
+  std::string counting = "auto";
+  bool divide = false;
+  int depth = 1;
+  std::vector<std::string> actions;
+};
+
+int run_perft(const Options& o) {
+  Variant v;
+  if (!parse_variant(o.variant, v)) {
+    std::cerr << "makruk perft: unknown variant '" << o.variant << "' (makruk, ouk, cambodian, ouk-chatrang)\n";
+    return EXIT_BAD_INPUT;
+  }
+  Position pos;
+  std::string error;
+  if (!pos.set(o.fen.empty() ? Position::start_fen(v) : o.fen, v, Counting::Automatic, &error)) {
+    std::cerr << "makruk perft: " << error << "\n";
+    return EXIT_BAD_INPUT;
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  uint64_t total = 0;
+  if (o.divide) {
+    for (auto& [m, n] : perft_divide(pos, o.depth)) {
+      std::cout << move_to_string(m) << ": " << n << "\n";
+      total += n;
+    }
+  } else {
+    total = perft(pos, o.depth);
+  }
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::cerr << "time " << int(secs * 1000) << " ms, " << uint64_t(total / (secs > 0 ? secs : 1e-9))
+            << " nodes/s\n";
+  std::cout << total << std::endl;
+  return 0;
+}
+
+void print_adjudicate_error(const std::string& message, int ply) {
+  json::Writer w;
+  w.begin_object();
+  w.key("error").string(message);
+  w.key("ply").number(ply);
+  w.end_object();
+  std::cout << w.str() << std::endl;
+}
+
+int run_adjudicate(const Options& o) {
+  Variant v;
+  if (!parse_variant(o.variant, v)) {
+    print_adjudicate_error("unknown variant '" + o.variant + "' (makruk, ouk, cambodian, ouk-chatrang)", 0);
+    return EXIT_BAD_INPUT;
+  }
+  Counting mode;
+  if (o.counting == "auto") mode = Counting::Automatic;
+  else if (o.counting == "declare") mode = Counting::Declaration;
+  else {
+    print_adjudicate_error("unknown counting mode '" + o.counting + "' (auto or declare)", 0);
+    return EXIT_BAD_INPUT;
+  }
+  std::string error;
+  auto game = Game::create(v, mode, o.fen, &error);
+  if (!game) {
+    print_adjudicate_error(error, 0);
+    return EXIT_BAD_INPUT;
+  }
+  for (const std::string& action : o.actions) {
+    int ply = game->plies() + 1;
+    if (!game->apply(action, &error)) {
+      print_adjudicate_error(error + " at ply " + std::to_string(ply), ply);
+      return EXIT_BAD_INPUT;
+    }
+  }
+  const Position& pos = game->position();
+  json::Writer w;
+  w.begin_object();
+  w.key("variant").string(variant_name(v));
+  w.key("result").string(result_string(game->result()));
+  w.key("reason");
+  if (game->over()) w.string(reason_string(game->reason()));
+  else w.null();
+  w.key("fen").string(pos.fen());
+  w.key("turn").string(pos.side_to_move() == WHITE ? "w" : "b");
+  w.key("check").boolean(pos.in_check());
+  w.key("count");
+  if (const Count& c = pos.count(); c.running()) {
+    w.begin_object();
+    w.key("side").string(c.side == WHITE ? "w" : "b");
+    w.key("kind").string(count_kind_string(c.kind));
+    w.key("n").number(c.n);
+    w.key("limit").number(c.limit);
+    w.end_object();
+  } else {
+    w.null();
+  }
+  w.key("repetitions").number(game->repetitions());
+  w.key("legal").begin_array();
+  for (Move m : game->legal_moves()) w.string(move_to_string(m));
+  w.end_array();
+  w.end_object();
+  std::cout << w.str() << std::endl;
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"makruk: Makruk and Ouk Chatrang rules, engine and server"};
+  app.require_subcommand(1);
+  Options o;
+
+  auto* perftCmd = app.add_subcommand("perft", "count the leaf nodes of the legal move tree");
+  perftCmd->add_option("--variant", o.variant, "makruk, ouk (cambodian, ouk-chatrang)");
+  perftCmd->add_option("--fen", o.fen, "start from this position");
+  perftCmd->add_flag("--divide", o.divide, "print the count under each root move");
+  perftCmd->add_option("depth", o.depth, "depth in plies")->required()->check(CLI::Range(0, 20));
+
+  auto* adjCmd = app.add_subcommand("adjudicate", "replay actions and print the game state as JSON");
+  adjCmd->add_option("--variant", o.variant, "makruk, ouk (cambodian, ouk-chatrang)");
+  adjCmd->add_option("--fen", o.fen, "start from this position");
+  adjCmd->add_option("--counting", o.counting, "how counts start: auto or declare");
+  adjCmd->add_option("actions", o.actions, "moves (e3e4, d5d6m) and count:w, stop:b, claim:w, resign:b");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    if (argc > 1 && std::string(argv[1]) == "adjudicate") {
+      print_adjudicate_error(e.what(), 0);
+    } else {
+      std::cerr << "makruk: " << e.what() << "\n";
+      if (argc > 1) std::cerr << "Run 'makruk --help' for usage.\n";
+    }
+    return EXIT_BAD_INPUT;
+  }
+  if (*perftCmd) return run_perft(o);
+  if (*adjCmd) return run_adjudicate(o);
+  return EXIT_BAD_INPUT;
+}

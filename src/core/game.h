@@ -1,0 +1,84 @@
+// A game: a starting position, the record of actions (moves and the §7
+// actions count/stop/claim/resign) and the state they lead to.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "position.h"
+
+namespace makruk {
+
+enum class Result : uint8_t { Ongoing, WhiteWins, BlackWins, Draw };
+enum class Reason : uint8_t {
+  None,
+  Checkmate,
+  Resignation,
+  Stalemate,
+  BareKings,
+  Repetition,
+  InsufficientMaterial,
+  CountExpired,
+  CountMate,
+};
+
+std::string_view result_string(Result r);   // "1-0", "0-1", "1/2-1/2", "*"
+std::string_view reason_string(Reason r);   // "checkmate", …; "" for None
+std::string_view count_kind_string(CountKind k);  // "board", "piece"
+
+// D7 (Ouk Chatrang): whether `side` could ever give checkmate with its material.
+bool can_checkmate(const Position& pos, Color side);
+
+class Game {
+ public:
+  // Starts from `fen` (the variant's start position when empty). Returns
+  // nothing and sets *error when the FEN is malformed.
+  static std::optional<Game> create(Variant variant, Counting counting, std::string_view fen,
+                                    std::string* error);
+
+  // Applies one action: a coordinate move ("e3e4", "d5d6m"), or "count:w",
+  // "stop:b", "claim:w", "resign:b". A refused action changes nothing.
+  bool apply(std::string_view action, std::string* error);
+
+  bool play(Move m, std::string* error);
+  bool start_count(Color side, std::string* error);
+  bool stop_count(Color side, std::string* error);
+  bool claim_draw(Color side, std::string* error);
+  bool resign(Color side, std::string* error);
+
+  const Position& position() const { return pos_; }
+  Variant variant() const { return pos_.variant(); }
+  Counting counting() const { return pos_.counting(); }
+  bool over() const { return result_ != Result::Ongoing; }
+  Result result() const { return result_; }
+  Reason reason() const { return reason_; }
+  // How often the current position (placement, side to move, rights) has occurred.
+  int repetitions() const;
+  // The legal moves, or none once the game is over.
+  MoveList legal_moves() const;
+  // The actions applied so far, in their canonical spelling.
+  const std::vector<std::string>& record() const { return record_; }
+  std::string start_fen() const { return start_fen_; }
+  // Plies played (moves only, not the other actions).
+  int plies() const { return int(keys_.size()) - 1; }
+
+ private:
+  explicit Game(const Position& pos, std::string startFen);
+  bool refuse_if_over(std::string* error) const;
+  void evaluate_end(Color mover);
+  void finish(Result r, Reason why) {
+    result_ = r;
+    reason_ = why;
+  }
+
+  Position pos_;
+  std::string start_fen_;
+  std::vector<uint64_t> keys_;  // repetition keys, one per position reached
+  std::vector<std::string> record_;
+  Result result_ = Result::Ongoing;
+  Reason reason_ = Reason::None;
+};
+
+}  // namespace makruk
