@@ -9,6 +9,8 @@
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/perft.h"
+#include "engine/bench.h"
+#include "engine/uci.h"
 #include "json.h"
 
 using namespace makruk;
@@ -140,6 +142,11 @@ int main(int argc, char** argv) {
   adjCmd->add_option("--counting", o.counting, "how counts start: auto or declare");
   adjCmd->add_option("actions", o.actions, "moves (e3e4, d5d6m) and count:w, stop:b, claim:w, resign:b");
 
+  auto* uciCmd = app.add_subcommand("uci", "speak UCI on standard input and output");
+  int benchDepth = 11;
+  auto* benchCmd = app.add_subcommand("bench", "search a fixed set of positions; print nodes and speed");
+  benchCmd->add_option("depth", benchDepth, "search depth (default 11)")->check(CLI::Range(1, 60));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -157,5 +164,7 @@ int main(int argc, char** argv) {
   }
   if (*perftCmd) return run_perft(o);
   if (*adjCmd) return run_adjudicate(o);
+  if (*uciCmd) return engine::uci_loop(std::cin, std::cout);
+  if (*benchCmd) return engine::run_bench(benchDepth, std::cout);
   return EXIT_BAD_INPUT;
 }

@@ -160,6 +160,20 @@ bool Position::set(std::string_view fen, Variant variant, Counting counting, std
   for (Color c : {WHITE, BLACK})
     if (popcount(p.pieces(c, KING)) != 1)
       return fail(std::string("FEN board: ") + (c == WHITE ? "White" : "Black") + " must have exactly one king");
+  // No more material than a game can have (no pawn promotes to anything but a
+  // met-mover); this also keeps every legal move list within MAX_MOVES.
+  for (Color c : {WHITE, BLACK}) {
+    const char* side = c == WHITE ? "White" : "Black";
+    for (PieceType pt : {KHON, KNIGHT, ROOK})
+      if (popcount(p.pieces(c, pt)) > 2)
+        return fail(std::string("FEN board: ") + side + " has more than two " +
+                    (pt == KHON ? "khons" : pt == KNIGHT ? "knights" : "rooks"));
+    if (popcount(p.pieces(c, PAWN)) > 8)
+      return fail(std::string("FEN board: ") + side + " has more than eight pawns");
+    if (popcount(p.pieces(c, PAWN) | p.met_movers(c)) > 9)
+      return fail(std::string("FEN board: ") + side +
+                  " has more than nine pawns, mets and promoted pawns together");
+  }
 
   // Field 2: side to move.
   if (fields[1] == "w") p.side_ = WHITE;
@@ -367,6 +381,9 @@ void Position::do_move(Move m) {
     ns.key ^= zobrist::rights[ns.rights] ^ zobrist::rights[r];
     ns.rights = r;
   }
+  ns.reversible = (captured != NO_PIECE || type_of(pc) == PAWN || ns.rights != prev.rights)
+                      ? 0
+                      : uint16_t(prev.reversible + 1);
   side_ = ~us;
   ++ply_;
   states_.push_back(ns);
@@ -387,6 +404,24 @@ void Position::undo_move() {
   }
   move_piece(to, from);
   if (s.captured != NO_PIECE) put_piece(s.captured, to);
+  states_.pop_back();
+}
+
+void Position::do_null_move() {
+  StateInfo ns = st();
+  ns.key ^= zobrist::side;
+  ns.move = Move();
+  ns.captured = NO_PIECE;
+  ns.reversible = 0;
+  side_ = ~side_;
+  ++ply_;
+  states_.push_back(ns);
+  states_.back().checkers = compute_checkers();
+}
+
+void Position::undo_null_move() {
+  side_ = ~side_;
+  --ply_;
   states_.pop_back();
 }
 

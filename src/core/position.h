@@ -33,6 +33,9 @@ struct StateInfo {
   Move move;  // the move that led here (none at the root)
   Piece captured = NO_PIECE;
   uint8_t rights = NO_RIGHTS;
+  // Plies since the last capture, pawn move, change of rights or null move:
+  // no earlier position can recur.
+  uint16_t reversible = 0;
 };
 
 class Position {
@@ -90,6 +93,10 @@ class Position {
 
   void do_move(Move m);
   void undo_move();
+  // Passes the turn (search only; never while in check). The count is unchanged.
+  void do_null_move();
+  void undo_null_move();
+  int reversible_plies() const { return st().reversible; }
 
   // Whole-position checks (full recompute); used by tests and debug asserts.
   uint64_t compute_key() const;

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages the project needs; does nothing when all are
+# present. Run as root (or through sudo).
+set -euo pipefail
+
+packages=(
+  g++ make cmake pkg-config  # toolchain
+  libcli11-dev               # command-line parsing
+  libgtest-dev               # unit tests
+  clang libclang-rt-14-dev   # libFuzzer targets
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test: the optimised build's
+# tests, the unit tests again under AddressSanitizer and UBSan, and a short
+# libFuzzer run over the parsers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+
+scripts/install-deps.sh
+
+echo "== optimised build: unit, perft and command-line tests"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+echo "== sanitizer build (ASan + UBSan)"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMAKRUK_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+# Perft trees are capped so the instrumented run stays short.
+MAKRUK_PERFT_MAX_NODES=3000000 ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+echo "== fuzzing the FEN, move and action parsers"
+cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DMAKRUK_FUZZ=ON >/dev/null
+cmake --build build-fuzz -j"$jobs"
+corpus=$(mktemp -d)
+cp fuzz/corpus/* "$corpus"/
+build-fuzz/fuzz_parse -max_total_time="${MAKRUK_FUZZ_SECONDS:-60}" -print_final_stats=1 \
+  -artifact_prefix=build-fuzz/ "$corpus" 2>&1 | tail -n 5
+rm -rf "$corpus"
+echo "fuzz: no crash found"

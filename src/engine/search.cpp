@@ -1,0 +1,514 @@
+#include "search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <thread>
+
+#include "core/game.h"
+#include "core/movegen.h"
+
+namespace makruk::engine {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int REDUCTIONS[64][64];
+
+void init_reductions() {
+  static bool done = [] {
+    for (int d = 1; d < 64; ++d)
+      for (int m = 1; m < 64; ++m) REDUCTIONS[d][m] = int(0.5 + std::log(d) * std::log(m) / 2.0);
+    return true;
+  }();
+  (void)done;
+}
+
+// Static exchange evaluation: the material balance of the capture sequence on
+// the move's destination, each side taking with its least valuable piece.
+int see(const Position& pos, Move m) {
+  Square from = m.from(), to = m.to();
+  int gain[32], d = 0;
+  gain[0] = SEE_VALUE[type_of(pos.piece_on(to))];
+  PieceType last = type_of(pos.piece_on(from));
+  if (m.is_promotion()) {
+    gain[0] += SEE_VALUE[PROMOTED] - SEE_VALUE[PAWN];
+    last = PROMOTED;
+  }
+  Bitboard occupied = pos.pieces() ^ square_bb(from);
+  Color side = ~color_of(pos.piece_on(from));
+  for (;;) {
+    Bitboard attackers = pos.attackers_to(to, occupied) & occupied & pos.pieces(side);
+    if (!attackers) break;
+    static constexpr PieceType ORDER[] = {PAWN, MET, PROMOTED, KHON, KNIGHT, ROOK, KING};
+    Square sq = SQ_NONE;
+    PieceType pt = NO_PIECE_TYPE;
+    for (PieceType t : ORDER)
+      if (Bitboard b = attackers & pos.pieces(t)) {
+        sq = lsb(b);
+        pt = t;
+        break;
+      }
+    if (pt == KING && (pos.attackers_to(to, occupied) & occupied & pos.pieces(~side))) break;
+    ++d;
+    gain[d] = SEE_VALUE[last] - gain[d - 1];
+    if (d >= 31) break;
+    last = pt;
+    occupied ^= square_bb(sq);
+    side = ~side;
+  }
+  while (d > 0) {
+    gain[d - 1] = -std::max(-gain[d - 1], gain[d]);
+    --d;
+  }
+  return gain[0];
+}
+
+bool is_capture(const Position& pos, Move m) { return pos.piece_on(m.to()) != NO_PIECE; }
+
+int64_t elapsed_ms(Clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+std::string score_to_uci(Value v) {
+  if (v >= VALUE_MATE_IN_MAX_PLY) return "mate " + std::to_string((VALUE_MATE - v + 1) / 2);
+  if (v <= -VALUE_MATE_IN_MAX_PLY) return "mate " + std::to_string(-(VALUE_MATE + v) / 2);
+  return "cp " + std::to_string(v);
+}
+
+// Time and node budget, shared by the threads of one search.
+struct Budget {
+  Clock::time_point start;
+  int64_t optimum = 0, maximum = 0;  // ms; 0: unlimited
+  uint64_t nodes = 0;
+};
+
+struct Worker {
+  Engine& engine;
+  const Limits& limits;
+  const Budget& budget;
+  Position pos;
+  int id;
+  size_t root_history = 0;  // states in pos before the root
+
+  std::atomic<uint64_t> nodes{0};
+  int seldepth = 0;
+  int completed_depth = 0;
+  Value best_value = -VALUE_INFINITE;
+  std::vector<Move> best_pv;
+
+  Move killers[MAX_PLY + 2][2] = {};
+  int history[COLOR_NB][64][64] = {};
+  Move countermoves[PIECE_NB][64] = {};
+  Value static_evals[MAX_PLY + 2] = {};
+  Move pv[MAX_PLY + 2][MAX_PLY + 2] = {};
+  int pv_length[MAX_PLY + 2] = {};
+
+  Worker(Engine& e, const Limits& l, const Budget& b, const Position& root, int i)
+      : engine(e), limits(l), budget(b), pos(root), id(i), root_history(root.history_size()) {}
+
+  bool stopped() const { return engine.stop_.load(std::memory_order_relaxed) && completed_depth > 0; }
+  void count_node() { nodes.store(nodes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+
+  void check_time();
+  bool is_repetition(int ply) const;
+  bool draw_by_rule(int ply) const;
+  Value mated_value(int ply) const;
+  Value search(int depth, Value alpha, Value beta, int ply, bool cut_node);
+  Value qsearch(Value alpha, Value beta, int ply);
+  void score_moves(const MoveList& list, int scores[], Move tt_move, int ply) const;
+  void update_quiet_stats(Move best, const Move* quiets, int quiet_count, int depth, int ply);
+  void iterate(const std::function<void(const Info&)>* on_info, const std::vector<Worker*>& all);
+};
+
+void Worker::check_time() {
+  if (id != 0) return;
+  if (budget.nodes) {
+    if (nodes.load(std::memory_order_relaxed) >= budget.nodes) engine.stop();
+    return;
+  }
+  if (engine.ponder_.load(std::memory_order_relaxed) || !budget.maximum) return;
+  if (elapsed_ms(budget.start) >= budget.maximum) engine.stop();
+}
+
+// Repetition within the search is a draw at once; before the root, the
+// position must have occurred twice already (the third occurrence).
+bool Worker::is_repetition(int ply) const {
+  size_t n = pos.history_size();
+  int reversible = pos.reversible_plies();
+  uint64_t key = pos.key();
+  int seen = 0;
+  for (int back = 4; back <= reversible && size_t(back) < n; back += 2) {
+    if (pos.state(n - 1 - back).key != key) continue;
+    if (back <= ply) return true;  // repeated inside the search tree
+    if (++seen >= 2) return true;
+  }
+  return false;
+}
+
+// Draws that need no search: bare kings, material that can never mate (Ouk
+// Chatrang), repetition, and a count that has run out (unless the last move mated).
+bool Worker::draw_by_rule(int ply) const {
+  if (popcount(pos.pieces()) == 2) return true;
+  if (pos.variant() == Variant::Ouk && !pos.pieces(PAWN) && popcount(pos.pieces()) <= 6 &&
+      !can_checkmate(pos, WHITE) && !can_checkmate(pos, BLACK))
+    return true;
+  if (pos.count().expired) return !(pos.in_check() && count_legal(pos) == 0);
+  return is_repetition(ply);
+}
+
+// The score of the side to move when it is checkmated. D9: a declared count
+// still running when its own side mates makes the game a draw.
+Value Worker::mated_value(int ply) const {
+  const Count& c = pos.count();
+  if (pos.counting() == Counting::Declaration && c.running() && c.side != pos.side_to_move())
+    return VALUE_DRAW;
+  return mated_in(ply);
+}
+
+void Worker::score_moves(const MoveList& list, int scores[], Move tt_move, int ply) const {
+  Move prev = pos.last_move();
+  Move counter = prev.is_none() ? Move() : countermoves[pos.piece_on(prev.to())][prev.to()];
+  Color us = pos.side_to_move();
+  for (int i = 0; i < list.size; ++i) {
+    Move m = list.moves[i];
+    int& s = scores[i];
+    if (m == tt_move) s = 1 << 30;
+    else if (is_capture(pos, m) || m.is_promotion())
+      s = (1 << 28) + 16 * SEE_VALUE[type_of(pos.piece_on(m.to()))] -
+          SEE_VALUE[type_of(pos.piece_on(m.from()))] / 16 + (m.is_promotion() ? 2000 : 0);
+    else if (m == killers[ply][0]) s = (1 << 27) + 2;
+    else if (m == killers[ply][1]) s = (1 << 27) + 1;
+    else if (m == counter) s = 1 << 27;
+    else s = history[us][m.from()][m.to()];
+  }
+}
+
+// Moves are taken best first by selection: most nodes cut after a few moves.
+static Move pick_next(MoveList& list, int scores[], int i) {
+  int best = i;
+  for (int j = i + 1; j < list.size; ++j)
+    if (scores[j] > scores[best]) best = j;
+  std::swap(list.moves[i], list.moves[best]);
+  std::swap(scores[i], scores[best]);
+  return list.moves[i];
+}
+
+void Worker::update_quiet_stats(Move best, const Move* quiets, int quiet_count, int depth, int ply) {
+  Color us = pos.side_to_move();
+  int bonus = std::min(depth * depth, 400);
+  auto update = [&](Move m, int b) {
+    int& h = history[us][m.from()][m.to()];
+    h += b - h * std::abs(b) / 16384;
+  };
+  update(best, bonus);
+  for (int i = 0; i < quiet_count; ++i)
+    if (quiets[i] != best) update(quiets[i], -bonus);
+  if (killers[ply][0] != best) {
+    killers[ply][1] = killers[ply][0];
+    killers[ply][0] = best;
+  }
+  if (Move prev = pos.last_move(); !prev.is_none())
+    countermoves[pos.piece_on(prev.to())][prev.to()] = best;
+}
+
+Value Worker::qsearch(Value alpha, Value beta, int ply) {
+  count_node();
+  if ((nodes.load(std::memory_order_relaxed) & 1023) == 0) check_time();
+  if (stopped()) return VALUE_ZERO;
+  seldepth = std::max(seldepth, ply);
+  if (draw_by_rule(ply)) return VALUE_DRAW;
+  const bool in_check = pos.in_check();
+  if (ply >= MAX_PLY) return in_check ? VALUE_DRAW : evaluate(pos);
+
+  const uint64_t key = pos.full_key();
+  bool tt_hit;
+  TTEntry* tte = engine.tt_.probe(key, tt_hit);
+  Value tt_value = tt_hit ? value_from_tt(tte->value, ply) : VALUE_NONE;
+  if (tt_hit && beta - alpha == 1 && tte->bound() != BOUND_NONE &&
+      (tte->bound() & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER)))
+    return tt_value;
+
+  Value best_value = -VALUE_INFINITE, stand_pat = VALUE_NONE;
+  if (!in_check) {
+    stand_pat = tt_hit && tte->eval != VALUE_NONE ? tte->eval : evaluate(pos);
+    if (stand_pat >= beta) return stand_pat;
+    alpha = std::max(alpha, stand_pat);
+    best_value = stand_pat;
+  }
+
+  MoveList list;
+  generate_legal(pos, list);
+  if (list.size == 0) return in_check ? mated_value(ply) : VALUE_DRAW;
+  int scores[MAX_MOVES];
+  score_moves(list, scores, tt_hit ? Move::from_raw(tte->move) : Move(), MAX_PLY + 1);
+  Move best_move;
+  for (int i = 0; i < list.size; ++i) {
+    Move m = pick_next(list, scores, i);
+    if (!in_check) {
+      if (!is_capture(pos, m) && !m.is_promotion()) continue;
+      if (stand_pat + SEE_VALUE[type_of(pos.piece_on(m.to()))] + 200 <= alpha && !m.is_promotion())
+        continue;  // delta pruning
+      if (see(pos, m) < 0) continue;
+    }
+    pos.do_move(m);
+    Value v = -qsearch(-beta, -alpha, ply + 1);
+    pos.undo_move();
+    if (stopped()) return VALUE_ZERO;
+    if (v > best_value) {
+      best_value = v;
+      if (v > alpha) {
+        best_move = m;
+        if (v >= beta) break;
+        alpha = v;
+      }
+    }
+  }
+  if (best_value == -VALUE_INFINITE) best_value = alpha;  // in check, every evasion pruned: cannot happen
+  engine.tt_.store(tte, key, value_to_tt(best_value, ply), stand_pat,
+                   best_value >= beta ? BOUND_LOWER : BOUND_UPPER, 0, best_move.raw());
+  return best_value;
+}
+
+Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node) {
+  const bool pv_node = beta - alpha > 1;
+  const bool root = ply == 0;
+  if (depth <= 0) return qsearch(alpha, beta, ply);
+  pv_length[ply] = ply;
+  count_node();
+  if ((nodes.load(std::memory_order_relaxed) & 1023) == 0) check_time();
+  if (stopped()) return VALUE_ZERO;
+  seldepth = std::max(seldepth, ply);
+
+  const bool in_check = pos.in_check();
+  if (!root) {
+    if (draw_by_rule(ply)) return VALUE_DRAW;
+    if (ply >= MAX_PLY) return in_check ? VALUE_DRAW : evaluate(pos);
+    alpha = std::max(mated_in(ply), alpha);  // mate distance pruning
+    beta = std::min(mate_in(ply + 1), beta);
+    if (alpha >= beta) return alpha;
+  }
+
+  const uint64_t key = pos.full_key();
+  bool tt_hit;
+  TTEntry* tte = engine.tt_.probe(key, tt_hit);
+  const Value tt_value = tt_hit ? value_from_tt(tte->value, ply) : VALUE_NONE;
+  Move tt_move = tt_hit ? Move::from_raw(tte->move) : Move();
+  if (root && !best_pv.empty()) tt_move = best_pv[0];
+  if (!pv_node && tt_hit && tte->depth >= depth && tte->bound() != BOUND_NONE &&
+      (tte->bound() & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER)))
+    return tt_value;
+
+  Value static_eval = VALUE_NONE;
+  if (!in_check) static_eval = tt_hit && tte->eval != VALUE_NONE ? tte->eval : evaluate(pos);
+  static_evals[ply] = static_eval;
+  const bool improving = !in_check && ply >= 2 && static_evals[ply - 2] != VALUE_NONE &&
+                         static_eval > static_evals[ply - 2];
+  const Color us = pos.side_to_move();
+
+  if (!pv_node && !in_check) {
+    // Reverse futility: far above beta at low depth, the opponent will not recover.
+    if (depth <= 6 && static_eval - 100 * (depth - improving) >= beta &&
+        std::abs(beta) < VALUE_MATE_IN_MAX_PLY)
+      return static_eval;
+    // Null move, not where zugzwang is likely: it needs pawns on the board,
+    // a piece besides met-movers, and no running count.
+    if (depth >= 3 && static_eval >= beta && !pos.last_move().is_none() && pos.pieces(PAWN) &&
+        (pos.pieces(us, ROOK) | pos.pieces(us, KNIGHT) | pos.pieces(us, KHON)) &&
+        !pos.count().running()) {
+      int r = 3 + depth / 4 + std::min((static_eval - beta) / 200, 2);
+      pos.do_null_move();
+      Value v = -search(depth - r, -beta, -beta + 1, ply + 1, !cut_node);
+      pos.undo_null_move();
+      if (stopped()) return VALUE_ZERO;
+      if (v >= beta) return v >= VALUE_MATE_IN_MAX_PLY ? beta : v;
+    }
+  }
+
+  MoveList list;
+  generate_legal(pos, list);
+  if (list.size == 0) return in_check ? mated_value(ply) : VALUE_DRAW;
+  int scores[MAX_MOVES];
+  score_moves(list, scores, tt_move, ply);
+  killers[ply + 1][0] = killers[ply + 1][1] = Move();
+
+  Value best_value = -VALUE_INFINITE;
+  Move best_move;
+  Move quiets[MAX_MOVES];
+  int quiet_count = 0, move_count = 0;
+  const Value original_alpha = alpha;
+
+  for (int i = 0; i < list.size; ++i) {
+    Move m = pick_next(list, scores, i);
+    const bool quiet = !is_capture(pos, m) && !m.is_promotion();
+    if (!root && best_value > -VALUE_MATE_IN_MAX_PLY) {
+      if (!quiet && depth <= 6 && see(pos, m) < -120 * depth) continue;
+    }
+    pos.do_move(m);
+    const bool gives_check = pos.in_check();
+    // Shallow pruning of quiet moves that neither check nor escape check.
+    if (!root && quiet && !in_check && !gives_check && best_value > -VALUE_MATE_IN_MAX_PLY) {
+      if ((depth <= 5 && move_count >= 3 + depth * depth / (2 - improving)) ||
+          (depth <= 4 && static_eval + 140 + 120 * depth <= alpha)) {
+        pos.undo_move();
+        continue;
+      }
+    }
+    ++move_count;
+    const int extension = gives_check && ply < 2 * (completed_depth + 2) ? 1 : 0;
+    const int new_depth = depth - 1 + extension;
+    Value v;
+    if (move_count == 1) {
+      v = -search(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node);
+    } else {
+      int r = 0;
+      if (depth >= 3 && quiet && !gives_check && !in_check) {
+        r = REDUCTIONS[std::min(depth, 63)][std::min(move_count, 63)];
+        r += !pv_node + cut_node - improving;
+        r -= history[us][m.from()][m.to()] / 6000;
+        r = std::clamp(r, 0, new_depth - 1);
+      }
+      v = -search(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+      if (v > alpha && r > 0) v = -search(new_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
+      if (pv_node && v > alpha && v < beta) v = -search(new_depth, -beta, -alpha, ply + 1, false);
+    }
+    pos.undo_move();
+    if (stopped()) return VALUE_ZERO;
+
+    if (v > best_value) {
+      best_value = v;
+      if (v > alpha) {
+        best_move = m;
+        if (pv_node) {
+          pv[ply][ply] = m;
+          for (int j = ply + 1; j < pv_length[ply + 1]; ++j) pv[ply][j] = pv[ply + 1][j];
+          pv_length[ply] = std::max(pv_length[ply + 1], ply + 1);
+        }
+        if (v >= beta) {
+          if (quiet) update_quiet_stats(m, quiets, quiet_count, depth, ply);
+          break;
+        }
+        alpha = v;
+      }
+    }
+    if (quiet && quiet_count < MAX_MOVES) quiets[quiet_count++] = m;
+  }
+  if (move_count == 0) best_value = alpha;  // every move pruned (only at low depth)
+
+  Bound bound = best_value >= beta ? BOUND_LOWER : best_value > original_alpha ? BOUND_EXACT : BOUND_UPPER;
+  engine.tt_.store(tte, key, value_to_tt(best_value, ply), static_eval, bound, depth, best_move.raw());
+  return best_value;
+}
+
+void Worker::iterate(const std::function<void(const Info&)>* on_info, const std::vector<Worker*>& all) {
+  const int max_depth = limits.depth ? std::min(limits.depth, MAX_PLY - 1) : MAX_PLY - 1;
+  Value previous = VALUE_ZERO;
+  for (int depth = 1 + (id % 2); depth <= max_depth; ++depth) {
+    seldepth = 0;
+    Value alpha = -VALUE_INFINITE, beta = VALUE_INFINITE, delta = 30, v;
+    if (depth >= 5) {
+      alpha = std::max(previous - delta, -VALUE_INFINITE);
+      beta = std::min(previous + delta, VALUE_INFINITE);
+    }
+    for (;;) {
+      v = search(depth, alpha, beta, 0, false);
+      if (stopped()) break;
+      if (v <= alpha) {
+        beta = (alpha + beta) / 2;
+        alpha = std::max(v - delta, -VALUE_INFINITE);
+      } else if (v >= beta) {
+        beta = std::min(v + delta, VALUE_INFINITE);
+      } else {
+        break;
+      }
+      delta += delta / 2;
+    }
+    if (stopped()) break;
+    completed_depth = depth;
+    best_value = previous = v;
+    best_pv.assign(pv[0], pv[0] + pv_length[0]);
+
+    if (id != 0) continue;
+    if (on_info && *on_info) {
+      Info info;
+      info.depth = depth;
+      info.seldepth = seldepth;
+      info.score = v;
+      for (Worker* w : all) info.nodes += w->nodes.load(std::memory_order_relaxed);
+      info.ms = elapsed_ms(budget.start);
+      info.hashfull = engine.tt_.hashfull();
+      info.pv = best_pv;
+      (*on_info)(info);
+    }
+    if (limits.mate && v >= mate_in(2 * limits.mate)) break;
+    if (budget.optimum && !limits.movetime && !engine.ponder_.load(std::memory_order_relaxed) &&
+        elapsed_ms(budget.start) >= budget.optimum * 6 / 10)
+      break;
+  }
+}
+
+Engine::Engine() {
+  init_reductions();
+  tt_.resize(16);
+}
+
+Engine::~Engine() = default;
+
+SearchResult Engine::search(const Position& root, const Limits& limits,
+                            const std::function<void(const Info&)>& on_info) {
+  stop_.store(false);
+  ponder_.store(limits.ponder);
+  tt_.new_search();
+
+  SearchResult result;
+  MoveList legal;
+  generate_legal(root, legal);
+  if (legal.size == 0) return result;
+
+  Budget budget;
+  budget.start = Clock::now();
+  budget.nodes = limits.nodes;
+  const Color us = root.side_to_move();
+  if (limits.movetime) {
+    budget.optimum = budget.maximum = std::max<int64_t>(1, limits.movetime - move_overhead_);
+  } else if (limits.time[us] && !limits.infinite) {
+    int64_t left = std::max<int64_t>(1, limits.time[us] - move_overhead_);
+    int moves = limits.movestogo ? std::min(limits.movestogo, 40) : 30;
+    budget.optimum = std::min(left / moves + limits.inc[us] * 3 / 4, left / 2);
+    budget.maximum = std::min(budget.optimum * 4, left * 3 / 4);
+    budget.optimum = std::max<int64_t>(1, budget.optimum);
+    budget.maximum = std::max<int64_t>(1, budget.maximum);
+  }
+
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::vector<Worker*> all;
+  for (int i = 0; i < threads_; ++i) {
+    workers.push_back(std::make_unique<Worker>(*this, limits, budget, root, i));
+    all.push_back(workers.back().get());
+  }
+  std::vector<std::thread> helpers;
+  for (int i = 1; i < threads_; ++i)
+    helpers.emplace_back([w = all[i], &all] { w->iterate(nullptr, all); });
+  all[0]->iterate(&on_info, all);
+  // With "go infinite" or while pondering, the best move waits for stop.
+  while ((limits.infinite || ponder_.load()) && !stop_.load())
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  stop();
+  for (auto& t : helpers) t.join();
+
+  Worker& main = *all[0];
+  result.pv = main.best_pv;
+  result.best = result.pv.empty() ? legal.moves[0] : result.pv[0];
+  if (result.pv.size() > 1) result.ponder = result.pv[1];
+  result.score = main.best_value;
+  result.depth = main.completed_depth;
+  for (Worker* w : all) result.nodes += w->nodes.load();
+  return result;
+}
+
+}  // namespace makruk::engine

@@ -1,0 +1,80 @@
+// The search: iterative deepening over a principal-variation alpha-beta with
+// a shared transposition table, run by one or more threads (Lazy SMP).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/position.h"
+#include "evaluate.h"
+#include "tt.h"
+
+namespace makruk::engine {
+
+struct Limits {
+  int depth = 0;          // 0: no depth limit
+  uint64_t nodes = 0;     // 0: no node limit
+  int64_t movetime = 0;   // ms per move, 0: none
+  int64_t time[COLOR_NB] = {0, 0};
+  int64_t inc[COLOR_NB] = {0, 0};
+  int movestogo = 0;
+  int mate = 0;           // search for a mate in this many moves
+  bool infinite = false;  // until stop()
+  bool ponder = false;    // no time limit until ponderhit()
+  bool use_time() const { return time[WHITE] || time[BLACK] || movetime; }
+};
+
+struct Info {
+  int depth = 0, seldepth = 0;
+  Value score = 0;
+  uint64_t nodes = 0;
+  int64_t ms = 0;
+  int hashfull = 0;
+  std::vector<Move> pv;
+};
+
+struct SearchResult {
+  Move best;    // null only when the side to move has no legal move
+  Move ponder;  // the expected reply, when known
+  Value score = 0;
+  int depth = 0;
+  uint64_t nodes = 0;
+  std::vector<Move> pv;
+};
+
+// "cp 35" or "mate -3", as UCI writes scores.
+std::string score_to_uci(Value v);
+
+class Engine {
+ public:
+  Engine();
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  void set_hash(size_t megabytes) { tt_.resize(megabytes); }
+  void set_threads(int n) { threads_ = n < 1 ? 1 : n; }
+  void set_move_overhead(int ms) { move_overhead_ = ms; }
+  void new_game() { tt_.clear(); }
+
+  // Searches `root` (a position with its game history, for repetitions) and
+  // returns the best move. Blocks until done; stop() may be called from another
+  // thread. `on_info` is called after each completed iteration.
+  SearchResult search(const Position& root, const Limits& limits,
+                      const std::function<void(const Info&)>& on_info = {});
+  void stop() { stop_.store(true, std::memory_order_relaxed); }
+  void ponderhit() { ponder_.store(false, std::memory_order_relaxed); }
+
+ private:
+  friend struct Worker;
+  TranspositionTable tt_;
+  int threads_ = 1;
+  int move_overhead_ = 30;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> ponder_{false};
+};
+
+}  // namespace makruk::engine

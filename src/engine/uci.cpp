@@ -1,0 +1,215 @@
+#include "uci.h"
+
+#include <iostream>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/game.h"
+#include "core/notation.h"
+#include "search.h"
+
+namespace makruk::engine {
+
+namespace {
+
+class Uci {
+ public:
+  Uci(std::ostream& out) : out_(out) {
+    std::string error;
+    game_ = Game::create(variant_, Counting::Automatic, "", &error);
+  }
+  ~Uci() { wait(); }
+
+  bool handle(const std::string& line);
+
+ private:
+  void say(const std::string& s) {
+    std::lock_guard lock(out_mutex_);
+    out_ << s << std::endl;
+  }
+  void wait() {
+    if (searcher_.joinable()) {
+      engine_.stop();
+      searcher_.join();
+    }
+  }
+  void cmd_uci();
+  void cmd_setoption(std::istringstream& is);
+  void cmd_position(std::istringstream& is);
+  void cmd_go(std::istringstream& is);
+
+  std::ostream& out_;
+  std::mutex out_mutex_;
+  Engine engine_;
+  std::thread searcher_;
+  Variant variant_ = Variant::Makruk;
+  std::optional<Game> game_;
+};
+
+void Uci::cmd_uci() {
+  say("id name makruk 0.1\nid author the makruk developers\n"
+      "option name UCI_Variant type combo default makruk var makruk var cambodian var ouk\n"
+      "option name Hash type spin default 16 min 1 max 65536\n"
+      "option name Threads type spin default 1 min 1 max 256\n"
+      "option name Move Overhead type spin default 30 min 0 max 5000\n"
+      "option name Ponder type check default false\n"
+      "uciok");
+}
+
+void Uci::cmd_setoption(std::istringstream& is) {
+  std::string token, name, value;
+  is >> token;  // "name"
+  while (is >> token && token != "value") name += (name.empty() ? "" : " ") + token;
+  while (is >> token) value += (value.empty() ? "" : " ") + token;
+  auto as_int = [&](int lo, int hi, int& out) {
+    try {
+      size_t used;
+      int v = std::stoi(value, &used);
+      if (used != value.size() || v < lo || v > hi) throw std::out_of_range("range");
+      out = v;
+      return true;
+    } catch (...) {
+      say("info string option '" + name + "' needs a number from " + std::to_string(lo) + " to " +
+          std::to_string(hi) + ", got '" + value + "'");
+      return false;
+    }
+  };
+  int v;
+  if (name == "UCI_Variant") {
+    Variant var;
+    if (!parse_variant(value, var)) {
+      say("info string unknown variant '" + value + "'");
+      return;
+    }
+    variant_ = var;
+    std::string error;
+    game_ = Game::create(variant_, Counting::Automatic, "", &error);
+  } else if (name == "Hash") {
+    if (as_int(1, 65536, v)) engine_.set_hash(size_t(v));
+  } else if (name == "Threads") {
+    if (as_int(1, 256, v)) engine_.set_threads(v);
+  } else if (name == "Move Overhead") {
+    if (as_int(0, 5000, v)) engine_.set_move_overhead(v);
+  } else if (name == "Ponder") {
+    // The GUI decides when to ponder; nothing to set.
+  } else {
+    say("info string unknown option '" + name + "'");
+  }
+}
+
+void Uci::cmd_position(std::istringstream& is) {
+  std::string token, fen;
+  is >> token;
+  if (token == "startpos") {
+    is >> token;  // "moves", if any
+  } else if (token == "fen") {
+    while (is >> token && token != "moves") fen += (fen.empty() ? "" : " ") + token;
+  } else {
+    say("info string position needs 'startpos' or 'fen'");
+    return;
+  }
+  std::string error;
+  auto game = Game::create(variant_, Counting::Automatic, fen, &error);
+  if (!game) {
+    say("info string invalid position: " + error);
+    return;
+  }
+  while (is >> token) {
+    if (!game->apply(token, &error)) {
+      say("info string invalid position: " + error + " at ply " + std::to_string(game->plies() + 1));
+      return;
+    }
+  }
+  game_ = std::move(game);
+}
+
+void Uci::cmd_go(std::istringstream& is) {
+  Limits limits;
+  std::string token;
+  auto read = [&](auto& field) {
+    long long v;
+    if (is >> v && v >= 0) field = v;
+  };
+  while (is >> token) {
+    if (token == "wtime") read(limits.time[WHITE]);
+    else if (token == "btime") read(limits.time[BLACK]);
+    else if (token == "winc") read(limits.inc[WHITE]);
+    else if (token == "binc") read(limits.inc[BLACK]);
+    else if (token == "movestogo") read(limits.movestogo);
+    else if (token == "movetime") read(limits.movetime);
+    else if (token == "depth") read(limits.depth);
+    else if (token == "nodes") read(limits.nodes);
+    else if (token == "mate") read(limits.mate);
+    else if (token == "infinite") limits.infinite = true;
+    else if (token == "ponder") limits.ponder = true;
+    else say("info string ignoring go parameter '" + token + "'");
+  }
+  if (limits.mate && !limits.depth) limits.depth = 2 * limits.mate + 1;
+  if (game_->over()) {
+    say("info string the game is over (" + std::string(reason_string(game_->reason())) + ")");
+    say("bestmove (none)");
+    return;
+  }
+  Position root = game_->position();
+  searcher_ = std::thread([this, root, limits] {
+    SearchResult r = engine_.search(root, limits, [this](const Info& info) {
+      std::ostringstream os;
+      uint64_t nps = info.ms ? info.nodes * 1000 / uint64_t(info.ms) : info.nodes * 1000;
+      os << "info depth " << info.depth << " seldepth " << info.seldepth << " score "
+         << score_to_uci(info.score) << " nodes " << info.nodes << " nps " << nps << " hashfull "
+         << info.hashfull << " time " << info.ms << " pv";
+      for (Move m : info.pv) os << ' ' << move_to_string(m);
+      say(os.str());
+    });
+    std::string line = "bestmove " + (r.best.is_none() ? std::string("(none)") : move_to_string(r.best));
+    if (!r.ponder.is_none()) line += " ponder " + move_to_string(r.ponder);
+    say(line);
+  });
+}
+
+bool Uci::handle(const std::string& line) {
+  std::istringstream is(line);
+  std::string cmd;
+  if (!(is >> cmd)) return true;
+  if (cmd == "quit") return false;
+  if (cmd == "stop") {
+    wait();
+  } else if (cmd == "ponderhit") {
+    engine_.ponderhit();
+  } else if (cmd == "isready") {
+    say("readyok");
+  } else if (cmd == "uci") {
+    cmd_uci();
+  } else if (cmd == "go" || cmd == "position" || cmd == "setoption" || cmd == "ucinewgame") {
+    wait();  // a new command that changes the state ends any running search
+    if (cmd == "go") cmd_go(is);
+    else if (cmd == "position") cmd_position(is);
+    else if (cmd == "setoption") cmd_setoption(is);
+    else {
+      engine_.new_game();
+      std::string error;
+      game_ = Game::create(variant_, Counting::Automatic, "", &error);
+    }
+  } else if (cmd == "d") {
+    say(game_->position().fen());
+  } else {
+    say("info string unknown command '" + cmd + "'");
+  }
+  return true;
+}
+
+}  // namespace
+
+int uci_loop(std::istream& in, std::ostream& out) {
+  Uci uci(out);
+  std::string line;
+  while (std::getline(in, line))
+    if (!uci.handle(line)) break;
+  return 0;
+}
+
+}  // namespace makruk::engine
