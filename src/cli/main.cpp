@@ -10,6 +10,7 @@
 #include "core/notation.h"
 #include "core/perft.h"
 #include "engine/bench.h"
+#include "engine/match.h"
 #include "engine/uci.h"
 #include "json.h"
 
@@ -123,6 +124,56 @@ int run_adjudicate(const Options& o) {
   return 0;
 }
 
+struct MatchOptions {
+  std::vector<std::string> commands, names, options[2];
+  std::string variant = "makruk", tc, openings, pgn;
+  int games = 2, concurrency = 1, depth = 0, max_plies = 800;
+  int64_t movetime = 0;
+  uint64_t nodes = 0;
+};
+
+int run_match_command(const MatchOptions& mo) {
+  engine::MatchConfig cfg;
+  if (!parse_variant(mo.variant, cfg.variant)) {
+    std::cerr << "makruk match: unknown variant '" << mo.variant << "'\n";
+    return EXIT_BAD_INPUT;
+  }
+  for (int i = 0; i < 2; ++i) {
+    cfg.engines[i].command = mo.commands[size_t(i)];
+    cfg.engines[i].name = mo.names.size() == 2 ? mo.names[size_t(i)] : "engine" + std::to_string(i + 1);
+    for (const std::string& opt : mo.options[i]) {
+      size_t eq = opt.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        std::cerr << "makruk match: option '" << opt << "' must be NAME=VALUE\n";
+        return EXIT_BAD_INPUT;
+      }
+      cfg.engines[i].options.emplace_back(opt.substr(0, eq), opt.substr(eq + 1));
+    }
+  }
+  if (!mo.tc.empty() && !engine::parse_time_control(mo.tc, cfg.tc)) {
+    std::cerr << "makruk match: bad time control '" << mo.tc << "' (expected BASE+INC in seconds, e.g. 10+0.1)\n";
+    return EXIT_BAD_INPUT;
+  }
+  cfg.tc.movetime_ms = mo.movetime;
+  cfg.tc.nodes = mo.nodes;
+  cfg.tc.depth = mo.depth;
+  if (!cfg.tc.base_ms && !cfg.tc.movetime_ms && !cfg.tc.nodes && !cfg.tc.depth) {
+    std::cerr << "makruk match: give a limit: --tc, --movetime, --nodes or --depth\n";
+    return EXIT_BAD_INPUT;
+  }
+  std::string error;
+  if (!mo.openings.empty() && !engine::load_openings(mo.openings, cfg.variant, cfg.openings, &error)) {
+    std::cerr << "makruk match: " << error << "\n";
+    return EXIT_BAD_INPUT;
+  }
+  cfg.games = mo.games;
+  cfg.concurrency = mo.concurrency;
+  cfg.pgn_path = mo.pgn;
+  cfg.max_plies = mo.max_plies;
+  engine::run_match(cfg, std::cout);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -147,6 +198,25 @@ int main(int argc, char** argv) {
   auto* benchCmd = app.add_subcommand("bench", "search a fixed set of positions; print nodes and speed");
   benchCmd->add_option("depth", benchDepth, "search depth (default 11)")->check(CLI::Range(1, 60));
 
+  MatchOptions mo;
+  auto* matchCmd = app.add_subcommand("match", "play two UCI engines against each other");
+  matchCmd->add_option("--engine", mo.commands, "an engine's command line (give two)")
+      ->required()->expected(2);
+  matchCmd->add_option("--name", mo.names, "the engines' names (two)")->expected(2);
+  matchCmd->add_option("--option1", mo.options[0], "NAME=VALUE set on the first engine");
+  matchCmd->add_option("--option2", mo.options[1], "NAME=VALUE set on the second engine");
+  matchCmd->add_option("--variant", mo.variant, "makruk, ouk (cambodian, ouk-chatrang)");
+  matchCmd->add_option("--games", mo.games, "number of games (default 2)")->check(CLI::Range(1, 1000000));
+  matchCmd->add_option("--tc", mo.tc, "clock: BASE+INC in seconds, e.g. 10+0.1");
+  matchCmd->add_option("--movetime", mo.movetime, "ms per move")->check(CLI::Range(1, 86400000));
+  matchCmd->add_option("--nodes", mo.nodes, "nodes per move")->check(CLI::Range(1, 2000000000));
+  matchCmd->add_option("--depth", mo.depth, "depth per move")->check(CLI::Range(1, 100));
+  matchCmd->add_option("--openings", mo.openings, "openings file (startpos|FEN [moves …] per line)");
+  matchCmd->add_option("--concurrency", mo.concurrency, "games at once (default 1)")->check(CLI::Range(1, 64));
+  matchCmd->add_option("--pgn", mo.pgn, "append the games to this PGN file");
+  matchCmd->add_option("--max-plies", mo.max_plies, "adjudicate a draw after this many plies (default 800)")
+      ->check(CLI::Range(10, 100000));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -166,5 +236,6 @@ int main(int argc, char** argv) {
   if (*adjCmd) return run_adjudicate(o);
   if (*uciCmd) return engine::uci_loop(std::cin, std::cout);
   if (*benchCmd) return engine::run_bench(benchDepth, std::cout);
+  if (*matchCmd) return run_match_command(mo);
   return EXIT_BAD_INPUT;
 }

@@ -10,6 +10,7 @@
 
 #include "core/game.h"
 #include "core/notation.h"
+#include "levels.h"
 #include "search.h"
 
 namespace makruk::engine {
@@ -48,6 +49,12 @@ class Uci {
   std::thread searcher_;
   Variant variant_ = Variant::Makruk;
   std::optional<Game> game_;
+  int skill_level_ = MAX_LEVEL;
+  bool limit_strength_ = false;
+  int elo_ = MAX_ELO;
+  std::mt19937_64 rng_{std::random_device{}()};
+
+  int level() const { return limit_strength_ ? level_from_elo(elo_) : skill_level_; }
 };
 
 void Uci::cmd_uci() {
@@ -57,6 +64,10 @@ void Uci::cmd_uci() {
       "option name Threads type spin default 1 min 1 max 256\n"
       "option name Move Overhead type spin default 30 min 0 max 5000\n"
       "option name Ponder type check default false\n"
+      "option name Skill Level type spin default 8 min 1 max 8\n"
+      "option name UCI_LimitStrength type check default false\n"
+      "option name UCI_Elo type spin default " + std::to_string(MAX_ELO) + " min " +
+      std::to_string(MIN_ELO) + " max " + std::to_string(MAX_ELO) + "\n"
       "uciok");
 }
 
@@ -94,6 +105,13 @@ void Uci::cmd_setoption(std::istringstream& is) {
     if (as_int(1, 256, v)) engine_.set_threads(v);
   } else if (name == "Move Overhead") {
     if (as_int(0, 5000, v)) engine_.set_move_overhead(v);
+  } else if (name == "Skill Level") {
+    if (as_int(MIN_LEVEL, MAX_LEVEL, v)) skill_level_ = v;
+  } else if (name == "UCI_LimitStrength") {
+    if (value == "true" || value == "false") limit_strength_ = value == "true";
+    else say("info string option 'UCI_LimitStrength' needs true or false, got '" + value + "'");
+  } else if (name == "UCI_Elo") {
+    if (as_int(MIN_ELO, MAX_ELO, v)) elo_ = v;
   } else if (name == "Ponder") {
     // The GUI decides when to ponder; nothing to set.
   } else {
@@ -155,7 +173,13 @@ void Uci::cmd_go(std::istringstream& is) {
     return;
   }
   Position root = game_->position();
-  searcher_ = std::thread([this, root, limits] {
+  const int lvl = level();
+  searcher_ = std::thread([this, root, limits, lvl] {
+    if (lvl < MAX_LEVEL) {
+      SearchResult r = play_at_level(engine_, root, lvl, limits, rng_);
+      say("bestmove " + move_to_string(r.best));
+      return;
+    }
     SearchResult r = engine_.search(root, limits, [this](const Info& info) {
       std::ostringstream os;
       uint64_t nps = info.ms ? info.nodes * 1000 / uint64_t(info.ms) : info.nodes * 1000;

@@ -1,0 +1,97 @@
+#include "levels.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/movegen.h"
+
+namespace makruk::engine {
+
+LevelSettings level_settings(int level) {
+  static constexpr LevelSettings TABLE[MAX_LEVEL + 1] = {
+      {1, 0, 0, 0},            // unused
+      {1, 400, 260, 450},      // 1: sees captures, misses most tactics
+      {2, 1500, 180, 320},     // 2
+      {3, 5000, 120, 220},     // 3
+      {4, 15000, 80, 150},     // 4
+      {6, 60000, 45, 100},     // 5
+      {8, 250000, 20, 50},     // 6
+      {12, 1500000, 8, 25},    // 7
+      {0, 0, 0, 0},            // 8: full strength
+  };
+  return TABLE[std::clamp(level, MIN_LEVEL, MAX_LEVEL)];
+}
+
+int level_from_elo(int elo) {
+  int span = (MAX_ELO - MIN_ELO) / (MAX_LEVEL - 1);
+  return std::clamp(1 + (std::clamp(elo, MIN_ELO, MAX_ELO) - MIN_ELO + span / 2) / span, MIN_LEVEL,
+                    MAX_LEVEL);
+}
+
+bool allows_mate_in_one(const Position& pos, Move m) {
+  Position p = pos;
+  p.do_move(m);
+  MoveList replies;
+  generate_legal(p, replies);
+  for (Move r : replies) {
+    p.do_move(r);
+    bool mate = p.in_check() && count_legal(p) == 0;
+    p.undo_move();
+    if (mate) return true;
+  }
+  return false;
+}
+
+SearchResult play_at_level(Engine& engine, const Position& pos, int level, const Limits& limits,
+                           std::mt19937_64& rng) {
+  const LevelSettings s = level_settings(level);
+  Limits l = limits;
+  if (s.depth) l.depth = l.depth ? std::min(l.depth, s.depth) : s.depth;
+  if (s.nodes) l.nodes = l.nodes ? std::min(l.nodes, s.nodes) : s.nodes;
+  SearchResult best = engine.search(pos, l);
+  if (!s.temperature || best.best.is_none()) return best;
+
+  // Score every root move with a search one ply shallower from its child.
+  MoveList legal;
+  generate_legal(pos, legal);
+  struct Candidate {
+    Move move;
+    Value score;
+  };
+  std::vector<Candidate> candidates;
+  Limits child = l;
+  child.depth = std::max(1, (l.depth ? l.depth : 1) - 1);
+  child.nodes = l.nodes ? std::max<uint64_t>(50, l.nodes / legal.size) : 0;
+  for (Move m : legal) {
+    Position p = pos;
+    p.do_move(m);
+    Value v;
+    MoveList replies;
+    generate_legal(p, replies);
+    if (replies.size == 0) v = p.in_check() ? VALUE_MATE : VALUE_DRAW;
+    else v = -engine.search(p, child).score;
+    if (allows_mate_in_one(pos, m)) v = std::min(v, -VALUE_MATE_IN_MAX_PLY);
+    candidates.push_back({m, v});
+  }
+  Value top = std::max_element(candidates.begin(), candidates.end(),
+                               [](auto& a, auto& b) { return a.score < b.score; })->score;
+  // Keep moves within the level's tolerance; a move that allows mate stays out
+  // unless every move does.
+  std::vector<double> weights;
+  for (auto& c : candidates) {
+    bool ok = c.score >= top - s.max_loss &&
+              (c.score > -VALUE_MATE_IN_MAX_PLY || top <= -VALUE_MATE_IN_MAX_PLY);
+    weights.push_back(ok ? std::exp(double(c.score - top) / s.temperature) : 0.0);
+  }
+  std::discrete_distribution<size_t> pick(weights.begin(), weights.end());
+  const Candidate& chosen = candidates[pick(rng)];
+  if (chosen.move != best.best) {
+    best.best = chosen.move;
+    best.ponder = Move();
+    best.score = chosen.score;
+    best.pv = {chosen.move};
+  }
+  return best;
+}
+
+}  // namespace makruk::engine

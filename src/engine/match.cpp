@@ -1,0 +1,331 @@
+#include "match.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <ctime>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "core/game.h"
+#include "core/notation.h"
+#include "process.h"
+
+namespace makruk::engine {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::vector<std::string> split(const std::string& s) {
+  std::istringstream is(s);
+  std::vector<std::string> out;
+  for (std::string t; is >> t;) out.push_back(t);
+  return out;
+}
+
+struct GameOutcome {
+  Result result = Result::Ongoing;
+  std::string termination;  // for the PGN and the log
+};
+
+// One engine process, started and made ready on demand.
+class UciPlayer {
+ public:
+  explicit UciPlayer(const EngineSpec& spec, Variant variant) : spec_(spec), variant_(variant) {}
+
+  bool ensure_started(std::string* error) {
+    if (proc_.running()) return true;
+    if (!proc_.start(spec_.command)) return fail(error, "cannot start");
+    if (!proc_.write_line("uci") || !wait_for("uciok", 10000)) return fail(error, "no uciok");
+    proc_.write_line(std::string("setoption name UCI_Variant value ") +
+                     (variant_ == Variant::Makruk ? "makruk" : "cambodian"));
+    for (auto& [name, value] : spec_.options)
+      proc_.write_line("setoption name " + name + " value " + value);
+    return true;
+  }
+
+  bool new_game() {
+    return proc_.write_line("ucinewgame") && proc_.write_line("isready") && wait_for("readyok", 10000);
+  }
+
+  // Sends the position and go command; returns the bestmove text, or empty
+  // (with *why) on a crash or time-out.
+  std::string best_move(const std::string& position, const std::string& go, int64_t timeout_ms,
+                        std::string* why) {
+    if (!proc_.write_line(position) || !proc_.write_line(go)) {
+      *why = "crashed";
+      return {};
+    }
+    auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    std::string line;
+    for (;;) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      auto r = proc_.read_line(line, int(std::max<int64_t>(1, left)));
+      if (r == ChildProcess::Read::Closed) {
+        *why = "crashed";
+        proc_.stop();
+        return {};
+      }
+      if (r == ChildProcess::Read::Timeout) {
+        *why = "did not answer in time";
+        proc_.stop();
+        return {};
+      }
+      auto words = split(line);
+      if (words.size() >= 2 && words[0] == "bestmove") return words[1];
+    }
+  }
+
+  void restart() { proc_.stop(); }
+  const std::string& name() const { return spec_.name; }
+
+ private:
+  bool wait_for(const std::string& word, int timeout_ms) {
+    std::string line;
+    auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    for (;;) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) return false;
+      if (proc_.read_line(line, int(left)) != ChildProcess::Read::Line) return false;
+      if (split(line) == std::vector<std::string>{word}) return true;
+    }
+  }
+  bool fail(std::string* error, const std::string& why) {
+    if (error) *error = spec_.name + ": " + why;
+    proc_.stop();
+    return false;
+  }
+
+  EngineSpec spec_;
+  Variant variant_;
+  ChildProcess proc_;
+};
+
+std::string pgn_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string pgn_for(const MatchConfig& cfg, int round, const std::string& white, const std::string& black,
+                    const Game& game, const GameOutcome& outcome) {
+  std::ostringstream os;
+  std::time_t now = std::time(nullptr);
+  char date[16];
+  std::strftime(date, sizeof date, "%Y.%m.%d", std::gmtime(&now));
+  std::string result(result_string(outcome.result));
+  os << "[Event \"makruk match\"]\n[Site \"?\"]\n[Date \"" << date << "\"]\n[Round \"" << round
+     << "\"]\n[White \"" << pgn_escape(white) << "\"]\n[Black \"" << pgn_escape(black) << "\"]\n[Result \""
+     << result << "\"]\n[Variant \"" << (cfg.variant == Variant::Makruk ? "makruk" : "cambodian") << "\"]\n";
+  if (game.start_fen() != Position::start_fen(cfg.variant))
+    os << "[FEN \"" << game.start_fen() << "\"]\n[SetUp \"1\"]\n";
+  os << "[Termination \"" << pgn_escape(outcome.termination) << "\"]\n\n";
+  std::string error;
+  auto replay = Game::create(cfg.variant, Counting::Automatic, game.start_fen(), &error);
+  std::string text;
+  for (const std::string& action : game.record()) {
+    const Position& pos = replay->position();
+    Move m = parse_move(pos, action);
+    if (m.is_none()) break;
+    if (pos.side_to_move() == WHITE || text.empty())
+      text += std::to_string(pos.game_ply() / 2 + 1) + (pos.side_to_move() == WHITE ? ". " : "... ");
+    text += move_to_san(pos, m) + " ";
+    replay->apply(action, &error);
+  }
+  // Wrap the movetext at 80 columns.
+  std::string line;
+  for (const std::string& word : split(text + result)) {
+    if (line.size() + word.size() + 1 > 80) {
+      os << line << "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  os << line << "\n\n";
+  return os.str();
+}
+
+GameOutcome play_game(const MatchConfig& cfg, const Opening& opening, UciPlayer* white, UciPlayer* black,
+                      Game& game) {
+  UciPlayer* players[2] = {white, black};
+  GameOutcome out;
+  auto lose = [&](Color c, const std::string& why) {
+    out.result = c == WHITE ? Result::BlackWins : Result::WhiteWins;
+    out.termination = players[c]->name() + " " + why;
+    return out;
+  };
+  for (Color c : {WHITE, BLACK}) {
+    std::string error;
+    if (!players[c]->ensure_started(&error) || !players[c]->new_game()) {
+      players[c]->restart();
+      return lose(c, "could not start (" + error + ")");
+    }
+  }
+  int64_t clock[2] = {cfg.tc.base_ms, cfg.tc.base_ms};
+  std::string startpos = "position fen " + game.start_fen() + " moves";
+  std::string moves;
+  for (const std::string& m : opening.moves) moves += " " + m;
+  while (!game.over()) {
+    if (game.plies() >= cfg.max_plies) {
+      out.result = Result::Draw;
+      out.termination = "adjudicated draw after " + std::to_string(cfg.max_plies) + " plies";
+      return out;
+    }
+    Color side = game.position().side_to_move();
+    std::string go = "go";
+    int64_t timeout = 60000;
+    if (cfg.tc.base_ms) {
+      go += " wtime " + std::to_string(clock[WHITE]) + " btime " + std::to_string(clock[BLACK]) +
+            " winc " + std::to_string(cfg.tc.inc_ms) + " binc " + std::to_string(cfg.tc.inc_ms);
+      timeout = clock[side] + 1000;
+    }
+    if (cfg.tc.movetime_ms) go += " movetime " + std::to_string(cfg.tc.movetime_ms), timeout = cfg.tc.movetime_ms + 5000;
+    if (cfg.tc.nodes) go += " nodes " + std::to_string(cfg.tc.nodes);
+    if (cfg.tc.depth) go += " depth " + std::to_string(cfg.tc.depth);
+    auto t0 = Clock::now();
+    std::string why;
+    std::string best = players[side]->best_move(startpos + moves, go, timeout, &why);
+    int64_t used = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+    if (best.empty()) return lose(side, why);
+    if (cfg.tc.base_ms) {
+      clock[side] -= used;
+      if (clock[side] < 0) return lose(side, "lost on time");
+      clock[side] += cfg.tc.inc_ms;
+    }
+    std::string error;
+    if (!game.apply(best, &error)) return lose(side, "played an illegal move " + best + " (" + error + ")");
+    moves += " " + best;
+  }
+  out.result = game.result();
+  out.termination = std::string(reason_string(game.reason()));
+  return out;
+}
+
+}  // namespace
+
+bool parse_time_control(const std::string& text, TimeControl& tc) {
+  size_t plus = text.find('+');
+  try {
+    size_t used;
+    double base = std::stod(text.substr(0, plus), &used);
+    if (used != (plus == std::string::npos ? text.size() : plus) || base <= 0) return false;
+    double inc = 0;
+    if (plus != std::string::npos) {
+      std::string rest = text.substr(plus + 1);
+      inc = std::stod(rest, &used);
+      if (used != rest.size() || inc < 0) return false;
+    }
+    tc.base_ms = int64_t(base * 1000);
+    tc.inc_ms = int64_t(inc * 1000);
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+bool load_openings(const std::string& path, Variant variant, std::vector<Opening>& out,
+                   std::string* error) {
+  std::ifstream in(path);
+  if (!in) {
+    if (error) *error = "cannot read openings file '" + path + "'";
+    return false;
+  }
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (size_t hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    auto words = split(line);
+    if (words.empty()) continue;
+    Opening o;
+    size_t i = 0;
+    if (words[0] == "startpos") {
+      i = 1;
+    } else {
+      while (i < words.size() && words[i] != "moves") o.fen += (o.fen.empty() ? "" : " ") + words[i++];
+    }
+    if (i < words.size() && words[i] == "moves") ++i;
+    o.moves.assign(words.begin() + long(i), words.end());
+    std::string why;
+    auto game = Game::create(variant, Counting::Automatic, o.fen, &why);
+    for (size_t k = 0; game && k < o.moves.size(); ++k)
+      if (!game->apply(o.moves[k], &why)) game.reset();
+    if (!game || game->over()) {
+      if (error) *error = path + ":" + std::to_string(number) + ": " + (game ? "the game is already over" : why);
+      return false;
+    }
+    out.push_back(std::move(o));
+  }
+  return true;
+}
+
+std::pair<double, double> elo_with_interval(const MatchScore& s) {
+  double n = s.wins + s.draws + s.losses;
+  if (n == 0) return {0, 0};
+  double p = (s.wins + 0.5 * s.draws) / n;
+  auto elo = [](double score) {
+    score = std::clamp(score, 1e-3, 1 - 1e-3);
+    return -400.0 * std::log10(1.0 / score - 1.0);
+  };
+  double var = (s.wins * (1 - p) * (1 - p) + s.draws * (0.5 - p) * (0.5 - p) + s.losses * p * p) / n;
+  double margin = 1.96 * std::sqrt(var / n);
+  return {elo(p), (elo(p + margin) - elo(p - margin)) / 2};
+}
+
+MatchScore run_match(const MatchConfig& cfg, std::ostream& out) {
+  std::signal(SIGPIPE, SIG_IGN);  // a crashed engine must not take the match down
+  std::vector<Opening> openings = cfg.openings;
+  if (openings.empty()) openings.push_back(Opening{});
+  std::ofstream pgn;
+  if (!cfg.pgn_path.empty()) pgn.open(cfg.pgn_path, std::ios::app);
+
+  MatchScore score;
+  std::mutex mutex;
+  std::atomic<int> next{0};
+  auto worker = [&] {
+    UciPlayer players[2] = {UciPlayer(cfg.engines[0], cfg.variant), UciPlayer(cfg.engines[1], cfg.variant)};
+    for (int g; (g = next++) < cfg.games;) {
+      const Opening& opening = openings[size_t(g / 2) % openings.size()];
+      bool firstIsWhite = g % 2 == 0;
+      UciPlayer* white = &players[firstIsWhite ? 0 : 1];
+      UciPlayer* black = &players[firstIsWhite ? 1 : 0];
+      std::string error;
+      auto game = Game::create(cfg.variant, Counting::Automatic, opening.fen, &error);
+      for (const std::string& m : opening.moves) game->apply(m, &error);
+      // The opening's moves are part of the record; the game continues from there.
+      GameOutcome outcome = play_game(cfg, opening, white, black, *game);
+      std::lock_guard lock(mutex);
+      Result r = outcome.result;
+      if (r == Result::Draw) ++score.draws;
+      else if ((r == Result::WhiteWins) == firstIsWhite) ++score.wins;
+      else ++score.losses;
+      out << "Game " << g + 1 << ": " << white->name() << " - " << black->name() << " "
+          << result_string(r) << " (" << outcome.termination << ")  score " << score.wins << "-"
+          << score.losses << "-" << score.draws << std::endl;
+      if (pgn) pgn << pgn_for(cfg, g + 1, white->name(), black->name(), *game, outcome) << std::flush;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int i = 0; i < std::max(1, cfg.concurrency); ++i) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+
+  int n = score.wins + score.draws + score.losses;
+  auto [elo, margin] = elo_with_interval(score);
+  out << "Score of " << cfg.engines[0].name << " vs " << cfg.engines[1].name << ": " << score.wins << " - "
+      << score.losses << " - " << score.draws << "  [" << std::fixed << std::setprecision(3)
+      << (n ? (score.wins + 0.5 * score.draws) / n : 0.0) << "] " << n << "\n"
+      << "Elo difference: " << std::setprecision(1) << elo << " +/- " << margin << " (95%)" << std::endl;
+  return score;
+}
+
+}  // namespace makruk::engine
