@@ -43,7 +43,7 @@ int run_perft(const Options& o) {
   }
   auto t0 = std::chrono::steady_clock::now();
   uint64_t total = 0;
-  if (o.divide) {
+  if (o.divide && o.depth > 0) {
     for (auto& [m, n] : perft_divide(pos, o.depth)) {
       std::cout << move_to_string(m) << ": " << n << "\n";
       total += n;

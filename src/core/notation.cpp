@@ -84,8 +84,14 @@ Move parse_move(const Position& pos, std::string_view text, std::string* error) 
   }
   MoveList legal;
   generate_legal(pos, legal);
-  for (Move m : legal)
-    if (m.from() == from && m.to() == to && (!promo || m.is_promotion())) return m;
+  for (Move m : legal) {
+    if (m.from() != from || m.to() != to) continue;
+    if (promo && !m.is_promotion()) {
+      set_error(error, "move '" + std::string(text) + "' does not promote (no trailing 'm')");
+      return Move();
+    }
+    return m;
+  }
   set_error(error, "illegal move '" + std::string(text) + "'");
   return Move();
 }

@@ -119,6 +119,7 @@ struct Worker {
   bool is_repetition(int ply) const;
   bool draw_by_rule(int ply) const;
   Value mated_value(int ply) const;
+  bool last_move_of_count(int ply, Value& v);
   Value search(int depth, Value alpha, Value beta, int ply, bool cut_node);
   Value qsearch(Value alpha, Value beta, int ply);
   void score_moves(const MoveList& list, int scores[], Move tt_move, int ply) const;
@@ -169,6 +170,30 @@ Value Worker::mated_value(int ply) const {
   if (pos.counting() == Counting::Declaration && c.running() && c.side != pos.side_to_move())
     return VALUE_DRAW;
   return mated_in(ply);
+}
+
+// With the count at its limit, the hunter has one last move: a mate wins,
+// anything else draws. The node's value is exact, without search.
+bool Worker::last_move_of_count(int ply, Value& v) {
+  const Count& c = pos.count();
+  if (!c.running() || c.expired || c.n < c.limit || c.side == pos.side_to_move()) return false;
+  MoveList list;
+  generate_legal(pos, list);
+  if (list.size == 0) {
+    v = pos.in_check() ? mated_value(ply) : VALUE_DRAW;
+    return true;
+  }
+  v = VALUE_DRAW;
+  for (Move m : list) {
+    pos.do_move(m);
+    bool mate = pos.in_check() && count_legal(pos) == 0;
+    pos.undo_move();
+    if (mate) {
+      v = mate_in(ply + 1);
+      break;
+    }
+  }
+  return true;
 }
 
 void Worker::score_moves(const MoveList& list, int scores[], Move tt_move, int ply) const {
@@ -223,6 +248,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
   if (stopped()) return VALUE_ZERO;
   seldepth = std::max(seldepth, ply);
   if (draw_by_rule(ply)) return VALUE_DRAW;
+  if (Value v; last_move_of_count(ply, v)) return v;
   const bool in_check = pos.in_check();
   if (ply >= MAX_PLY) return in_check ? VALUE_DRAW : evaluate(pos);
 
@@ -288,6 +314,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
   const bool in_check = pos.in_check();
   if (!root) {
     if (draw_by_rule(ply)) return VALUE_DRAW;
+    if (Value v; last_move_of_count(ply, v)) return v;
     if (ply >= MAX_PLY) return in_check ? VALUE_DRAW : evaluate(pos);
     alpha = std::max(mated_in(ply), alpha);  // mate distance pruning
     beta = std::min(mate_in(ply + 1), beta);

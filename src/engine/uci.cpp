@@ -1,5 +1,7 @@
 #include "uci.h"
 
+#include <atomic>
+#include <chrono>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -26,17 +28,26 @@ class Uci {
   ~Uci() { wait(); }
 
   bool handle(const std::string& line);
+  // At the end of the input: a search with a limit runs to its end (so that
+  // `echo "go depth 12" | makruk uci` answers in full); an infinite one stops.
+  void finish() {
+    if (searcher_.joinable() && !search_unbounded_) searcher_.join();
+  }
 
  private:
   void say(const std::string& s) {
     std::lock_guard lock(out_mutex_);
     out_ << s << std::endl;
   }
+  // Ends the running search, if any. The stop is repeated until the search
+  // thread finishes, since a search that has not started yet clears it.
   void wait() {
-    if (searcher_.joinable()) {
+    if (!searcher_.joinable()) return;
+    while (!search_done_.load()) {
       engine_.stop();
-      searcher_.join();
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
+    searcher_.join();
   }
   void cmd_uci();
   void cmd_setoption(std::istringstream& is);
@@ -47,6 +58,8 @@ class Uci {
   std::mutex out_mutex_;
   Engine engine_;
   std::thread searcher_;
+  std::atomic<bool> search_done_{true};
+  bool search_unbounded_ = false;  // go infinite or go ponder
   Variant variant_ = Variant::Makruk;
   std::optional<Game> game_;
   int skill_level_ = MAX_LEVEL;
@@ -174,10 +187,13 @@ void Uci::cmd_go(std::istringstream& is) {
   }
   Position root = game_->position();
   const int lvl = level();
+  search_done_ = false;
+  search_unbounded_ = limits.infinite || limits.ponder;
   searcher_ = std::thread([this, root, limits, lvl] {
     if (lvl < MAX_LEVEL) {
       SearchResult r = play_at_level(engine_, root, lvl, limits, rng_);
       say("bestmove " + move_to_string(r.best));
+      search_done_ = true;
       return;
     }
     SearchResult r = engine_.search(root, limits, [this](const Info& info) {
@@ -192,6 +208,7 @@ void Uci::cmd_go(std::istringstream& is) {
     std::string line = "bestmove " + (r.best.is_none() ? std::string("(none)") : move_to_string(r.best));
     if (!r.ponder.is_none()) line += " ponder " + move_to_string(r.ponder);
     say(line);
+    search_done_ = true;
   });
 }
 
@@ -232,7 +249,8 @@ int uci_loop(std::istream& in, std::ostream& out) {
   Uci uci(out);
   std::string line;
   while (std::getline(in, line))
-    if (!uci.handle(line)) break;
+    if (!uci.handle(line)) return 0;
+  uci.finish();
   return 0;
 }
 

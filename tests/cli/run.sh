@@ -1,2 +1,426 @@
 #!/bin/sh
-exit 0
+# Drives the real `makruk` binary as a user would: perft totals and --divide,
+# adjudicate's JSON, variant names, and exit status 2 with a clear message for
+# every kind of bad input. POSIX sh, grep and sed only.
+#
+#   tests/cli/run.sh /path/to/makruk
+#
+# Stops at the first failure (exit 1) and says what failed; the last line is
+# always "cli: N passed, M failed".
+
+MAKRUK=${1:?usage: run.sh /path/to/makruk}
+if [ ! -x "$MAKRUK" ]; then
+  echo "run.sh: '$MAKRUK' is not an executable" >&2
+  echo "cli: 0 passed, 1 failed"
+  exit 1
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/makruk-cli.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT INT TERM
+
+MAKRUK_START='rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1'
+OUK_START='rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1'
+
+passed=0
+failed=0
+current=''
+
+# --- helpers -----------------------------------------------------------------
+
+# run ARGS...: runs makruk; sets $rc, $out (stdout), $err (stderr).
+run() {
+  "$MAKRUK" "$@" >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  out=$(cat "$TMP/out")
+  err=$(cat "$TMP/err")
+  cmdline="makruk $*"
+}
+
+fail() {
+  failed=$((failed + 1))
+  {
+    echo "FAIL: $current"
+    echo "  command: $cmdline"
+    echo "  problem: $*"
+    echo "  exit status: $rc"
+    echo "  stdout: $(sed -n '1,5p' "$TMP/out")"
+    echo "  stderr: $(sed -n '1,5p' "$TMP/err")"
+  } >&2
+  echo "cli: $passed passed, $failed failed"
+  exit 1
+}
+
+# test_case NAME: starts a named check; the checks that follow belong to it.
+test_case() {
+  current=$1
+}
+
+pass() {
+  passed=$((passed + 1))
+}
+
+expect_rc() {
+  [ "$rc" -eq "$1" ] || fail "expected exit status $1"
+}
+
+# has STRING: stdout contains STRING (fixed string).
+has() {
+  printf '%s\n' "$out" | grep -F -q -e "$1" || fail "stdout lacks: $1"
+}
+hasnt() {
+  if printf '%s\n' "$out" | grep -F -q -e "$1"; then fail "stdout should not contain: $1"; fi
+}
+err_has() {
+  printf '%s\n' "$err" | grep -F -q -e "$1" || fail "stderr lacks: $1"
+}
+
+lines() { printf '%s' "$out" | sed -n '$='; }
+last_line() { printf '%s\n' "$out" | sed -n '$p'; }
+
+expect_one_line() {
+  [ "$(lines)" = 1 ] || fail "expected exactly one line of output, got $(lines)"
+}
+
+# The number of moves in adjudicate's "legal" array (two quotes per move).
+legal_count() {
+  quotes=$(printf '%s\n' "$out" | sed -n 's/.*"legal":\[\([^]]*\)\].*/\1/p' | sed 's/[^"]//g')
+  echo $((${#quotes} / 2))
+}
+
+# expect_perft TOTAL DEPTH [OPTIONS...]: runs perft and checks the output is the total alone.
+expect_perft() {
+  want=$1
+  shift
+  run perft "$@"
+  expect_rc 0
+  expect_one_line
+  [ "$out" = "$want" ] || fail "expected perft total $want, got '$out'"
+  pass
+}
+
+# expect_divide TOTAL MOVES [OPTIONS...]: --divide lines "e3e4: N" summing to TOTAL,
+# MOVES of them, and the total alone on the last line.
+expect_divide() {
+  want=$1
+  nmoves=$2
+  shift 2
+  run perft --divide "$@"
+  expect_rc 0
+  [ "$(last_line)" = "$want" ] || fail "last line should be the total $want, got '$(last_line)'"
+  body=$(printf '%s\n' "$out" | sed '$d')
+  bad=$(printf '%s\n' "$body" | grep -v -E '^[a-h][1-8][a-h][1-8]m?: [0-9]+$')
+  [ -z "$bad" ] || fail "malformed divide line: $(printf '%s\n' "$bad" | sed -n 1p)"
+  count=$(printf '%s\n' "$body" | grep -c -E '^[a-h][1-8][a-h][1-8]m?: [0-9]+$')
+  [ "$count" -eq "$nmoves" ] || fail "expected $nmoves divide lines, got $count"
+  sum=0
+  for n in $(printf '%s\n' "$body" | sed 's/.*: //'); do sum=$((sum + n)); done
+  [ "$sum" -eq "$want" ] || fail "divide lines sum to $sum, total says $want"
+  pass
+}
+
+# expect_adjudicate_error PLY WORD... -- ARGS...: exit 2 and one JSON line
+# {"error":"…","ply":PLY} whose error mentions each WORD.
+expect_adjudicate_error() {
+  ply=$1
+  shift
+  words=''
+  while [ "$#" -gt 0 ] && [ "$1" != -- ]; do
+    words="$words$1
+"
+    shift
+  done
+  shift
+  run adjudicate "$@"
+  expect_rc 2
+  expect_one_line
+  printf '%s\n' "$out" | grep -q -E '^\{"error":"[^"]+","ply":[0-9]+\}$' || fail "not a JSON error object"
+  has "\"ply\":$ply}"
+  saved_ifs=$IFS
+  IFS='
+'
+  for w in $words; do
+    IFS=$saved_ifs
+    has "$w"
+  done
+  IFS=$saved_ifs
+  pass
+}
+
+# expect_perft_error WORD ARGS...: exit 2, nothing on stdout, WORD on stderr.
+expect_perft_error() {
+  word=$1
+  shift
+  run perft "$@"
+  expect_rc 2
+  [ -z "$out" ] || fail "expected nothing on stdout"
+  err_has "$word"
+  pass
+}
+
+# --- perft ---------------------------------------------------------------------
+
+test_case "perft totals, Makruk start"
+expect_perft 1 0
+expect_perft 23 1
+expect_perft 529 2
+expect_perft 12012 3
+expect_perft 273026 4 --variant makruk
+
+test_case "perft totals, Ouk start"
+expect_perft 25 1 --variant ouk
+expect_perft 625 2 --variant ouk
+expect_perft 15031 3 --variant ouk
+
+test_case "perft from a FEN"
+expect_perft 553 2 --fen 'rnsm1snr/6k1/pppp2pp/P3pp2/8/1PPPPPPP/RSK2M2/1N3SNR w - - 1 7'
+expect_perft 2123 3 --fen '8/8/6k1/1n6/8/5S2/3K4/8 b - 128 17 61'
+expect_perft 10231 3 --variant ouk --fen 'rn1mk1nr/2s1s3/ppp1pppp/3p4/8/PPPPPPPP/2SMN3/RN1K1S1R w Dde - 2 4'
+expect_perft 824 2 --variant ouk --fen 'rns2snr/4mk2/ppp1p1p1/3p1p2/5PP1/PPPPP3/2KNN3/R1S1MS1R w E - 0 7'
+expect_perft 23 1 --fen "$MAKRUK_START"
+
+test_case "perft timing goes to stderr"
+run perft 2
+[ -n "$err" ] || fail "expected timing on stderr"
+pass
+
+test_case "perft --divide"
+expect_divide 23 23 1
+expect_divide 529 23 2
+expect_divide 12012 23 3
+expect_divide 625 25 2 --variant ouk
+expect_divide 169 14 2 --fen '8/8/6k1/1n6/8/5S2/3K4/8 b - 128 17 61'
+run perft --divide 2
+has 'e3e4: 23'
+has 'b1d2: '
+run perft --divide 1 --variant ouk
+has 'd1b2: 1'
+has 'd1f2: 1'
+pass
+
+test_case "perft --divide writes promotions with m"
+run perft --divide 1 --fen '4k3/8/8/3P4/8/8/8/K7 w - - 0 1'
+expect_rc 0
+has 'd5d6m: 1'
+pass
+
+# --- adjudicate ------------------------------------------------------------------
+
+test_case "adjudicate: start position"
+run adjudicate
+expect_rc 0
+expect_one_line
+printf '%s\n' "$out" | grep -q '^{.*}$' || fail "not a JSON object"
+has '"variant":"makruk"'
+has '"result":"*"'
+has '"reason":null'
+has "\"fen\":\"$MAKRUK_START\""
+has '"turn":"w"'
+has '"check":false'
+has '"count":null'
+has '"repetitions":1'
+has '"legal":["'
+has '"e3e4"'
+has '"b1d2"'
+has '"d1c2"'
+hasnt '"e3e5"'
+[ "$(legal_count)" -eq 23 ] || fail "expected 23 legal moves, got $(legal_count)"
+pass
+
+test_case "adjudicate: the field order of the documented example"
+printf '%s\n' "$out" | grep -q -E '^\{"variant":"makruk","result":"\*","reason":null,"fen":"[^"]+","turn":"w","check":false,"count":null,"repetitions":1,"legal":\[("[a-h][1-8][a-h][1-8]m?",)*"[a-h][1-8][a-h][1-8]m?"\]\}$' ||
+  fail "unexpected shape"
+pass
+
+test_case "adjudicate: after a move"
+run adjudicate e3e4
+expect_rc 0
+has '"fen":"rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1"'
+has '"turn":"b"'
+has '"result":"*"'
+[ "$(legal_count)" -eq 23 ] || fail "expected 23 legal moves for Black, got $(legal_count)"
+pass
+
+test_case "adjudicate: a promotion, with and without m"
+run adjudicate --fen '4k3/8/8/3P4/8/8/8/K7 w - - 0 1' d5d6m
+expect_rc 0
+has '"fen":"4k3/8/3M~4/8/8/8/8/K7 b - - 0 1"'
+run adjudicate --fen '4k3/8/8/3P4/8/8/8/K7 w - - 0 1' d5d6
+expect_rc 0
+has '"fen":"4k3/8/3M~4/8/8/8/8/K7 b - - 0 1"'
+pass
+
+test_case "adjudicate: checkmate"
+run adjudicate --fen '7k/8/6K1/8/8/8/8/R7 w - - 0 1' a1a8
+expect_rc 0
+has '"result":"1-0"'
+has '"reason":"checkmate"'
+has '"turn":"b"'
+has '"check":true'
+has '"legal":[]'
+pass
+
+test_case "adjudicate: a short game to checkmate"
+# The White king walks up, then the rook mates on the back rank.
+run adjudicate --fen '7k/8/8/8/8/8/8/R3K3 w - - 0 1' e1f2 h8h7 f2f3 h7h8 f3g4 h8h7 g4g5 h7h8 g5g6 h8g8 a1a8
+expect_rc 0
+has '"result":"1-0"'
+has '"reason":"checkmate"'
+pass
+
+test_case "adjudicate: resignation"
+run adjudicate e3e4 resign:b
+expect_rc 0
+has '"result":"1-0"'
+has '"reason":"resignation"'
+has '"legal":[]'
+run adjudicate resign:w
+expect_rc 0
+has '"result":"0-1"'
+has '"reason":"resignation"'
+pass
+
+test_case "adjudicate: Makruk draws by threefold repetition by itself"
+run adjudicate b1d2 b8d7 d2b1 d7b8 b1d2 b8d7 d2b1 d7b8
+expect_rc 0
+has '"result":"1/2-1/2"'
+has '"reason":"repetition"'
+has '"repetitions":3'
+pass
+
+test_case "adjudicate: Ouk repetition is claimed"
+run adjudicate --variant ouk b1d2 b8d7 d2b1 d7b8 b1d2 b8d7 d2b1 d7b8
+expect_rc 0
+has '"result":"*"'
+has '"repetitions":3'
+run adjudicate --variant ouk b1d2 b8d7 d2b1 d7b8 b1d2 b8d7 d2b1 d7b8 claim:b
+expect_rc 0
+has '"result":"1/2-1/2"'
+has '"reason":"repetition"'
+pass
+
+test_case "adjudicate: counts"
+run adjudicate --fen '8/8/8/R7/8/8/4k3/2K5 b - - 0 47'
+expect_rc 0
+has '"count":{"side":"b","kind":"piece","n":3,"limit":16}'
+run adjudicate --counting declare --fen '8/8/8/R7/8/8/4k3/2K5 b - - 0 47'
+expect_rc 0
+has '"count":null'
+run adjudicate --counting declare --fen '8/8/8/R7/8/8/4k3/2K5 b - - 0 47' count:b
+expect_rc 0
+has '"count":{"side":"b","kind":"piece","n":3,"limit":16}'
+run adjudicate --counting declare --fen '8/8/8/R7/8/8/4k3/2K5 b - - 0 47' count:b e2e3
+expect_rc 0
+has '"n":4'
+run adjudicate --counting declare --fen '8/8/8/R7/8/8/4k3/2K5 b - - 0 47' count:b stop:b
+expect_rc 0
+has '"count":null'
+pass
+
+test_case "adjudicate: Fairy-Stockfish count numbers in the FEN are ignored"
+run adjudicate --fen '8/8/6k1/1n6/8/5S2/3K4/8 b - 128 17 61'
+expect_rc 0
+has '"fen":"8/8/6k1/1n6/8/5S2/3K4/8 b - - 0 61"'
+pass
+
+test_case "variant names"
+for name in ouk cambodian ouk-chatrang; do
+  run adjudicate --variant "$name"
+  expect_rc 0
+  has '"variant":"ouk"'
+  has "\"fen\":\"$OUK_START\""
+  has '"d1b2"'
+  [ "$(legal_count)" -eq 25 ] || fail "expected 25 legal moves in Ouk, got $(legal_count)"
+  expect_perft 25 1 --variant "$name"
+done
+run adjudicate --variant makruk
+expect_rc 0
+has '"variant":"makruk"'
+hasnt '"d1b2"'
+run adjudicate --variant ouk d1b2
+expect_rc 0
+has '"fen":"rnsmksnr/8/pppppppp/8/8/PPPPPPPP/1K6/RNS1MSNR b Ede - 0 1"'
+pass
+
+# --- bad input: exit status 2 and a clear message -------------------------------------
+
+test_case "malformed FEN (adjudicate)"
+expect_adjudicate_error 0 'FEN board' "letter 'q'" -- --fen 'rnsqksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1'
+expect_adjudicate_error 0 'FEN board' 'rank 7' -- --fen 'rnsmksnr/7/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1'
+expect_adjudicate_error 0 'FEN board' 'king' -- --fen '8/8/8/8/8/8/8/4K3 w - - 0 1'
+expect_adjudicate_error 0 'FEN side to move' "'x'" -- --fen '4k3/8/8/8/8/8/8/4K3 x - - 0 1'
+expect_adjudicate_error 0 'FEN rights' 'Makruk' -- --fen "$OUK_START"
+expect_adjudicate_error 0 'FEN rights' "'Q'" -- --variant ouk --fen 'rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DQ - 0 1'
+expect_adjudicate_error 0 'FEN board' 'sixth rank' -- --fen '4k3/8/3P4/8/8/8/8/4K3 w - - 0 1'
+expect_adjudicate_error 0 'FEN' 'check' -- --fen '4k3/4R3/8/8/8/8/8/4K3 w - - 0 1'
+expect_adjudicate_error 0 'FEN move number' -- --fen '4k3/8/8/8/8/8/8/4K3 w - - 0 zero'
+expect_adjudicate_error 0 'FEN' -- --fen 'nonsense'
+
+test_case "malformed FEN (perft)"
+expect_perft_error 'FEN board' --fen 'rnsqksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1' 1
+expect_perft_error 'FEN side to move' --fen '4k3/8/8/8/8/8/8/4K3 x - - 0 1' 1
+expect_perft_error 'FEN rights' --fen "$OUK_START" 1
+expect_perft_error 'FEN board' --fen 'k7/8/RRRRRRRR/RRRRRRRR/8/8/8/7K w - - 0 1' 1
+
+test_case "illegal move"
+expect_adjudicate_error 1 "illegal move 'e3e5'" 'ply 1' -- e3e5
+expect_adjudicate_error 2 "'e3e4'" 'ply 2' -- e3e4 e3e4
+expect_adjudicate_error 3 "'a1a8'" -- e3e4 e6e5 a1a8
+expect_adjudicate_error 1 "'e3e4m'" -- e3e4m
+expect_adjudicate_error 1 "'d1b2'" -- d1b2
+expect_adjudicate_error 1 "'zz'" -- zz
+expect_adjudicate_error 1 "'e3-e4'" -- e3-e4
+
+test_case "action after the game has ended"
+expect_adjudicate_error 2 'over' -- e3e4 resign:w e6e5
+expect_adjudicate_error 2 'over' -- e3e4 resign:w resign:b
+expect_adjudicate_error 2 'over' -- --fen '7k/8/6K1/8/8/8/8/R7 w - - 0 1' a1a8 h8g8
+expect_adjudicate_error 9 'over' -- b1d2 b8d7 d2b1 d7b8 b1d2 b8d7 d2b1 d7b8 e3e4
+
+test_case "count:w when not qualifying"
+expect_adjudicate_error 1 'qualify' -- --counting declare count:w
+expect_adjudicate_error 1 'White' -- --counting declare --fen '8/8/8/R7/8/8/4k3/2K5 b - - 0 47' count:w
+expect_adjudicate_error 1 'automatic' -- count:w
+
+test_case "claim:b without repetition"
+expect_adjudicate_error 1 'repetition' -- --variant ouk claim:b
+expect_adjudicate_error 3 'repetition' -- --variant ouk b1d2 b8d7 claim:b
+expect_adjudicate_error 1 'Makruk' -- claim:b
+
+test_case "stop:w when not counting"
+expect_adjudicate_error 1 'not counting' -- --counting declare stop:w
+expect_adjudicate_error 1 'not counting' -- --counting declare --fen '8/8/8/R7/8/8/4k3/2K5 b - - 0 47' count:b stop:w
+expect_adjudicate_error 1 'automatic' -- stop:w
+
+test_case "malformed action"
+expect_adjudicate_error 1 'count:x' -- count:x
+expect_adjudicate_error 1 'draw:w' -- draw:w
+
+test_case "unknown variant"
+expect_adjudicate_error 0 "unknown variant 'chess'" -- --variant chess
+expect_perft_error "unknown variant 'chess'" --variant chess 1
+
+test_case "unknown option"
+expect_adjudicate_error 0 '--bogus' -- --bogus
+expect_perft_error '--bogus' --bogus 1
+
+test_case "unknown counting mode"
+expect_adjudicate_error 0 "unknown counting mode 'sometimes'" -- --counting sometimes
+
+test_case "bad perft depth"
+expect_perft_error 'depth'
+expect_perft_error 'depth' -1
+expect_perft_error 'depth' 21
+expect_perft_error 'depth' three
+
+test_case "no or unknown subcommand"
+run
+expect_rc 2
+[ -n "$err" ] || fail "expected a message on stderr"
+pass
+run chess
+expect_rc 2
+[ -n "$err" ] || fail "expected a message on stderr"
+pass
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,255 @@
+// The engine: mates at small depth, the count inside the search, legal best
+// moves everywhere, the UCI front end and the playing levels.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "core/game.h"
+#include "core/movegen.h"
+#include "core/notation.h"
+#include "engine/levels.h"
+#include "engine/search.h"
+#include "engine/uci.h"
+
+using namespace makruk;
+using namespace makruk::engine;
+
+namespace {
+
+Position position(const char* fen, Variant v = Variant::Makruk) {
+  Position pos;
+  std::string error;
+  EXPECT_TRUE(pos.set(fen, v, Counting::Automatic, &error)) << fen << ": " << error;
+  return pos;
+}
+
+SearchResult search_depth(Engine& engine, const Position& pos, int depth) {
+  Limits limits;
+  limits.depth = depth;
+  return engine.search(pos, limits);
+}
+
+std::string uci_session(const std::string& input) {
+  std::istringstream in(input);
+  std::ostringstream out;
+  uci_loop(in, out);
+  return out.str();
+}
+
+}  // namespace
+
+TEST(Search, MateInOneWithRook) {
+  Engine engine;
+  // Black king d8 boxed in by the White king on d6: Ra8 mates.
+  SearchResult r = search_depth(engine, position("3k4/8/3K4/8/8/8/8/R7 w - - 0 1"), 3);
+  EXPECT_EQ(move_to_string(r.best), "a1a8");
+  EXPECT_EQ(r.score, mate_in(1));
+}
+
+TEST(Search, MateInTwoFound) {
+  Engine engine;
+  // Two rooks roll the king up the board: Rb7 then Ra8#, or a mirror of it.
+  Position pos = position("6k1/8/8/8/8/8/R7/1R4K1 w - - 0 1");
+  SearchResult r = search_depth(engine, pos, 5);
+  EXPECT_EQ(r.score, mate_in(3));
+}
+
+TEST(Search, MatedSideSeesIt) {
+  Engine engine;
+  // Black to move, mated next move whatever it does.
+  Position pos = position("4k3/R7/1R6/8/8/8/8/6K1 b - - 0 1");
+  SearchResult r = search_depth(engine, pos, 4);
+  EXPECT_EQ(r.score, mated_in(2));
+}
+
+TEST(Search, NoMoveWhenGameOverByMate) {
+  Engine engine;
+  Position pos = position("R2k4/8/3K4/8/8/8/8/8 b - - 0 1");
+  ASSERT_EQ(count_legal(pos), 0);
+  SearchResult r = search_depth(engine, pos, 5);
+  EXPECT_TRUE(r.best.is_none());
+}
+
+TEST(Search, CountThatCannotRunLongEnoughIsADraw) {
+  Engine engine;
+  // K+R vs K is won on material, but Black's piece count stands at 15 of 16:
+  // one Black move, then White's single last move cannot mate.
+  Position pos = position("8/8/4k3/8/8/2R5/8/3K4 b - - 0 1");
+  ASSERT_EQ(pos.count().kind, CountKind::Piece);
+  Count c = pos.count();
+  c.n = 15;
+  pos.set_count(c);
+  SearchResult r = search_depth(engine, pos, 8);
+  EXPECT_EQ(r.score, VALUE_DRAW);
+  // With the count fresh, the same position is a clear win for White.
+  Position fresh = position("8/8/4k3/8/8/2R5/8/3K4 b - - 0 1");
+  EXPECT_LT(search_depth(engine, fresh, 8).score, -300);
+}
+
+TEST(Search, LastMoveOfTheCountMayStillMate) {
+  Engine engine;
+  // Black's count reaches its limit with Black's move; White's last move mates.
+  Position pos = position("3k4/8/2K5/8/8/8/8/R7 b - - 0 1");
+  Count c = pos.count();
+  ASSERT_EQ(c.kind, CountKind::Piece);
+  c.n = c.limit - 1;
+  pos.set_count(c);
+  // Kc8 walks into Ra8 mate on White's last move; Ke8 and Ke7 hold the draw.
+  SearchResult r = search_depth(engine, pos, 6);
+  EXPECT_EQ(r.score, VALUE_DRAW);
+  EXPECT_NE(move_to_string(r.best), "d8c8");
+  Position p = pos;
+  p.do_move(parse_move(p, "d8c8"));
+  EXPECT_EQ(search_depth(engine, p, 4).score, mate_in(1));
+}
+
+TEST(Search, CountMateInDeclarationModeIsNoWin) {
+  // D9: Black (K+R against K+2M) has declared a board count; Ra8 would mate,
+  // but a mate by the counting side while it counts is only a draw.
+  const char* fen = "7r/8/8/7M/8/8/2k4M/K7 b - - 0 1";
+  Position pos;
+  std::string error;
+  ASSERT_TRUE(pos.set(fen, Variant::Makruk, Counting::Declaration, &error)) << error;
+  Engine engine;
+  EXPECT_EQ(search_depth(engine, pos, 3).score, mate_in(1));  // not counting: a win
+  Count c;
+  c.kind = CountKind::Board;
+  c.side = BLACK;
+  c.n = 3;
+  c.limit = 64;
+  pos.set_count(c);
+  engine.new_game();
+  SearchResult r = search_depth(engine, pos, 3);
+  EXPECT_LT(r.score, VALUE_MATE_IN_MAX_PLY);
+  EXPECT_NE(move_to_string(r.best), "h8a8");
+}
+
+TEST(Search, BestMoveIsLegalInRandomPositions) {
+  std::mt19937_64 rng(7);
+  Engine engine;
+  for (Variant v : {Variant::Makruk, Variant::Ouk}) {
+    for (int game = 0; game < 6; ++game) {
+      std::string error;
+      auto g = Game::create(v, Counting::Automatic, "", &error);
+      for (int ply = 0; ply < 120 && !g->over(); ++ply) {
+        MoveList legal = g->legal_moves();
+        if (ply % 9 == 0) {
+          Limits limits;
+          limits.nodes = 2000;
+          SearchResult r = engine.search(g->position(), limits);
+          ASSERT_TRUE(legal.contains(r.best)) << g->position().fen();
+        }
+        g->play(legal.moves[rng() % legal.size], &error);
+      }
+    }
+  }
+}
+
+TEST(Search, OukNeangJumpBlocksCheck) {
+  Engine engine;
+  // The rook on a3 checks the king on f3; the neang's jump e1-e3 is a legal block.
+  Position pos = position("4k3/8/8/8/8/r4K2/8/4M3 w E - 0 1", Variant::Ouk);
+  ASSERT_TRUE(pos.in_check());
+  MoveList legal;
+  generate_legal(pos, legal);
+  EXPECT_TRUE(legal.contains(parse_move(pos, "e1e3")));
+  SearchResult r = search_depth(engine, pos, 4);
+  EXPECT_TRUE(legal.contains(r.best));
+}
+
+TEST(Search, ThreadsAgreeOnForcedMate) {
+  Engine engine;
+  engine.set_threads(2);
+  SearchResult r = search_depth(engine, position("3k4/8/3K4/8/8/8/8/R7 w - - 0 1"), 6);
+  EXPECT_EQ(move_to_string(r.best), "a1a8");
+}
+
+TEST(Uci, Handshake) {
+  std::string out = uci_session("uci\nisready\nquit\n");
+  EXPECT_NE(out.find("id name makruk"), std::string::npos);
+  EXPECT_NE(out.find("option name UCI_Variant type combo default makruk var makruk var cambodian"),
+            std::string::npos);
+  EXPECT_NE(out.find("uciok"), std::string::npos);
+  EXPECT_NE(out.find("readyok"), std::string::npos);
+}
+
+TEST(Uci, GoDepthAnswersWithInfoAndLegalBestMove) {
+  std::string out = uci_session("position startpos moves e3e4 d6d5\ngo depth 5\nisready\n");
+  EXPECT_NE(out.find("info depth 5 "), std::string::npos);
+  EXPECT_NE(out.find(" pv "), std::string::npos);
+  size_t at = out.find("bestmove ");
+  ASSERT_NE(at, std::string::npos);
+  Position pos;
+  pos.set(Position::MAKRUK_START, Variant::Makruk, Counting::Automatic, nullptr);
+  pos.do_move(parse_move(pos, "e3e4"));
+  pos.do_move(parse_move(pos, "d6d5"));
+  EXPECT_FALSE(parse_move(pos, out.substr(at + 9, 4)).is_none());
+}
+
+TEST(Uci, StopEndsInfiniteSearch) {
+  std::string out = uci_session("position startpos\ngo infinite\nstop\n");
+  EXPECT_NE(out.find("bestmove "), std::string::npos);
+}
+
+TEST(Uci, GameOverAnswersNone) {
+  std::string out = uci_session("position fen R2k4/8/3K4/8/8/8/8/8 b - - 0 1\ngo depth 3\n");
+  EXPECT_NE(out.find("bestmove (none)"), std::string::npos);
+}
+
+TEST(Uci, CambodianVariantAndJumps) {
+  std::string out = uci_session(
+      "setoption name UCI_Variant value cambodian\n"
+      "position startpos moves d1b2 e8g7 e3e4 d6d5 e1e3 d8d6\nd\n");
+  EXPECT_NE(out.find("rns2snr/6k1/pppmpppp/3p4/4P3/PPPPMPPP/1K6/RNS2SNR w - - 0 4"), std::string::npos);
+}
+
+TEST(Uci, MalformedInputIsReportedAndIgnored) {
+  std::string out = uci_session(
+      "position startpos moves e3e4\nfoo bar\nposition fen nonsense\nposition startpos moves e3e5\n"
+      "setoption name Hash value lots\nsetoption name Nope value 1\ngo depth 1 wtime -5\nd\n");
+  EXPECT_NE(out.find("info string unknown command 'foo'"), std::string::npos);
+  EXPECT_NE(out.find("info string invalid position: FEN"), std::string::npos);
+  EXPECT_NE(out.find("info string invalid position: illegal move 'e3e5'"), std::string::npos);
+  EXPECT_NE(out.find("info string option 'Hash' needs a number"), std::string::npos);
+  EXPECT_NE(out.find("info string unknown option 'Nope'"), std::string::npos);
+  // The last good position stands: after e3e4, Black to move.
+  EXPECT_NE(out.find("rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1"), std::string::npos);
+  EXPECT_NE(out.find("bestmove "), std::string::npos);
+}
+
+TEST(Levels, LowLevelNeverWalksIntoMateInOne) {
+  // Black to move with its king behind its own pawns: the king moves Kf8 and
+  // Kh8 allow Ra8 mate; a pawn step gives the king air.
+  Position pos = position("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1");
+  Engine engine;
+  std::mt19937_64 rng(1);
+  for (int i = 0; i < 30; ++i) {
+    Limits limits;
+    SearchResult r = play_at_level(engine, pos, 1, limits, rng);
+    EXPECT_FALSE(allows_mate_in_one(pos, r.best)) << move_to_string(r.best);
+  }
+}
+
+TEST(Levels, LowLevelsVaryAndFullStrengthDoesNot) {
+  Position pos = position("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1");
+  Engine engine;
+  std::mt19937_64 rng(3);
+  std::set<uint16_t> low, full;
+  for (int i = 0; i < 12; ++i) {
+    Limits limits;
+    low.insert(play_at_level(engine, pos, 1, limits, rng).best.raw());
+    limits.depth = 4;
+    engine.new_game();
+    full.insert(play_at_level(engine, pos, MAX_LEVEL, limits, rng).best.raw());
+  }
+  EXPECT_GT(low.size(), 2u);
+  EXPECT_EQ(full.size(), 1u);
+}
+
+TEST(Levels, EloMapsOntoLevels) {
+  EXPECT_EQ(level_from_elo(MIN_ELO), MIN_LEVEL);
+  EXPECT_EQ(level_from_elo(MAX_ELO), MAX_LEVEL);
+  EXPECT_LT(level_from_elo(1200), level_from_elo(1800));
+}
