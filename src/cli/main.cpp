@@ -12,6 +12,7 @@
 #include "engine/bench.h"
 #include "engine/match.h"
 #include "engine/uci.h"
+#include "server/http_server.h"
 #include "json.h"
 
 using namespace makruk;
@@ -198,6 +199,16 @@ int main(int argc, char** argv) {
   auto* benchCmd = app.add_subcommand("bench", "search a fixed set of positions; print nodes and speed");
   benchCmd->add_option("depth", benchDepth, "search depth (default 11)")->check(CLI::Range(1, 60));
 
+  server::ServerOptions so;
+  auto* serveCmd = app.add_subcommand("serve", "serve the web client, the API and live games");
+  serveCmd->add_option("--port", so.port, "TCP port (default 8080)");
+  serveCmd->add_option("--address", so.address, "address to listen on (default 0.0.0.0)");
+  serveCmd->add_option("--data", so.data_dir, "data folder for the database (default ./data)");
+  serveCmd->add_option("--web", so.web_dir, "the built web client (default web/dist)");
+  serveCmd->add_option("--threads", so.threads, "network threads (default 2)")->check(CLI::Range(1, 64));
+  serveCmd->add_option("--cpu-threads", so.cpu_threads, "threads searching CPU moves (default 1)")
+      ->check(CLI::Range(1, 64));
+
   MatchOptions mo;
   auto* matchCmd = app.add_subcommand("match", "play two UCI engines against each other");
   matchCmd->add_option("--engine", mo.commands, "an engine's command line (give two)")
@@ -237,5 +248,6 @@ int main(int argc, char** argv) {
   if (*uciCmd) return engine::uci_loop(std::cin, std::cout);
   if (*benchCmd) return engine::run_bench(benchDepth, std::cout);
   if (*matchCmd) return run_match_command(mo);
+  if (*serveCmd) return server::run_server(so);
   return EXIT_BAD_INPUT;
 }

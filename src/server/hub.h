@@ -1,0 +1,93 @@
+// The hub owns the parties and speaks the API's messages. It is plain C++:
+// the network layer calls it on one executor (never concurrently) and hands
+// it Clients to send to. CPU moves are searched on the engine pool's threads
+// and come back through `post`, the hub's own queue.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+
+#include "cpu.h"
+#include "party.h"
+#include "store.h"
+
+namespace makruk::server {
+
+// A WebSocket connection as the hub sees it. send() may be called from the
+// hub's executor only; the connection queues the text for its own writer.
+class Client {
+ public:
+  virtual ~Client() = default;
+  virtual void send(std::shared_ptr<const std::string> text) = 0;
+  virtual void close() = 0;
+
+  // Hub-side state, touched only on the hub's executor.
+  std::string code;
+  int seat = -1;  // -1: spectator
+  bool joined = false;
+  double tokens = 20;  // rate limit: tokens refill at 20 a second
+  int64_t last_refill = 0;
+  int strikes = 0;  // messages refused for rate; too many closes the connection
+};
+
+struct HttpReply {
+  int status = 200;
+  std::string body;
+  std::string content_type = "application/json";
+};
+
+class Hub {
+ public:
+  using Post = std::function<void(std::function<void()>)>;
+  // `now` gives milliseconds since the epoch (injectable for tests); `post`
+  // runs a function on the hub's executor.
+  Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads = 1);
+  ~Hub();
+
+  // Loads every stored party (call once, before serving).
+  void load();
+
+  HttpReply create_party(const std::string& body, const std::string& ip);
+  HttpReply get_party(const std::string& code);
+  HttpReply join(const std::string& code, const std::string& body, const std::string& ip);
+  HttpReply qr_svg(const std::string& code, const std::string& base_url);
+
+  void on_message(const std::shared_ptr<Client>& c, const std::string& text);
+  void on_close(const std::shared_ptr<Client>& c);
+
+  size_t party_count() const { return parties_.size(); }
+
+ private:
+  Party* find(const std::string& code);
+  bool code_guess_allowed(const std::string& ip, bool wrong);
+  std::string new_code();
+  void hello(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token);
+  void broadcast(Party& p, bool party_changed, bool state_changed);
+  void send_error(Client& c, const std::string& id, const Error& e);
+  void after_change(Party& p, bool party_changed);
+  void maybe_cpu(Party& p);
+  void on_cpu_result(const std::string& code, int64_t game, int version, std::vector<std::string> actions);
+
+  Store& store_;
+  Post post_;
+  std::function<int64_t()> now_;
+  std::map<std::string, Party> parties_;
+  std::map<std::string, std::set<std::shared_ptr<Client>>> watchers_;
+  std::map<std::string, std::deque<int64_t>> wrong_codes_;  // per address
+  std::set<std::string> cpu_busy_;  // parties whose CPU is thinking
+  std::mt19937_64 rng_;
+  CpuPool cpu_;
+};
+
+// Secrets and codes.
+std::string random_token();            // 128 bits, hex
+std::string hash_token(const std::string& token);  // hex SHA-256
+constexpr std::string_view CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+
+}  // namespace makruk::server

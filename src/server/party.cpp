@@ -1,0 +1,160 @@
+#include "party.h"
+
+#include "core/notation.h"
+
+namespace makruk::server {
+
+std::string_view error_code_name(ErrorCode c) {
+  switch (c) {
+    case ErrorCode::BadRequest: return "bad-request";
+    case ErrorCode::NotFound: return "not-found";
+    case ErrorCode::Forbidden: return "forbidden";
+    case ErrorCode::RateLimited: return "rate-limited";
+    case ErrorCode::Conflict: return "conflict";
+  }
+  return "bad-request";
+}
+
+int http_status(ErrorCode c) {
+  switch (c) {
+    case ErrorCode::BadRequest: return 400;
+    case ErrorCode::NotFound: return 404;
+    case ErrorCode::Forbidden: return 403;
+    case ErrorCode::RateLimited: return 429;
+    case ErrorCode::Conflict: return 409;
+  }
+  return 400;
+}
+
+namespace {
+
+Error err(ErrorCode c, std::string msg) { return Error{c, std::move(msg)}; }
+
+}  // namespace
+
+Variant Party::variant() const { return record_.variant == "ouk" ? Variant::Ouk : Variant::Makruk; }
+Counting Party::counting() const {
+  return record_.counting == "declare" ? Counting::Declaration : Counting::Automatic;
+}
+
+bool apply_action(LiveGame& g, const std::string& action, std::string* error) {
+  const Position& pos = g.game.position();
+  Move m;
+  if (action.find(':') == std::string::npos) {
+    m = parse_move(pos, action, error);
+    if (m.is_none()) return false;
+  }
+  std::string san = m.is_none() || g.game.over() ? "" : move_to_san(pos, m);
+  std::string thai = m.is_none() || g.game.over() ? "" : move_to_thai_san(pos, m);
+  if (!g.game.apply(action, error)) return false;
+  if (!m.is_none()) {
+    g.san.push_back(std::move(san));
+    g.san_thai.push_back(std::move(thai));
+  }
+  ++g.version;
+  return true;
+}
+
+Party Party::from_record(const PartyData& data) {
+  Party p(data.party);
+  for (const SeatRecord& s : data.seats) {
+    if (s.seat != int(p.seats_.size())) break;
+    p.seats_.push_back(Seat{s.name, s.token_hash, 0});
+  }
+  if (!data.games.empty()) {
+    const GameRecord& rec = data.games.back();
+    std::string error;
+    auto game = Game::create(p.variant(), p.counting(), rec.start_fen, &error);
+    if (game) {
+      LiveGame g{rec.id, rec.number, rec.white_seat, std::move(*game), 0, {}, {}};
+      for (const ActionRecord& a : rec.actions)
+        if (!apply_action(g, a.action, &error)) break;  // cannot happen: only accepted actions are stored
+      p.game_ = std::move(g);
+    }
+  }
+  return p;
+}
+
+std::string Party::status() const {
+  if (game_) return game_->game.over() ? "finished" : "playing";
+  return seats_.size() >= 2 ? "ready" : "waiting";
+}
+
+int Party::seat_of_token(const std::string& token_hash) const {
+  for (size_t i = 0; i < seats_.size(); ++i)
+    if (seats_[i].token_hash == token_hash) return int(i);
+  return -1;
+}
+
+std::optional<Error> Party::add_player(Store& store, const std::string& name, const std::string& token_hash,
+                                       int& seat) {
+  if (seats_.size() >= 2) {
+    seat = -1;
+    return std::nullopt;
+  }
+  seat = int(seats_.size());
+  store.add_seat(SeatRecord{record_.code, seat, name, token_hash});
+  seats_.push_back(Seat{name, token_hash, 0});
+  return std::nullopt;
+}
+
+void Party::begin_game(Store& store, int64_t now) {
+  int number = game_ ? game_->number + 1 : 1;
+  int white = record_.swap_colors && number % 2 == 0 ? 1 : 0;
+  std::string error;
+  auto game = Game::create(variant(), counting(), record_.start_fen, &error);
+  if (!game) game = Game::create(variant(), counting(), "", &error);  // checked at creation; cannot happen
+  std::string fen = game->position().fen();
+  int64_t id = store.create_game(record_.code, number, white, fen, now);
+  game_ = LiveGame{id, number, white, std::move(*game), 0, {}, {}};
+}
+
+std::optional<Error> Party::start(Store& store, int seat, int64_t now) {
+  if (seat != 0) return err(ErrorCode::Forbidden, "only the host can start the game");
+  if (game_) return err(ErrorCode::Conflict, "the game has already started");
+  if (seats_.size() < 2) return err(ErrorCode::Conflict, "waiting for a second player");
+  begin_game(store, now);
+  return std::nullopt;
+}
+
+std::optional<Error> Party::rematch(Store& store, int seat, int64_t now) {
+  if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, "spectators cannot start a game");
+  if (!game_ || !game_->game.over()) return err(ErrorCode::Conflict, "the game is still running");
+  begin_game(store, now);
+  return std::nullopt;
+}
+
+std::optional<Error> Party::act(Store& store, int seat, const std::string& type, const std::string& move,
+                                int version, int64_t now) {
+  if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, "spectators cannot play");
+  if (!game_) return err(ErrorCode::Conflict, "the game has not started");
+  LiveGame& live = *game_;
+  if (version != live.version)
+    return err(ErrorCode::Conflict, "the game is at version " + std::to_string(live.version) + ", not " +
+                                        std::to_string(version));
+  Color me = live.color_of_seat(seat);
+  const std::string side = me == WHITE ? "w" : "b";
+  std::string action;
+  if (type == "move") {
+    if (live.game.over()) return err(ErrorCode::Conflict, "the game is over");
+    if (live.game.position().side_to_move() != me) return err(ErrorCode::Forbidden, "it is not your turn");
+    action = move;
+  } else if (type == "count" || type == "stop" || type == "claim" || type == "resign") {
+    action = type + ":" + side;
+  } else {
+    return err(ErrorCode::BadRequest, "unknown action '" + type + "'");
+  }
+  // Try it on a copy, store it, then make it live.
+  LiveGame next = live;
+  std::string error;
+  if (!apply_action(next, action, &error)) return err(ErrorCode::BadRequest, error);
+  try {
+    store.append_action(live.id, live.version, next.game.record().back(), now);
+  } catch (const VersionConflict& e) {
+    return err(ErrorCode::Conflict, e.what());
+  }
+  live = std::move(next);
+  return std::nullopt;
+}
+
+}  // namespace makruk::server

@@ -1,0 +1,84 @@
+// A party (a table): its house rules, its seats and its games. Pure game
+// flow: every change is written to the Store before it takes effect, and a
+// refused request changes nothing. Not thread-safe: the hub runs all parties
+// on one executor.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/game.h"
+#include "store.h"
+
+namespace makruk::server {
+
+enum class ErrorCode { BadRequest, NotFound, Forbidden, RateLimited, Conflict };
+std::string_view error_code_name(ErrorCode c);
+int http_status(ErrorCode c);
+
+struct Error {
+  ErrorCode code;
+  std::string message;
+};
+
+struct Seat {
+  std::string name;
+  std::string token_hash;
+  int connections = 0;  // open WebSocket connections of this seat
+};
+
+struct LiveGame {
+  int64_t id = 0;
+  int number = 0;
+  int white_seat = 0;
+  Game game;
+  int version = 0;  // accepted actions so far
+  std::vector<std::string> san, san_thai;  // one per move
+
+  Color color_of_seat(int seat) const { return seat == white_seat ? WHITE : BLACK; }
+  int seat_of(Color c) const { return c == WHITE ? white_seat : 1 - white_seat; }
+};
+
+class Party {
+ public:
+  // Rebuilds a party from storage (replaying its games' actions).
+  static Party from_record(const PartyData& data);
+  Party(PartyRecord record) : record_(std::move(record)) {}
+
+  const std::string& code() const { return record_.code; }
+  const PartyRecord& record() const { return record_; }
+  Variant variant() const;
+  Counting counting() const;
+  int cpu_level() const { return record_.cpu_level; }
+  const std::vector<Seat>& seats() const { return seats_; }
+  std::vector<Seat>& seats() { return seats_; }
+  const std::optional<LiveGame>& game() const { return game_; }
+  // "waiting", "ready", "playing" or "finished".
+  std::string status() const;
+  // The seat holding this token hash, or -1.
+  int seat_of_token(const std::string& token_hash) const;
+
+  // The first two arrivals take the seats; later ones get nullopt (spectators).
+  std::optional<Error> add_player(Store& store, const std::string& name, const std::string& token_hash,
+                                  int& seat);
+  std::optional<Error> start(Store& store, int seat, int64_t now);
+  // type: "move" (with `move`), "count", "stop", "claim", "resign". `version`
+  // is the game version the client saw.
+  std::optional<Error> act(Store& store, int seat, const std::string& type, const std::string& move,
+                           int version, int64_t now);
+  std::optional<Error> rematch(Store& store, int seat, int64_t now);
+  // Starts game number n+1 (used by start, rematch and CPU tables).
+  void begin_game(Store& store, int64_t now);
+
+ private:
+  PartyRecord record_;
+  std::vector<Seat> seats_;
+  std::optional<LiveGame> game_;
+};
+
+// Applies a canonical action to a live game, keeping its SAN lists. False
+// (with *error) when the game refuses it.
+bool apply_action(LiveGame& g, const std::string& action, std::string* error);
+
+}  // namespace makruk::server

@@ -1,0 +1,75 @@
+// Storage behind an interface: the server depends on Store, not on a product.
+// SQLite is the default; a client-server database can implement the same.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace makruk::server {
+
+struct PartyRecord {
+  std::string code;
+  std::string variant;   // "makruk" | "ouk"
+  std::string counting;  // "auto" | "declare"
+  bool show_legal = true, swap_colors = true, labels = true;
+  int cpu_level = 0;  // 0: two people
+  int64_t created_at = 0;
+  std::string start_fen;  // empty: the variant's start position
+};
+
+struct SeatRecord {
+  std::string code;
+  int seat = 0;
+  std::string name;
+  std::string token_hash;  // hex SHA-256 of the seat token
+};
+
+struct ActionRecord {
+  int version = 0;  // 1, 2, … within its game
+  std::string action;
+  int64_t at = 0;
+};
+
+struct GameRecord {
+  int64_t id = 0;
+  std::string code;
+  int number = 0;
+  int white_seat = 0;
+  std::string start_fen;
+  std::vector<ActionRecord> actions;
+};
+
+struct PartyData {
+  PartyRecord party;
+  std::vector<SeatRecord> seats;
+  std::vector<GameRecord> games;  // by number
+};
+
+// Thrown when an append does not find the version it expected.
+struct VersionConflict : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Store {
+ public:
+  virtual ~Store() = default;
+  virtual void create_party(const PartyRecord& p, const SeatRecord& host) = 0;
+  virtual void add_seat(const SeatRecord& s) = 0;
+  virtual void rename_seat(const std::string& code, int seat, const std::string& name) = 0;
+  virtual int64_t create_game(const std::string& code, int number, int white_seat,
+                              const std::string& start_fen, int64_t at) = 0;
+  // Appends `action` as version expected_version + 1 of the game, atomically.
+  virtual void append_action(int64_t game, int expected_version, const std::string& action,
+                             int64_t at) = 0;
+  virtual bool party_exists(const std::string& code) = 0;
+  virtual std::vector<PartyData> load_all() = 0;
+};
+
+// Opens (creating if needed) the SQLite database at `path` and applies the
+// migrations. Throws std::runtime_error on failure.
+std::unique_ptr<Store> open_sqlite_store(const std::string& path);
+
+}  // namespace makruk::server

@@ -1,0 +1,236 @@
+#include <sqlite3.h>
+
+#include <mutex>
+
+#include "store.h"
+
+namespace makruk::server {
+
+namespace {
+
+// Versioned schema; each step runs once, in order, inside a transaction.
+constexpr const char* MIGRATIONS[] = {
+    R"sql(
+    CREATE TABLE parties (
+      code TEXT PRIMARY KEY,
+      variant TEXT NOT NULL,
+      counting TEXT NOT NULL,
+      show_legal INTEGER NOT NULL,
+      swap_colors INTEGER NOT NULL,
+      labels INTEGER NOT NULL,
+      cpu_level INTEGER NOT NULL,
+      created_at INTEGER NOT NULL,
+      start_fen TEXT NOT NULL
+    );
+    CREATE TABLE seats (
+      code TEXT NOT NULL REFERENCES parties(code),
+      seat INTEGER NOT NULL,
+      name TEXT NOT NULL,
+      token_hash TEXT NOT NULL,
+      PRIMARY KEY (code, seat)
+    );
+    CREATE TABLE games (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      code TEXT NOT NULL REFERENCES parties(code),
+      number INTEGER NOT NULL,
+      white_seat INTEGER NOT NULL,
+      start_fen TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      UNIQUE (code, number)
+    );
+    CREATE TABLE actions (
+      game INTEGER NOT NULL REFERENCES games(id),
+      version INTEGER NOT NULL,
+      action TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      PRIMARY KEY (game, version)
+    );
+    )sql",
+};
+
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK)
+      throw std::runtime_error(std::string("sqlite prepare: ") + sqlite3_errmsg(db));
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement& bind(int i, const std::string& s) {
+    sqlite3_bind_text(stmt_, i, s.data(), int(s.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Statement& bind(int i, int64_t v) {
+    sqlite3_bind_int64(stmt_, i, v);
+    return *this;
+  }
+  bool step() {
+    int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    throw std::runtime_error(std::string("sqlite step: ") + sqlite3_errmsg(sqlite3_db_handle(stmt_)));
+  }
+  int64_t integer(int col) const { return sqlite3_column_int64(stmt_, col); }
+  std::string text(int col) const {
+    auto p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
+    return p ? std::string(p, size_t(sqlite3_column_bytes(stmt_, col))) : std::string();
+  }
+
+ private:
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+class SqliteStore final : public Store {
+ public:
+  explicit SqliteStore(const std::string& path) {
+    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                        nullptr) != SQLITE_OK) {
+      std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+      sqlite3_close(db_);
+      throw std::runtime_error("cannot open database '" + path + "': " + msg);
+    }
+    sqlite3_busy_timeout(db_, 5000);
+    // WAL with synchronous=NORMAL: a committed action survives the process
+    // being killed; only an operating-system crash may lose the last commits.
+    exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
+    migrate();
+  }
+  ~SqliteStore() override { sqlite3_close(db_); }
+
+  void create_party(const PartyRecord& p, const SeatRecord& host) override {
+    std::lock_guard lock(mutex_);
+    Transaction t(*this);
+    Statement(db_, "INSERT INTO parties VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
+        .bind(1, p.code).bind(2, p.variant).bind(3, p.counting).bind(4, int64_t(p.show_legal))
+        .bind(5, int64_t(p.swap_colors)).bind(6, int64_t(p.labels)).bind(7, int64_t(p.cpu_level))
+        .bind(8, p.created_at).bind(9, p.start_fen).step();
+    insert_seat(host);
+    t.commit();
+  }
+
+  void add_seat(const SeatRecord& s) override {
+    std::lock_guard lock(mutex_);
+    insert_seat(s);
+  }
+
+  void rename_seat(const std::string& code, int seat, const std::string& name) override {
+    std::lock_guard lock(mutex_);
+    Statement(db_, "UPDATE seats SET name = ?1 WHERE code = ?2 AND seat = ?3")
+        .bind(1, name).bind(2, code).bind(3, int64_t(seat)).step();
+  }
+
+  int64_t create_game(const std::string& code, int number, int white_seat, const std::string& start_fen,
+                      int64_t at) override {
+    std::lock_guard lock(mutex_);
+    Statement(db_, "INSERT INTO games (code, number, white_seat, start_fen, created_at) VALUES (?1, ?2, ?3, ?4, ?5)")
+        .bind(1, code).bind(2, int64_t(number)).bind(3, int64_t(white_seat)).bind(4, start_fen).bind(5, at)
+        .step();
+    return sqlite3_last_insert_rowid(db_);
+  }
+
+  void append_action(int64_t game, int expected_version, const std::string& action, int64_t at) override {
+    std::lock_guard lock(mutex_);
+    Transaction t(*this);
+    int64_t have;
+    {
+      Statement last(db_, "SELECT COALESCE(MAX(version), 0) FROM actions WHERE game = ?1");
+      last.bind(1, game).step();
+      have = last.integer(0);
+    }
+    if (have != expected_version)
+      throw VersionConflict("game " + std::to_string(game) + " is at version " + std::to_string(have) +
+                            ", not " + std::to_string(expected_version));
+    Statement(db_, "INSERT INTO actions VALUES (?1, ?2, ?3, ?4)")
+        .bind(1, game).bind(2, int64_t(expected_version + 1)).bind(3, action).bind(4, at).step();
+    t.commit();
+  }
+
+  bool party_exists(const std::string& code) override {
+    std::lock_guard lock(mutex_);
+    Statement s(db_, "SELECT 1 FROM parties WHERE code = ?1");
+    return s.bind(1, code).step();
+  }
+
+  std::vector<PartyData> load_all() override {
+    std::lock_guard lock(mutex_);
+    std::vector<PartyData> out;
+    Statement parties(db_, "SELECT code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, start_fen "
+                           "FROM parties ORDER BY created_at, code");
+    while (parties.step()) {
+      PartyData d;
+      d.party = {parties.text(0), parties.text(1), parties.text(2), parties.integer(3) != 0,
+                 parties.integer(4) != 0, parties.integer(5) != 0, int(parties.integer(6)), parties.integer(7),
+                 parties.text(8)};
+      Statement seats(db_, "SELECT seat, name, token_hash FROM seats WHERE code = ?1 ORDER BY seat");
+      seats.bind(1, d.party.code);
+      while (seats.step())
+        d.seats.push_back({d.party.code, int(seats.integer(0)), seats.text(1), seats.text(2)});
+      Statement games(db_, "SELECT id, number, white_seat, start_fen FROM games WHERE code = ?1 ORDER BY number");
+      games.bind(1, d.party.code);
+      while (games.step()) {
+        GameRecord g{games.integer(0), d.party.code, int(games.integer(1)), int(games.integer(2)), games.text(3), {}};
+        Statement actions(db_, "SELECT version, action, at FROM actions WHERE game = ?1 ORDER BY version");
+        actions.bind(1, g.id);
+        while (actions.step()) g.actions.push_back({int(actions.integer(0)), actions.text(1), actions.integer(2)});
+        d.games.push_back(std::move(g));
+      }
+      out.push_back(std::move(d));
+    }
+    return out;
+  }
+
+ private:
+  struct Transaction {
+    SqliteStore& s;
+    bool done = false;
+    explicit Transaction(SqliteStore& st) : s(st) { s.exec("BEGIN IMMEDIATE"); }
+    void commit() {
+      s.exec("COMMIT");
+      done = true;
+    }
+    ~Transaction() {
+      if (!done) sqlite3_exec(s.db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+  };
+
+  void exec(const char* sql) {
+    char* err = nullptr;
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+      std::string msg = err ? err : "unknown error";
+      sqlite3_free(err);
+      throw std::runtime_error("sqlite: " + msg);
+    }
+  }
+
+  void insert_seat(const SeatRecord& s) {
+    Statement(db_, "INSERT INTO seats VALUES (?1, ?2, ?3, ?4)")
+        .bind(1, s.code).bind(2, int64_t(s.seat)).bind(3, s.name).bind(4, s.token_hash).step();
+  }
+
+  void migrate() {
+    exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+    int64_t have;
+    {
+      Statement q(db_, "SELECT COALESCE(MAX(version), 0) FROM schema_version");
+      q.step();
+      have = q.integer(0);
+    }
+    constexpr int64_t want = int64_t(sizeof MIGRATIONS / sizeof MIGRATIONS[0]);
+    for (int64_t v = have; v < want; ++v) {
+      Transaction t(*this);
+      exec(MIGRATIONS[v]);
+      Statement(db_, "INSERT INTO schema_version VALUES (?1)").bind(1, v + 1).step();
+      t.commit();
+    }
+  }
+
+  sqlite3* db_ = nullptr;
+  std::mutex mutex_;
+};
+
+}  // namespace
+
+std::unique_ptr<Store> open_sqlite_store(const std::string& path) {
+  return std::make_unique<SqliteStore>(path);
+}
+
+}  // namespace makruk::server

@@ -1,0 +1,383 @@
+// Integration tests against a real `makruk serve` process, over HTTP and
+// WebSocket, with its SQLite database in a temporary folder.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/json.hpp>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace json = boost::json;
+using tcp = asio::ip::tcp;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A server process on a free port, with a data folder that outlives restarts.
+class Server {
+ public:
+  explicit Server(std::filesystem::path data) : data_(std::move(data)) { start(); }
+  ~Server() { kill_hard(); }
+
+  void start() {
+    int out[2];
+    ASSERT_EQ(pipe(out), 0);
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(out[1], STDOUT_FILENO);
+      close(out[0]);
+      execl(MAKRUK_BINARY, "makruk", "serve", "--address", "127.0.0.1", "--port", "0", "--data",
+            data_.c_str(), "--web", "/nonexistent", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(out[1]);
+    FILE* f = fdopen(out[0], "r");
+    char line[512] = {};
+    ASSERT_NE(fgets(line, sizeof line, f), nullptr) << "server did not start";
+    std::string s(line);
+    size_t colon = s.find(':', s.find("127.0.0.1"));
+    ASSERT_NE(colon, std::string::npos) << s;
+    port_ = uint16_t(std::stoi(s.substr(colon + 1)));
+    fclose(f);
+  }
+  void kill_hard() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+      pid_ = -1;
+    }
+  }
+  uint16_t port() const { return port_; }
+
+ private:
+  std::filesystem::path data_;
+  pid_t pid_ = -1;
+  uint16_t port_ = 0;
+};
+
+struct Reply {
+  int status;
+  json::value body;
+};
+
+Reply request(uint16_t port, http::verb method, const std::string& target, const std::string& body = "") {
+  asio::io_context ioc;
+  beast::tcp_stream stream(ioc);
+  stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+  http::request<http::string_body> req{method, target, 11};
+  req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
+  req.set(http::field::content_type, "application/json");
+  req.body() = body;
+  req.prepare_payload();
+  http::write(stream, req);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> res;
+  http::read(stream, buffer, res);
+  boost::system::error_code ec;
+  json::value v = json::parse(res.body(), ec);
+  return {int(res.result_int()), ec ? json::value(res.body()) : v};
+}
+
+std::string str(const json::value& v, const char* key) { return std::string(v.at(key).as_string()); }
+
+class WsClient {
+ public:
+  explicit WsClient(uint16_t port) : ws_(ioc_) {
+    beast::get_lowest_layer(ws_).connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+    ws_.handshake("127.0.0.1", "/ws");
+  }
+  void send(const json::object& o) { ws_.write(asio::buffer(json::serialize(o))); }
+  void send_raw(const std::string& s) { ws_.write(asio::buffer(s)); }
+  // The next message, or null after the timeout or when the connection closed.
+  json::value next(std::chrono::milliseconds timeout = 5s) {
+    beast::get_lowest_layer(ws_).expires_after(timeout);
+    beast::flat_buffer buffer;
+    boost::system::error_code ec;
+    ws_.read(buffer, ec);
+    if (ec) {
+      closed_ = ec != beast::error::timeout;
+      return nullptr;
+    }
+    return json::parse(beast::buffers_to_string(buffer.data()));
+  }
+  // Skips messages until one of type t (and matching `pred`) arrives.
+  json::value wait_for(const std::string& t, std::function<bool(const json::value&)> pred = {},
+                       std::chrono::milliseconds timeout = 10s) {
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      json::value m = next(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
+      if (m.is_null()) break;
+      if (str(m, "t") == t && (!pred || pred(m))) return m;
+    }
+    ADD_FAILURE() << "no '" << t << "' message";
+    return nullptr;
+  }
+  bool closed() const { return closed_; }
+
+ private:
+  asio::io_context ioc_;
+  websocket::stream<beast::tcp_stream> ws_;
+  bool closed_ = false;
+};
+
+std::function<bool(const json::value&)> at_version(int64_t v) {
+  return [v](const json::value& m) { return m.at("v").as_int64() == v; };
+}
+
+class ServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    data_ = std::filesystem::temp_directory_path() /
+            ("makruk-it-" + std::to_string(getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(data_);
+    server_ = std::make_unique<Server>(data_);
+  }
+  void TearDown() override {
+    server_.reset();
+    std::filesystem::remove_all(data_);
+  }
+  uint16_t port() const { return server_->port(); }
+
+  // Creates a party and seats a second player; returns {code, host token, guest token}.
+  std::tuple<std::string, std::string, std::string> two_players(json::object create) {
+    Reply c = request(port(), http::verb::post, "/api/parties", json::serialize(create));
+    EXPECT_EQ(c.status, 201) << json::serialize(c.body);
+    std::string code = str(c.body, "code");
+    Reply j = request(port(), http::verb::post, "/api/parties/" + code + "/join", R"({"name":"Dara"})");
+    EXPECT_EQ(j.status, 200);
+    EXPECT_EQ(j.body.at("seat").as_int64(), 1);
+    return {code, str(c.body, "token"), str(j.body, "token")};
+  }
+
+  std::filesystem::path data_;
+  std::unique_ptr<Server> server_;
+};
+
+}  // namespace
+
+TEST_F(ServerTest, TwoPlayersCreateJoinAndPlayToCheckmate) {
+  auto [code, hostToken, guestToken] =
+      two_players({{"name", "Somchai"}, {"fen", "6k1/8/8/8/8/8/R7/1R4K1 w - - 0 1"}});
+  EXPECT_EQ(code.size(), 6u);
+  WsClient host(port()), guest(port()), watcher(port());
+  host.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
+  EXPECT_EQ(host.wait_for("welcome").at("seat").as_int64(), 0);
+  guest.send({{"t", "hello"}, {"code", code}, {"token", guestToken}});
+  EXPECT_EQ(guest.wait_for("welcome").at("seat").as_int64(), 1);
+  watcher.send({{"t", "hello"}, {"code", code}});
+  EXPECT_TRUE(watcher.wait_for("welcome").at("seat").is_null());
+  EXPECT_EQ(str(host.wait_for("party", [](auto& m) { return str(m, "status") == "ready"; }), "status"), "ready");
+
+  guest.send({{"t", "start"}, {"id", "g1"}});  // only the host may start
+  EXPECT_EQ(str(guest.wait_for("error"), "code"), "forbidden");
+  host.send({{"t", "start"}, {"id", "s1"}});
+  host.wait_for("ack");
+  json::value s0 = guest.wait_for("state");
+  EXPECT_EQ(s0.at("v").as_int64(), 0);
+  EXPECT_EQ(s0.at("white").as_int64(), 0);
+
+  host.send({{"t", "move"}, {"v", 0}, {"move", "a2a7"}, {"id", "m1"}});
+  EXPECT_EQ(str(host.wait_for("ack"), "id"), "m1");
+  guest.wait_for("state", at_version(1));
+  guest.send({{"t", "move"}, {"v", 1}, {"move", "g8f8"}});
+  guest.wait_for("ack");
+  host.wait_for("state", at_version(2));
+  host.send({{"t", "move"}, {"v", 2}, {"move", "b1b8"}});
+  for (WsClient* c : {&host, &guest, &watcher}) {
+    json::value s = c->wait_for("state", at_version(3));
+    EXPECT_EQ(str(s, "result"), "1-0");
+    EXPECT_EQ(str(s, "reason"), "checkmate");
+    EXPECT_EQ(s.at("san").as_array().back().as_string(), "Rb8#");
+    EXPECT_TRUE(s.at("legal").as_array().empty());
+  }
+  // The watcher cannot act, and moves after the end are refused.
+  watcher.send({{"t", "resign"}, {"v", 3}});
+  EXPECT_EQ(str(watcher.wait_for("error"), "code"), "forbidden");
+  guest.send({{"t", "move"}, {"v", 3}, {"move", "f8e8"}});
+  EXPECT_EQ(str(guest.wait_for("error"), "code"), "conflict");
+  // Rematch: colours swap.
+  guest.send({{"t", "rematch"}});
+  json::value next = host.wait_for("state", [](auto& m) { return m.at("number").as_int64() == 2; });
+  EXPECT_EQ(next.at("white").as_int64(), 1);
+}
+
+TEST_F(ServerTest, GameFromTheStartPositionAndResignation) {
+  auto [code, hostToken, guestToken] = two_players({{"name", "Somchai"}, {"variant", "ouk"}});
+  WsClient host(port()), guest(port());
+  host.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
+  guest.send({{"t", "hello"}, {"code", code}, {"token", guestToken}});
+  host.wait_for("welcome");
+  guest.wait_for("welcome");
+  host.send({{"t", "start"}});
+  json::value s = guest.wait_for("state");
+  EXPECT_EQ(str(s, "fen"), "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1");
+  EXPECT_EQ(s.at("legal").as_array().size(), 25u);
+  host.send({{"t", "move"}, {"v", 0}, {"move", "d1b2"}});  // the king's first-move jump
+  s = guest.wait_for("state", at_version(1));
+  EXPECT_EQ(s.at("san").as_array().back().as_string(), "Kb2");
+  guest.send({{"t", "resign"}, {"v", 1}});
+  s = host.wait_for("state", at_version(2));
+  EXPECT_EQ(str(s, "result"), "1-0");
+  EXPECT_EQ(str(s, "reason"), "resignation");
+}
+
+TEST_F(ServerTest, DeclarationModeStartAndStopCounting) {
+  // Black is a bare king against king and rook: it may declare a piece count.
+  auto [code, hostToken, guestToken] =
+      two_players({{"name", "Somchai"}, {"counting", "declare"}, {"fen", "8/8/4k3/8/8/2R5/8/3K4 w - - 0 1"}});
+  WsClient host(port()), guest(port());
+  host.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
+  guest.send({{"t", "hello"}, {"code", code}, {"token", guestToken}});
+  host.send({{"t", "start"}});
+  json::value s = guest.wait_for("state");
+  EXPECT_TRUE(s.at("count").is_null());
+  EXPECT_TRUE(s.at("canCount").at("b").as_bool());
+  EXPECT_FALSE(s.at("canCount").at("w").as_bool());
+  host.send({{"t", "count"}, {"v", 0}});  // White does not qualify
+  EXPECT_EQ(str(host.wait_for("error"), "code"), "bad-request");
+  guest.send({{"t", "count"}, {"v", 0}});  // on White's turn: D5
+  s = host.wait_for("state", at_version(1));
+  EXPECT_EQ(str(s.at("count"), "side"), "b");
+  EXPECT_EQ(str(s.at("count"), "kind"), "piece");
+  EXPECT_EQ(s.at("count").at("n").as_int64(), 3);
+  EXPECT_EQ(s.at("count").at("limit").as_int64(), 16);
+  EXPECT_EQ(str(s, "turn"), "w");
+  host.send({{"t", "move"}, {"v", 1}, {"move", "c3c4"}});
+  guest.wait_for("state", at_version(2));
+  guest.send({{"t", "move"}, {"v", 2}, {"move", "e6e5"}});
+  s = host.wait_for("state", at_version(3));
+  EXPECT_EQ(s.at("count").at("n").as_int64(), 4);
+  guest.send({{"t", "stop"}, {"v", 3}});
+  s = host.wait_for("state", at_version(4));
+  EXPECT_TRUE(s.at("count").is_null());
+  guest.send({{"t", "stop"}, {"v", 4}});
+  EXPECT_EQ(str(guest.wait_for("error"), "code"), "bad-request");
+}
+
+TEST_F(ServerTest, GameAgainstTheCpu) {
+  Reply c = request(port(), http::verb::post, "/api/parties", R"({"name":"Somchai","cpu":1})");
+  ASSERT_EQ(c.status, 201);
+  EXPECT_EQ(c.body.at("party").at("players").as_array()[1].at("cpu").as_int64(), 1);
+  WsClient me(port());
+  me.send({{"t", "hello"}, {"code", str(c.body, "code")}, {"token", str(c.body, "token")}});
+  json::value s = me.wait_for("state");
+  EXPECT_EQ(s.at("white").as_int64(), 0);
+  int64_t v = 0;
+  for (const char* move : {"e3e4", "d3d4"}) {
+    me.send({{"t", "move"}, {"v", v}, {"move", move}});
+    s = me.wait_for("state", at_version(v + 2), 30s);  // my move, then the CPU's
+    ASSERT_FALSE(s.is_null());
+    EXPECT_EQ(str(s, "turn"), "w");
+    v += 2;
+  }
+}
+
+TEST_F(ServerTest, BadInputIsRefusedAndChangesNothing) {
+  // HTTP
+  EXPECT_EQ(request(port(), http::verb::post, "/api/parties", "not json").status, 400);
+  EXPECT_EQ(request(port(), http::verb::post, "/api/parties", R"({"name":""})").status, 400);
+  EXPECT_EQ(request(port(), http::verb::post, "/api/parties", R"({"name":")" + std::string(41, 'x') + "\"}").status, 400);
+  EXPECT_EQ(request(port(), http::verb::post, "/api/parties", R"({"name":"a","variant":"chess"})").status, 400);
+  EXPECT_EQ(request(port(), http::verb::post, "/api/parties", R"({"name":"a","counting":"sometimes"})").status, 400);
+  EXPECT_EQ(request(port(), http::verb::post, "/api/parties", R"({"name":"a","fen":"8/8/8"})").status, 400);
+  EXPECT_EQ(request(port(), http::verb::post, "/api/parties", R"({"name":5})").status, 400);
+  EXPECT_EQ(request(port(), http::verb::get, "/api/nothing").status, 404);
+  EXPECT_EQ(request(port(), http::verb::post, "/api/parties", std::string(20000, ' ')).status, 413);
+  // Markup in a name is kept as text, byte for byte.
+  Reply c = request(port(), http::verb::post, "/api/parties", R"({"name":"<b>Somchai</b>"})");
+  ASSERT_EQ(c.status, 201);
+  std::string code = str(c.body, "code");
+  EXPECT_EQ(c.body.at("party").at("players").as_array()[0].at("name").as_string(), "<b>Somchai</b>");
+  EXPECT_EQ(request(port(), http::verb::get, "/api/parties/" + code + "/qr.svg").status, 200);
+
+  // WebSocket
+  WsClient ws(port());
+  ws.send_raw("{not json");
+  EXPECT_EQ(str(ws.wait_for("error"), "code"), "bad-request");
+  ws.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}});
+  EXPECT_EQ(str(ws.wait_for("error"), "code"), "bad-request");  // no hello yet
+  ws.send({{"t", "hello"}, {"code", code}, {"token", "0123456789abcdef0123456789abcdef"}});
+  EXPECT_EQ(str(ws.wait_for("error"), "code"), "forbidden");  // a token of no seat
+  ws.send({{"t", "hello"}, {"code", code}, {"token", str(c.body, "token")}});
+  ws.wait_for("welcome");
+  ws.send({{"t", "start"}});
+  EXPECT_EQ(str(ws.wait_for("error"), "code"), "conflict");  // alone at the table
+  ws.send({{"t", "dance"}});
+  EXPECT_EQ(str(ws.wait_for("error"), "code"), "bad-request");
+  ws.send_raw(std::string(5000, 'x'));  // over the message size limit: the server hangs up
+  EXPECT_TRUE(ws.next(3s).is_null());
+  EXPECT_TRUE(ws.closed());
+
+  // Wrong codes are limited per address.
+  int limited = 0;
+  for (int i = 0; i < 12; ++i)
+    limited += request(port(), http::verb::post, "/api/parties/ZZZZZZ/join", R"({"name":"x"})").status == 429;
+  EXPECT_GE(limited, 2);
+  EXPECT_EQ(request(port(), http::verb::post, "/api/parties/" + code + "/join", R"({"name":"x"})").status, 429);
+}
+
+TEST_F(ServerTest, GameRulesAreEnforcedOverTheSocket) {
+  auto [code, hostToken, guestToken] = two_players({{"name", "Somchai"}});
+  WsClient host(port()), guest(port());
+  host.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
+  guest.send({{"t", "hello"}, {"code", code}, {"token", guestToken}});
+  host.send({{"t", "start"}});
+  guest.wait_for("state");
+  guest.send({{"t", "move"}, {"v", 0}, {"move", "e6e5"}});  // out of turn
+  EXPECT_EQ(str(guest.wait_for("error"), "code"), "forbidden");
+  host.send({{"t", "move"}, {"v", 0}, {"move", "e3e5"}});  // illegal
+  EXPECT_EQ(str(host.wait_for("error"), "code"), "bad-request");
+  host.send({{"t", "move"}, {"v", 7}, {"move", "e3e4"}});  // stale or future version
+  EXPECT_EQ(str(host.wait_for("error"), "code"), "conflict");
+  host.send({{"t", "claim"}, {"v", 0}});  // Makruk: no claims
+  EXPECT_EQ(str(host.wait_for("error"), "code"), "bad-request");
+  host.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}});
+  json::value s = guest.wait_for("state", at_version(1));
+  EXPECT_EQ(str(s, "lastMove"), "e3e4");
+}
+
+TEST_F(ServerTest, KillNineLosesNothingConfirmed) {
+  auto [code, hostToken, guestToken] = two_players({{"name", "Somchai"}});
+  std::string fen;
+  {
+    WsClient host(port()), guest(port());
+    host.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
+    guest.send({{"t", "hello"}, {"code", code}, {"token", guestToken}});
+    host.send({{"t", "start"}});
+    guest.wait_for("state");
+    host.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}});
+    host.wait_for("ack");
+    guest.send({{"t", "move"}, {"v", 1}, {"move", "d6d5"}});
+    guest.wait_for("ack");
+    fen = str(host.wait_for("state", at_version(2)), "fen");
+  }
+  server_->kill_hard();
+  server_->start();
+  WsClient host(port()), guest(port());
+  host.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
+  EXPECT_EQ(host.wait_for("welcome").at("seat").as_int64(), 0);
+  json::value s = host.wait_for("state");
+  EXPECT_EQ(s.at("v").as_int64(), 2);
+  EXPECT_EQ(str(s, "fen"), fen);
+  EXPECT_EQ(s.at("moves").as_array().size(), 2u);
+  guest.send({{"t", "hello"}, {"code", code}, {"token", guestToken}});
+  guest.wait_for("welcome");
+  host.send({{"t", "move"}, {"v", 2}, {"move", "e4d5"}});
+  EXPECT_EQ(guest.wait_for("state", at_version(3)).at("san").as_array().back().as_string(), "exd5");
+  // A returning browser keeps its seat through the join endpoint too.
+  Reply again = request(port(), http::verb::post, "/api/parties/" + code + "/join",
+                        R"({"name":"Dara","token":")" + guestToken + "\"}");
+  EXPECT_EQ(again.body.at("seat").as_int64(), 1);
+}
