@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   g++ make cmake pkg-config  # toolchain
   libcli11-dev               # command-line parsing
+  libboost1.81-dev libboost-json1.81-dev  # Beast/Asio server, JSON
+  libsqlite3-dev libssl-dev libqrencode-dev  # storage, tokens, QR codes
   libgtest-dev               # unit tests
   clang libclang-rt-14-dev   # libFuzzer targets
 )

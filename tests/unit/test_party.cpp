@@ -1,0 +1,211 @@
+// Parties, seats, house rules, game flow and storage, without the network.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "server/cpu.h"
+#include "server/hub.h"
+#include "server/party.h"
+#include "server/store.h"
+
+using namespace makruk;
+using namespace makruk::server;
+
+namespace {
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = std::filesystem::temp_directory_path() /
+            ("makruk-unit-" + std::to_string(getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".db");
+    remove_files();
+    store_ = open_sqlite_store(path_.string());
+  }
+  void TearDown() override {
+    store_.reset();
+    remove_files();
+  }
+  void remove_files() {
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path_.string() + suffix);
+  }
+  void reopen() {
+    store_.reset();
+    store_ = open_sqlite_store(path_.string());
+  }
+
+  Party new_party(PartyRecord r) {
+    r.code = r.code.empty() ? "ABCDEF" : r.code;
+    store_->create_party(r, SeatRecord{r.code, 0, "Somchai", hash_token("host")});
+    Party p(r);
+    p.seats().push_back(Seat{"Somchai", hash_token("host"), 0});
+    return p;
+  }
+
+  std::filesystem::path path_;
+  std::unique_ptr<Store> store_;
+};
+
+PartyRecord rules(std::string variant = "makruk", std::string counting = "auto", bool swap = true) {
+  PartyRecord r;
+  r.variant = std::move(variant);
+  r.counting = std::move(counting);
+  r.swap_colors = swap;
+  return r;
+}
+
+}  // namespace
+
+TEST_F(StoreTest, MigrationsRunOnceAndReopenKeepsData) {
+  new_party(rules());
+  reopen();
+  auto all = store_->load_all();
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].party.code, "ABCDEF");
+  EXPECT_EQ(all[0].seats.size(), 1u);
+}
+
+TEST_F(StoreTest, DuplicateCodeIsRefused) {
+  new_party(rules());
+  EXPECT_THROW(new_party(rules()), std::runtime_error);
+}
+
+TEST_F(StoreTest, AppendNeedsTheExpectedVersion) {
+  new_party(rules());
+  int64_t game = store_->create_game("ABCDEF", 1, 0, "fen", 0);
+  store_->append_action(game, 0, "e3e4", 1);
+  EXPECT_THROW(store_->append_action(game, 0, "e3e4", 2), VersionConflict);
+  store_->append_action(game, 1, "e6e5", 3);
+  auto all = store_->load_all();
+  ASSERT_EQ(all[0].games.size(), 1u);
+  ASSERT_EQ(all[0].games[0].actions.size(), 2u);
+  EXPECT_EQ(all[0].games[0].actions[1].action, "e6e5");
+  EXPECT_EQ(all[0].games[0].actions[1].version, 2);
+}
+
+TEST_F(StoreTest, SeatsFillThenSpectate) {
+  Party p = new_party(rules());
+  EXPECT_EQ(p.status(), "waiting");
+  int seat;
+  EXPECT_FALSE(p.add_player(*store_, "Dara", hash_token("guest"), seat));
+  EXPECT_EQ(seat, 1);
+  EXPECT_EQ(p.status(), "ready");
+  EXPECT_FALSE(p.add_player(*store_, "Visitor", hash_token("third"), seat));
+  EXPECT_EQ(seat, -1);
+  EXPECT_EQ(p.seats().size(), 2u);
+  EXPECT_EQ(p.seat_of_token(hash_token("guest")), 1);
+  EXPECT_EQ(p.seat_of_token(hash_token("nobody")), -1);
+}
+
+TEST_F(StoreTest, OnlyTheHostStartsAndOnlyWithTwoPlayers) {
+  Party p = new_party(rules());
+  auto e = p.start(*store_, 0, 0);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code, ErrorCode::Conflict);
+  int seat;
+  p.add_player(*store_, "Dara", hash_token("guest"), seat);
+  e = p.start(*store_, 1, 0);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code, ErrorCode::Forbidden);
+  EXPECT_FALSE(p.start(*store_, 0, 0));
+  EXPECT_EQ(p.status(), "playing");
+  EXPECT_TRUE(p.start(*store_, 0, 0));  // already started
+}
+
+TEST_F(StoreTest, GameFlowVersionsTurnsAndRefusals) {
+  Party p = new_party(rules());
+  int seat;
+  p.add_player(*store_, "Dara", hash_token("guest"), seat);
+  p.start(*store_, 0, 0);
+  EXPECT_EQ(p.act(*store_, 1, "move", "e6e5", 0, 1)->code, ErrorCode::Forbidden);  // not Black's turn
+  EXPECT_EQ(p.act(*store_, -1, "move", "e3e4", 0, 1)->code, ErrorCode::Forbidden);  // spectator
+  EXPECT_EQ(p.act(*store_, 0, "move", "e3e5", 0, 1)->code, ErrorCode::BadRequest);  // illegal
+  EXPECT_EQ(p.act(*store_, 0, "move", "e3e4", 3, 1)->code, ErrorCode::Conflict);    // wrong version
+  EXPECT_EQ(p.game()->version, 0);
+  EXPECT_FALSE(p.act(*store_, 0, "move", "e3e4", 0, 1));
+  EXPECT_EQ(p.game()->version, 1);
+  EXPECT_EQ(p.game()->san.back(), "e4");
+  EXPECT_FALSE(p.act(*store_, 1, "resign", "", 1, 2));
+  EXPECT_EQ(p.game()->game.result(), Result::WhiteWins);
+  EXPECT_EQ(p.status(), "finished");
+  EXPECT_EQ(p.act(*store_, 0, "move", "d3d4", 2, 3)->code, ErrorCode::Conflict);
+}
+
+TEST_F(StoreTest, RematchSwapsColoursWhenTheHouseRuleIsOn) {
+  for (bool swap : {true, false}) {
+    Party p = new_party(rules("makruk", "auto", swap));
+    int seat;
+    p.add_player(*store_, "Dara", hash_token("guest"), seat);
+    p.start(*store_, 0, 0);
+    EXPECT_EQ(p.game()->white_seat, 0);
+    EXPECT_EQ(p.rematch(*store_, 0, 0)->code, ErrorCode::Conflict);  // still running
+    p.act(*store_, 0, "resign", "", 0, 0);
+    EXPECT_EQ(p.rematch(*store_, -1, 0)->code, ErrorCode::Forbidden);
+    EXPECT_FALSE(p.rematch(*store_, 1, 0));
+    EXPECT_EQ(p.game()->number, 2);
+    EXPECT_EQ(p.game()->white_seat, swap ? 1 : 0);
+    TearDown();
+    SetUp();
+  }
+}
+
+TEST_F(StoreTest, DeclarationModeCountsThroughThePartyAndSurvivesReload) {
+  PartyRecord r = rules("makruk", "declare");
+  r.start_fen = "8/8/4k3/8/8/2R5/8/3K4 w - - 0 1";
+  Party p = new_party(r);
+  int seat;
+  p.add_player(*store_, "Dara", hash_token("guest"), seat);
+  p.start(*store_, 0, 0);
+  EXPECT_EQ(p.act(*store_, 0, "count", "", 0, 0)->code, ErrorCode::BadRequest);  // White does not qualify
+  EXPECT_FALSE(p.act(*store_, 1, "count", "", 0, 0));
+  EXPECT_FALSE(p.act(*store_, 0, "move", "c3c4", 1, 0));
+  EXPECT_FALSE(p.act(*store_, 1, "move", "e6e5", 2, 0));
+  const Count& c = p.game()->game.position().count();
+  EXPECT_EQ(c.n, 4);
+  EXPECT_EQ(c.limit, 16);
+
+  reopen();
+  auto all = store_->load_all();
+  ASSERT_EQ(all.size(), 1u);
+  Party back = Party::from_record(all[0]);
+  ASSERT_TRUE(back.game());
+  EXPECT_EQ(back.game()->version, 3);
+  EXPECT_EQ(back.game()->game.position().fen(), p.game()->game.position().fen());
+  EXPECT_EQ(back.game()->game.position().count(), p.game()->game.position().count());
+  EXPECT_EQ(back.game()->san, p.game()->san);
+}
+
+TEST(Tokens, RandomAndHashed) {
+  std::string a = random_token(), b = random_token();
+  EXPECT_EQ(a.size(), 32u);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(hash_token(a), hash_token(a));
+  EXPECT_NE(hash_token(a), hash_token(b));
+  EXPECT_EQ(hash_token(a).size(), 64u);
+}
+
+TEST(Cpu, DeclaresACountItQualifiesFor) {
+  Position pos;
+  ASSERT_TRUE(pos.set("8/8/4k3/8/8/2R5/8/3K4 b - - 0 1", Variant::Makruk, Counting::Declaration, nullptr));
+  auto actions = cpu_actions(pos, 1);
+  ASSERT_EQ(actions.size(), 2u);
+  EXPECT_EQ(actions[0], "count:b");
+}
+
+TEST(Cpu, StopsItsCountBeforeItCanWin) {
+  // Black counts a board count (declared) but has a rook against two mets and
+  // can mate at once: it stops counting, then mates.
+  Position pos;
+  ASSERT_TRUE(pos.set("7r/8/8/7M/8/8/2k4M/K7 b - - 0 1", Variant::Makruk, Counting::Declaration, nullptr));
+  Count c;
+  c.kind = CountKind::Board;
+  c.side = BLACK;
+  c.n = 3;
+  c.limit = 64;
+  pos.set_count(c);
+  auto actions = cpu_actions(pos, 8);
+  ASSERT_EQ(actions.size(), 2u);
+  EXPECT_EQ(actions[0], "stop:b");
+  EXPECT_EQ(actions[1], "h8a8");
+}
