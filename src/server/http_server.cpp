@@ -4,6 +4,8 @@
 // thread, so blocking storage never stalls a socket.
 #include "http_server.h"
 
+#include <sys/resource.h>
+
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
 #include <boost/beast/websocket.hpp>
@@ -266,6 +268,12 @@ awaitable<void> listen(tcp::acceptor& acceptor, Context& ctx) {
 }  // namespace
 
 int run_server(const ServerOptions& o) {
+  // Each connection is a file descriptor: allow as many as the system lets us.
+  rlimit files;
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+    files.rlim_cur = files.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &files);
+  }
   std::error_code fsError;
   std::filesystem::create_directories(o.data_dir, fsError);
   if (fsError) {

@@ -1,0 +1,259 @@
+// Load generator for `makruk serve`: many concurrent games over WebSocket on
+// loopback. Creates parties over HTTP, connects two players per game, plays
+// legal moves at a target rate, and reports the connections held, moves per
+// second and the time from sending a move to the opponent receiving it.
+//
+//   load --port 8080 --games 5000 --rate 2000 --seconds 30 [--server-pid PID]
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/json.hpp>
+#include <chrono>
+#include <deque>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace json = boost::json;
+using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Options {
+  uint16_t port = 8080;
+  int games = 100;
+  double rate = 100;  // moves per second, all games together
+  int seconds = 10;
+  int server_pid = 0;
+};
+
+struct Stats {
+  std::vector<double> latencies_ms;
+  uint64_t moves = 0, errors = 0, received = 0;
+  int connected = 0;
+};
+
+long rss_kb(int pid) {
+  if (!pid) return 0;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  return 0;
+}
+
+json::value http_post(uint16_t port, const std::string& target, const std::string& body, beast::tcp_stream& stream) {
+  http::request<http::string_body> req{http::verb::post, target, 11};
+  req.set(http::field::host, "127.0.0.1");
+  req.set(http::field::content_type, "application/json");
+  req.keep_alive(true);
+  req.body() = body;
+  req.prepare_payload();
+  http::write(stream, req);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> res;
+  http::read(stream, buffer, res);
+  (void)port;
+  return json::parse(res.body());
+}
+
+struct Game;
+
+// One player's connection.
+struct Player : std::enable_shared_from_this<Player> {
+  websocket::stream<beast::tcp_stream> ws;
+  beast::flat_buffer buffer;
+  std::deque<std::string> out;
+  Game* game = nullptr;
+  int seat = 0;
+  bool welcomed = false;
+  explicit Player(asio::io_context& ioc) : ws(ioc) {}
+
+  void send(std::string s) {
+    out.push_back(std::move(s));
+    if (out.size() == 1) write_next();
+  }
+  void write_next() {
+    ws.async_write(asio::buffer(out.front()), [self = shared_from_this()](beast::error_code ec, size_t) {
+      if (ec) return;
+      self->out.pop_front();
+      if (!self->out.empty()) self->write_next();
+    });
+  }
+  void read_loop();
+};
+
+struct Game {
+  std::string code;
+  std::shared_ptr<Player> players[2];
+  int64_t version = -1;
+  int64_t game_id = 0;
+  int white = 0;
+  std::string turn;
+  std::vector<std::string> legal;
+  bool over = false, started = false;
+  Clock::time_point sent_at;
+  int64_t sent_version = -1;
+  int sent_seat = 0;
+  asio::steady_timer timer;
+  Stats* stats;
+  double interval_ms;
+  std::mt19937* rng;
+  Game(asio::io_context& ioc, Stats* s, double interval, std::mt19937* r)
+      : timer(ioc), stats(s), interval_ms(interval), rng(r) {}
+
+  void on_state(int seat, const json::object& st) {
+    int64_t v = st.at("v").as_int64();
+    if (seat == 1 - sent_seat && v == sent_version + 1 && sent_version >= 0) {
+      // The opponent of the mover received the move.
+      stats->latencies_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - sent_at).count());
+      sent_version = -1;
+    }
+    if (seat != 0) return;  // the host's copy drives the game
+    if (st.at("game").as_int64() != game_id) {
+      game_id = st.at("game").as_int64();
+      version = -1;
+    }
+    if (v <= version) return;
+    version = v;
+    white = int(st.at("white").as_int64());
+    turn = std::string(st.at("turn").as_string());
+    over = st.at("result").as_string() != "*";
+    legal.clear();
+    for (auto& m : st.at("legal").as_array()) legal.emplace_back(m.as_string());
+    schedule();
+  }
+  int mover_seat() const { return turn == "w" ? white : 1 - white; }
+  void schedule() {
+    std::exponential_distribution<double> wait(1.0 / interval_ms);
+    timer.expires_after(std::chrono::microseconds(int64_t(wait(*rng) * 1000)));
+    timer.async_wait([this](beast::error_code ec) {
+      if (ec) return;
+      if (over) {
+        players[0]->send(R"({"t":"rematch"})");
+        return;
+      }
+      if (legal.empty()) return;
+      std::string move = legal[(*rng)() % legal.size()];
+      sent_at = Clock::now();
+      sent_version = version;
+      sent_seat = mover_seat();
+      ++stats->moves;
+      players[mover_seat()]->send(json::serialize(json::object{{"t", "move"}, {"v", version}, {"move", move}}));
+    });
+  }
+};
+
+void Player::read_loop() {
+  ws.async_read(buffer, [self = shared_from_this()](beast::error_code ec, size_t) {
+    if (ec) return;
+    std::string text = beast::buffers_to_string(self->buffer.data());
+    self->buffer.consume(self->buffer.size());
+    Game& g = *self->game;
+    ++g.stats->received;
+    boost::system::error_code pec;
+    json::value v = json::parse(text, pec);
+    if (!pec && v.is_object()) {
+      auto& o = v.as_object();
+      std::string_view t = o.at("t").as_string();
+      if (t == "state") g.on_state(self->seat, o);
+      else if (t == "error") ++g.stats->errors;
+      else if (t == "welcome") {
+        self->welcomed = true;
+        ++g.stats->connected;
+      }
+    }
+    self->read_loop();
+  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string k = argv[i], v = argv[i + 1];
+    if (k == "--port") o.port = uint16_t(std::stoi(v));
+    else if (k == "--games") o.games = std::stoi(v);
+    else if (k == "--rate") o.rate = std::stod(v);
+    else if (k == "--seconds") o.seconds = std::stoi(v);
+    else if (k == "--server-pid") o.server_pid = std::stoi(v);
+    else {
+      std::cerr << "unknown option " << k << "\n";
+      return 2;
+    }
+  }
+  rlimit rl;
+  getrlimit(RLIMIT_NOFILE, &rl);
+  rl.rlim_cur = rl.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &rl);
+
+  asio::io_context ioc;
+  tcp::endpoint server(asio::ip::make_address("127.0.0.1"), o.port);
+  Stats stats;
+  std::mt19937 rng(1);
+  double interval_ms = 1000.0 * o.games / o.rate;  // each game moves this often on average
+  std::vector<std::unique_ptr<Game>> games;
+
+  long rss0 = rss_kb(o.server_pid);
+  auto t0 = Clock::now();
+  {
+    beast::tcp_stream http_stream(ioc);
+    http_stream.connect(server);
+    for (int i = 0; i < o.games; ++i) {
+      auto g = std::make_unique<Game>(ioc, &stats, interval_ms, &rng);
+      json::value c = http_post(o.port, "/api/parties", R"({"name":"load host"})", http_stream);
+      g->code = std::string(c.at("code").as_string());
+      std::string host_token(c.at("token").as_string());
+      json::value j = http_post(o.port, "/api/parties/" + g->code + "/join", R"({"name":"load guest"})", http_stream);
+      std::string tokens[2] = {host_token, std::string(j.at("token").as_string())};
+      for (int s = 0; s < 2; ++s) {
+        auto p = std::make_shared<Player>(ioc);
+        p->game = g.get();
+        p->seat = s;
+        beast::get_lowest_layer(p->ws).connect(server);
+        p->ws.handshake("127.0.0.1", "/ws");
+        p->send(json::serialize(json::object{{"t", "hello"}, {"code", g->code}, {"token", tokens[s]}}));
+        p->read_loop();
+        g->players[s] = p;
+      }
+      games.push_back(std::move(g));
+    }
+  }
+  // Let every hello be answered; then measure the idle connections' memory.
+  while (stats.connected < 2 * o.games && Clock::now() - t0 < std::chrono::seconds(120)) ioc.run_for(std::chrono::milliseconds(50));
+  double setup_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  long rss1 = rss_kb(o.server_pid);
+  std::cout << "connections held: " << stats.connected << " (" << o.games << " games) in " << setup_s << " s\n";
+  if (o.server_pid)
+    std::cout << "server memory: " << rss0 / 1024 << " MiB before, " << rss1 / 1024 << " MiB with the connections: "
+              << (rss1 - rss0) * 1024 / std::max(1, stats.connected) << " bytes per idle connection (incl. its party)\n";
+
+  for (auto& g : games) g->players[0]->send(R"({"t":"start"})");
+  auto start = Clock::now();
+  uint64_t moves0 = stats.moves;
+  ioc.run_for(std::chrono::seconds(o.seconds));
+  double secs = std::chrono::duration<double>(Clock::now() - start).count();
+  for (auto& g : games) g->timer.cancel();
+
+  auto& lat = stats.latencies_ms;
+  std::sort(lat.begin(), lat.end());
+  auto pct = [&](double p) { return lat.empty() ? 0.0 : lat[std::min(lat.size() - 1, size_t(p * double(lat.size())))]; };
+  std::cout << "moves sent: " << stats.moves - moves0 << " in " << secs << " s = " << double(stats.moves - moves0) / secs
+            << " moves/s (target " << o.rate << ")\n"
+            << "delivered to the opponent: " << lat.size() << ", latency p50 " << pct(0.50) << " ms, p99 " << pct(0.99)
+            << " ms, max " << (lat.empty() ? 0.0 : lat.back()) << " ms\n"
+            << "errors: " << stats.errors << ", messages received: " << stats.received << "\n";
+  if (o.server_pid) std::cout << "server memory at the end: " << rss_kb(o.server_pid) / 1024 << " MiB\n";
+  return 0;
+}
