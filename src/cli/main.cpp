@@ -11,6 +11,7 @@
 #include "core/perft.h"
 #include "engine/bench.h"
 #include "engine/match.h"
+#include "engine/openings.h"
 #include "engine/uci.h"
 #include "server/http_server.h"
 #include "json.h"
@@ -199,6 +200,17 @@ int main(int argc, char** argv) {
   auto* benchCmd = app.add_subcommand("bench", "search a fixed set of positions; print nodes and speed");
   benchCmd->add_option("depth", benchDepth, "search depth (default 11)")->check(CLI::Range(1, 60));
 
+  engine::OpeningsOptions oo;
+  std::string ooVariant = "makruk";
+  auto* openCmd = app.add_subcommand("openings", "make balanced opening lines with the engine");
+  openCmd->add_option("--variant", ooVariant, "makruk, ouk (cambodian, ouk-chatrang)");
+  openCmd->add_option("--count", oo.count, "lines to make (default 50)")->check(CLI::Range(1, 100000));
+  openCmd->add_option("--plies", oo.plies, "random plies from the start (default 8)")->check(CLI::Range(1, 40));
+  openCmd->add_option("--depth", oo.depth, "depth of the balance check (default 10)")->check(CLI::Range(1, 30));
+  openCmd->add_option("--max-score", oo.max_score, "keep lines within this many centipawns (default 40)")
+      ->check(CLI::Range(0, 1000));
+  openCmd->add_option("--seed", oo.seed, "random seed (default 1)");
+
   server::ServerOptions so;
   auto* serveCmd = app.add_subcommand("serve", "serve the web client, the API and live games");
   serveCmd->add_option("--port", so.port, "TCP port (default 8080)");
@@ -249,5 +261,12 @@ int main(int argc, char** argv) {
   if (*benchCmd) return engine::run_bench(benchDepth, std::cout);
   if (*matchCmd) return run_match_command(mo);
   if (*serveCmd) return server::run_server(so);
+  if (*openCmd) {
+    if (!parse_variant(ooVariant, oo.variant)) {
+      std::cerr << "makruk openings: unknown variant '" << ooVariant << "'\n";
+      return EXIT_BAD_INPUT;
+    }
+    return engine::make_openings(oo, std::cout) == oo.count ? 0 : 1;
+  }
   return EXIT_BAD_INPUT;
 }
