@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: the optimised build's
-# tests, the unit tests again under AddressSanitizer and UBSan, and a short
-# libFuzzer run over the parsers.
+# unit, integration and command-line tests, the browser tests, the same tests
+# again under AddressSanitizer and UBSan, and a short libFuzzer run over the parsers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -12,6 +12,11 @@ echo "== optimised build: unit, perft and command-line tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
+
+echo "== browser tests (Playwright, Chromium)"
+scripts/install-web-deps.sh
+scripts/build-web.sh
+node tests/e2e/run.mjs
 
 echo "== sanitizer build (ASan + UBSan)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMAKRUK_SANITIZE=ON >/dev/null

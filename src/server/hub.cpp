@@ -118,6 +118,7 @@ json::object party_json(const Party& p) {
                  {"players", std::move(players)},
                  {"status", p.status()}};
   o["fen"] = r.start_fen.empty() ? json::value(nullptr) : json::value(r.start_fen);
+  o["spectators"] = p.spectators;
   o["cpu"] = p.cpu_level() ? json::value(p.cpu_level()) : json::value(nullptr);
   o["game"] = p.game() ? json::value(p.game()->id) : json::value(nullptr);
   o["gameNumber"] = p.game() ? p.game()->number : 0;
@@ -353,6 +354,7 @@ void Hub::hello(const std::shared_ptr<Client>& c, const std::string& code, const
   c->joined = true;
   watchers_[code].insert(c);
   if (seat >= 0) ++p->seats()[size_t(seat)].connections;
+  else ++p->spectators;
   json::object w{{"t", "welcome"}, {"host", seat == 0}};
   w["seat"] = seat >= 0 ? json::value(seat) : json::value(nullptr);
   c->send(message(w));
@@ -360,7 +362,7 @@ void Hub::hello(const std::shared_ptr<Client>& c, const std::string& code, const
   o["t"] = "party";
   c->send(message(o));
   if (p->game()) c->send(message(state_json(*p)));
-  if (seat >= 0) broadcast(*p, true, false);
+  broadcast(*p, true, false);
 }
 
 void Hub::on_close(const std::shared_ptr<Client>& c) {
@@ -371,8 +373,9 @@ void Hub::on_close(const std::shared_ptr<Client>& c) {
     if (it->second.empty()) watchers_.erase(it);
   }
   c->joined = false;
-  if (Party* p = find(c->code); p && c->seat >= 0) {
-    --p->seats()[size_t(c->seat)].connections;
+  if (Party* p = find(c->code)) {
+    if (c->seat >= 0) --p->seats()[size_t(c->seat)].connections;
+    else --p->spectators;
     broadcast(*p, true, false);
   }
 }

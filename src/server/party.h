@@ -54,6 +54,8 @@ class Party {
   const std::vector<Seat>& seats() const { return seats_; }
   std::vector<Seat>& seats() { return seats_; }
   const std::optional<LiveGame>& game() const { return game_; }
+  // Open connections without a seat (kept by the hub).
+  int spectators = 0;
   // "waiting", "ready", "playing" or "finished".
   std::string status() const;
   // The seat holding this token hash, or -1.

@@ -1,0 +1,702 @@
+#!/usr/bin/env node
+// Browser tests of the web client against the real server (build/makruk serve).
+//
+//   node tests/e2e/run.mjs             starts build/makruk serve itself (free loopback
+//                                      port, temporary data directory) and stops it after
+//   BASE_URL=http://127.0.0.1:8080 node tests/e2e/run.mjs    uses a running server
+//
+// Needs web/dist (scripts/build-web.sh), web/node_modules (playwright-core) and Debian's
+// Chromium (/usr/bin/chromium, or CHROMIUM=path). Screenshots go to tests/e2e/artifacts/.
+// The last line is "e2e: N passed, M failed"; the exit status is 1 on any failure.
+import { createRequire } from 'node:module';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '../..');
+const ART = path.join(HERE, 'artifacts');
+fs.mkdirSync(ART, { recursive: true });
+const require = createRequire(path.join(ROOT, 'web', 'package.json'));
+const { chromium } = require('playwright-core');
+
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ONLY = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
+const SLOW = Number(process.env.E2E_TIMEOUT_SCALE || 1);
+
+// ---------------------------------------------------------------- the server
+let BASE = process.env.BASE_URL || '';
+let server = null;
+let serverPort = 0;
+let dataDir = '';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForServer(base, ms = 15000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      const r = await fetch(`${base}/api/parties/ZZZZZZ`);
+      if (r.status === 404 || r.status === 200) return;
+    } catch {
+      /* not up yet */
+    }
+    await sleep(100);
+  }
+  throw new Error(`server at ${base} did not answer`);
+}
+
+async function startServer() {
+  const bin = process.env.MAKRUK_BIN || path.join(ROOT, 'build', 'makruk');
+  if (!fs.existsSync(bin)) throw new Error(`${bin} is missing: build it (cmake --build build --target makruk)`);
+  if (!fs.existsSync(path.join(ROOT, 'web', 'dist', 'index.html'))) throw new Error('web/dist is missing: run scripts/build-web.sh');
+  if (!dataDir) dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'makruk-e2e-'));
+  if (!serverPort) serverPort = await freePort();
+  const log = fs.openSync(path.join(ART, 'server.log'), 'a');
+  server = spawn(bin, ['serve', '--address', '127.0.0.1', '--port', String(serverPort), '--data', dataDir, '--web', path.join(ROOT, 'web', 'dist')], {
+    stdio: ['ignore', log, log],
+  });
+  server.on('exit', (code, sig) => {
+    if (server && !server.stopping) console.log(`  (server exited: ${code ?? sig})`);
+  });
+  BASE = `http://127.0.0.1:${serverPort}`;
+  await waitForServer(BASE);
+}
+
+async function stopServer() {
+  if (!server) return;
+  const s = server;
+  server = null;
+  s.stopping = true;
+  const gone = new Promise((r) => s.once('exit', r));
+  s.kill('SIGTERM');
+  const t = setTimeout(() => s.kill('SIGKILL'), 5000);
+  await gone;
+  clearTimeout(t);
+}
+
+// ---------------------------------------------------------------- helpers
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function assert(cond, msg) {
+  if (!cond) throw new Error(`assertion failed: ${msg}`);
+}
+
+async function until(what, f, ms = 10000) {
+  const end = Date.now() + ms * SLOW;
+  let last;
+  while (Date.now() < end) {
+    try {
+      last = await f();
+      if (last) return last;
+    } catch (e) {
+      last = e;
+    }
+    await sleep(80);
+  }
+  throw new Error(`timed out waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+}
+
+let browser;
+const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const DESKTOP = { viewport: { width: 1280, height: 800 } };
+
+async function newPage(opts, locale = 'en-US') {
+  const ctx = await browser.newContext({ ...opts, locale });
+  const page = await ctx.newPage();
+  page.consoleErrors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => page.consoleErrors.push(String(e)));
+  page.setDefaultTimeout(10000 * SLOW);
+  return page;
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(ART, `${name}.png`) });
+}
+
+const tid = (id) => `[data-testid="${id}"]`;
+
+async function text(page, sel) {
+  return (await page.locator(sel).first().textContent())?.trim() ?? '';
+}
+
+async function state(page) {
+  return page.evaluate(() => window.__makruk?.state?.() ?? null);
+}
+
+async function seatOf(page) {
+  return page.evaluate(() => window.__makruk?.seat?.() ?? null);
+}
+
+async function myColor(page) {
+  const s = await state(page);
+  const seat = await seatOf(page);
+  if (!s || seat === null) return null;
+  return s.white === seat ? 'w' : s.black === seat ? 'b' : null;
+}
+
+async function waitV(page, v) {
+  return until(`state v >= ${v}`, async () => {
+    const s = await state(page);
+    return s && s.v >= v ? s : null;
+  });
+}
+
+/** The page-space centre of a square on the board, given the board's orientation. */
+async function squareXY(page, sq) {
+  const box = await page.locator(`${tid('board')} cg-board`).boundingBox();
+  const orientation = await page.locator(tid('board')).getAttribute('data-orientation');
+  const f = sq.charCodeAt(0) - 97;
+  const r = Number(sq[1]) - 1;
+  const size = box.width / 8;
+  const col = orientation === 'black' ? 7 - f : f;
+  const row = orientation === 'black' ? r : 7 - r;
+  return { x: box.x + (col + 0.5) * size, y: box.y + (row + 0.5) * size };
+}
+
+async function clickMove(page, move, touch) {
+  const a = await squareXY(page, move.slice(0, 2));
+  const b = await squareXY(page, move.slice(2, 4));
+  if (touch) {
+    await page.touchscreen.tap(a.x, a.y);
+    await sleep(60);
+    await page.touchscreen.tap(b.x, b.y);
+  } else {
+    await page.mouse.click(a.x, a.y);
+    await sleep(60);
+    await page.mouse.click(b.x, b.y);
+  }
+}
+
+async function dragMove(page, move) {
+  const a = await squareXY(page, move.slice(0, 2));
+  const b = await squareXY(page, move.slice(2, 4));
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
+  await page.mouse.move(b.x, b.y, { steps: 4 });
+  await page.mouse.up();
+}
+
+/** Plays one move through the interface of whoever is to move, and waits until both pages see it. */
+async function playMove(pages, move, how) {
+  const s0 = await state(pages[0]);
+  const color = s0.turn;
+  let mover = null;
+  for (const p of pages) if ((await myColor(p)) === color) mover = p;
+  assert(mover, `someone plays ${color}`);
+  assert(s0.legal.some((m) => m.startsWith(move)), `${move} is legal (legal: ${s0.legal.join(' ')})`);
+  await until(`${move}: my turn on the board`, async () => (await mover.locator(tid('board')).getAttribute('data-myturn')) === 'true');
+  if (how === 'drag') await dragMove(mover, move);
+  else await clickMove(mover, move, mover.touch);
+  for (const p of pages) await waitV(p, s0.v + 1);
+  const s1 = await state(pages[0]);
+  const played = s1.moves[s0.moves.length];
+  assert(played?.startsWith(move), `move ${s0.moves.length + 1} is ${move} (got ${played})`);
+  return s1;
+}
+
+async function apiCreate(body) {
+  const r = await fetch(`${BASE}/api/parties`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const j = await r.json();
+  if (r.status !== 201) throw new Error(`create: ${r.status} ${JSON.stringify(j)}`);
+  return j;
+}
+
+/** Puts a seat from the API into a page's storage, the way the client keeps it. */
+async function adoptSeat(page, code, token, seat, name) {
+  await page.goto(`${BASE}/`);
+  await page.evaluate(([c, s]) => localStorage.setItem(`makruk.seat.${c}`, JSON.stringify(s)), [code, { token, seat, name }]);
+}
+
+async function boardBox(page) {
+  const b = await page.locator(tid('board')).boundingBox();
+  return `${Math.round(b.x)},${Math.round(b.y)},${Math.round(b.width)}x${Math.round(b.height)}`;
+}
+
+async function checkNoOverflow(page, label) {
+  const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(over <= 1, `${label}: no horizontal scrolling at ${await page.evaluate(() => window.innerWidth)} px (overflow ${over}px)`);
+}
+
+async function checkTapTargets(page, label) {
+  const small = await page.evaluate(() => {
+    const out = [];
+    for (const el of document.querySelectorAll('button, a.btn, a.big, .langs button, input[type=checkbox]')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      if (el.closest('.movelist')) continue; // the move list's entries are a list, with arrows and keys beside
+      if (el.matches('input[type=checkbox]')) {
+        const lab = el.closest('label')?.getBoundingClientRect();
+        if (lab && lab.height >= 44) continue;
+      }
+      if (r.height < 43.5 || r.width < 43.5) out.push(`${el.textContent?.trim() || el.getAttribute('aria-label') || el.tagName} ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
+    return out;
+  });
+  assert(small.length === 0, `${label}: touch targets >= 44 px (too small: ${small.join('; ')})`);
+}
+
+// ---------------------------------------------------------------- tests
+const tests = [];
+const test = (name, f) => tests.push({ name, f });
+
+// Mates found with `makruk adjudicate`: White mates in 3 with knights; Black mates in 3.
+const WHITE_MATE = ['b1d2', 'b8d7', 'd2c4', 'g8e7', 'c4d6'];
+const BLACK_MATE = ['b1d2', 'g8e7', 'g1e2', 'e7d5', 'a3a4', 'd5e3'];
+
+const shared = {};
+
+test('home: three buttons, rules, language picker (en → ไทย → ខ្មែរ, kept on reload)', async () => {
+  const page = await newPage(PHONE, 'en-US');
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector(tid('home'));
+  assert((await text(page, 'h1')) === 'Makruk', 'English title from navigator.language');
+  for (const id of ['play-friends', 'join-code', 'practise-cpu']) assert(await page.locator(tid(id)).isVisible(), `${id} visible`);
+  assert((await page.locator(`${tid('rules')} li`).count()) >= 5, 'rules in brief');
+  await checkNoOverflow(page, 'home 360');
+  await checkTapTargets(page, 'home 360');
+  await shot(page, 'home-360-en');
+  await page.click('[data-lang="th"]');
+  await until('Thai title', async () => (await text(page, 'h1')) === 'หมากรุกไทย');
+  assert((await text(page, tid('play-friends'))).includes('เล่นกับเพื่อน'), 'Thai button');
+  await shot(page, 'home-360-th');
+  await page.click('[data-lang="km"]');
+  await until('Khmer button', async () => (await text(page, tid('play-friends'))).includes('លេងជាមួយមិត្តភក្តិ'));
+  assert((await page.evaluate(() => document.documentElement.lang)) === 'km', 'html lang=km');
+  await shot(page, 'home-360-km');
+  await page.reload();
+  await until('Khmer kept after reload', async () => (await text(page, tid('play-friends'))).includes('លេងជាមួយមិត្តភក្តិ'));
+  await page.context().close();
+
+  const th = await newPage(DESKTOP, 'th-TH');
+  await th.goto(`${BASE}/`);
+  await until('Thai from navigator.language', async () => (await text(th, 'h1')) === 'หมากรุกไทย');
+  await shot(th, 'home-1280-th');
+  await th.goto(`${BASE}/new`);
+  await th.waitForSelector(tid('create'));
+  await shot(th, 'newtable-1280-th');
+  await th.context().close();
+  const km = await newPage(PHONE, 'km-KH');
+  await km.goto(`${BASE}/new`);
+  await km.waitForSelector(tid('create'));
+  await checkNoOverflow(km, 'new table 360 km');
+  await checkTapTargets(km, 'new table 360 km');
+  await shot(km, 'newtable-360-km');
+  await km.context().close();
+});
+
+test('friends: create, join by link, seats fill live, start, mate by clicking and dragging, step through, rematch, resign', async () => {
+  const a = await newPage(DESKTOP, 'en-US');
+  const b = await newPage(PHONE, 'th-TH');
+  b.touch = true;
+  await a.goto(`${BASE}/`);
+  await a.click(tid('play-friends'));
+  await a.waitForSelector(tid('create'));
+  await a.fill(tid('name'), 'Somchai <b>&amp;</b>');
+  await a.click(tid('create'));
+  await a.waitForSelector(tid('invite-code'));
+  const code = await text(a, tid('invite-code'));
+  assert(/^[A-Z0-9]{6}$/.test(code), `a 6-character code (${code})`);
+  shared.code = code;
+  const qr = await a.locator(tid('qr')).evaluate((img) => img.complete && img.naturalWidth > 0);
+  assert(qr, 'the QR image loads');
+  const line = await a.locator(tid('share-line')).getAttribute('href');
+  assert(line.startsWith('https://social-plus.line.me/lineit/share?url=') && line.includes(encodeURIComponent(`/p/${code}`)), 'LINE link');
+  assert((await a.locator(`${tid('seats')} .seat.empty`).count()) === 1, 'one empty seat');
+  await shot(a, 'invite-1280-en-waiting');
+
+  await b.goto(`${BASE}/p/${code}`);
+  await b.waitForSelector(tid('join-prompt'));
+  await b.fill(tid('name'), 'Dara');
+  await b.click(tid('join'));
+  await b.waitForSelector(tid('invite'));
+  await until('host sees Dara live', async () => (await text(a, tid('seat-1'))).includes('Dara'));
+  // the name with markup is shown as text, never as HTML
+  assert((await text(b, tid('seat-0'))).includes('Somchai <b>&amp;</b>'), 'name rendered as text');
+  assert((await b.locator(`${tid('seat-0')} b`).count()) === 0, 'no HTML from names');
+  assert((await b.locator(tid('start')).count()) === 0, 'the guest has no Start button');
+  await checkNoOverflow(b, 'invite 360');
+  await checkTapTargets(b, 'invite 360');
+  await shot(b, 'invite-360-th-full');
+  await a.waitForSelector(tid('start'));
+  await shot(a, 'invite-1280-en-ready');
+  await a.click(tid('start'));
+  await a.waitForSelector(tid('game'));
+  await b.waitForSelector(tid('game'));
+  await waitV(a, 0);
+  await waitV(b, 0);
+  await shot(b, 'game-360-th-start');
+  await shot(a, 'game-1280-en-start');
+  await checkNoOverflow(b, 'game 360');
+  await checkTapTargets(b, 'game 360');
+
+  // White's moves by clicking (tapping on the phone), Black's by dragging.
+  const pages = [a, b];
+  let s;
+  for (const [i, m] of WHITE_MATE.entries()) s = await playMove(pages, m, i % 2 === 0 ? 'click' : 'drag');
+  assert(s.result === '1-0' && s.reason === 'checkmate', `White mates (${s.result} ${s.reason})`);
+  const white = (await myColor(a)) === 'w' ? a : b;
+  const black = white === a ? b : a;
+  await until('result shown', async () => (await text(white, tid('status-main'))) !== '');
+  assert((await white.locator(tid('status')).getAttribute('data-reason')) === 'checkmate', 'reason on the page');
+  const wMain = await text(white, tid('status-main'));
+  const bMain = await text(black, tid('status-main'));
+  assert(/You win|คุณชนะ/.test(wMain), `winner told (${wMain})`);
+  assert(/You lost|คุณแพ้/.test(bMain), `loser told (${bMain})`);
+  assert(/checkmate|รุกจน/.test(await text(white, tid('status-sub'))), 'reason in words');
+  assert((await text(b, tid('moves'))).includes('ม'), `Thai SAN on the Thai page (${await text(b, tid('moves'))})`);
+  assert((await text(a, tid('moves'))).includes('Nxd6#'), `SAN on the English page (${await text(a, tid('moves'))})`);
+  assert((await a.locator('cg-board square.check').count()) === 1, 'the mated Khun is highlighted');
+  const sounds = await a.evaluate(() => ({ ...window.__makrukSounds }));
+  assert(sounds.move >= 2 && sounds.end === 1, `sounds for moves and the end (${JSON.stringify(sounds)})`);
+  const bSounds = await b.evaluate(() => ({ ...window.__makrukSounds }));
+  assert(bSounds.move >= 2 && bSounds.end === 1, `the phone's sounds too (${JSON.stringify(bSounds)})`);
+  assert((await a.locator('cg-board square.last-move').count()) === 2, 'the last move is highlighted');
+  await shot(a, 'game-1280-en-mate');
+  await shot(b, 'game-360-th-mate');
+
+  // step through the moves
+  await a.click(tid('nav-first'));
+  const startPl = 'rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR';
+  await until('first position', async () => (await a.locator(tid('board')).getAttribute('data-fen')).startsWith(startPl));
+  await a.click(tid('nav-next'));
+  await until('after 1 ply', async () => (await a.locator(tid('board')).getAttribute('data-fen')).startsWith('rnsmksnr/8/pppppppp/8/8/PPPPPPPP/3N4/R1SKMSNR'));
+  assert((await text(a, tid('viewing'))).includes('1'), 'viewing move 1');
+  await a.keyboard.press('End');
+  await until('back to the latest', async () => (await a.locator(tid('board')).getAttribute('data-fen')) === s.fen);
+
+  // rematch: colours swap (swap first player is on)
+  const game1 = s.game;
+  await black.click(tid('rematch'));
+  await until('game 2 on both', async () => (await state(a))?.game !== game1 && (await state(b))?.game !== game1);
+  const s2 = await state(a);
+  assert(s2.number === 2, 'game number 2');
+  assert((await myColor(white)) === 'b', 'colours swapped');
+  await shot(b, 'game-360-th-rematch');
+
+  // resign with confirmation (cancel first, then yes)
+  await a.click(tid('resign'));
+  await a.waitForSelector(tid('resign-dialog'));
+  await shot(a, 'game-1280-en-resign-confirm');
+  await a.click(tid('resign-dialog-no'));
+  await sleep(200);
+  assert((await state(a)).result === '*', 'cancel does not resign');
+  await a.click(tid('resign'));
+  await a.click(tid('resign-dialog-yes'));
+  await until('resigned', async () => (await state(b))?.reason === 'resignation');
+  const s3 = await state(b);
+  const aColor = await myColor(a);
+  assert(s3.result === (aColor === 'w' ? '0-1' : '1-0'), 'the other side wins');
+  await until('reason in Thai', async () => (await text(b, tid('status-sub'))).includes('ยอมแพ้'));
+  await shot(b, 'game-360-th-resigned');
+
+  // a third player who comes by the link watches
+  const c = await newPage(PHONE, 'en-US');
+  await c.goto(`${BASE}/p/${code}`);
+  await c.waitForSelector(tid('watch'));
+  await c.click(tid('watch'));
+  await c.waitForSelector(tid('game'));
+  assert((await c.locator(`${tid('actions')} button`).count()) === 0, 'a spectator has no buttons');
+  assert((await seatOf(c)) === null, 'spectator seat');
+  await shot(c, 'game-360-en-spectator');
+  await c.context().close();
+
+  // a reload keeps the seat (token kept in localStorage)
+  await b.reload();
+  await b.waitForSelector(tid('game'));
+  await until('seat kept after reload', async () => (await seatOf(b)) === 1);
+  shared.friendPages = [a, b];
+  for (const p of [a, b]) assert(p.consoleErrors.length === 0, `no console errors (${p.consoleErrors.join(' | ')})`);
+});
+
+test('black mates too (drag on the phone, click on the desktop)', async () => {
+  const a = await newPage(DESKTOP, 'en-US');
+  const b = await newPage(PHONE, 'en-US');
+  b.touch = true;
+  const r = await apiCreate({ name: 'Host', swapColors: false });
+  await adoptSeat(a, r.code, r.token, 0, 'Host');
+  await a.goto(`${BASE}/p/${r.code}`);
+  await a.waitForSelector(tid('invite'));
+  await b.goto(`${BASE}/join`);
+  await b.fill(tid('code'), r.code.toLowerCase());
+  await b.fill(tid('name'), 'Guest');
+  await b.click(tid('join'));
+  await b.waitForSelector(tid('invite'));
+  await a.click(tid('start'));
+  await b.waitForSelector(tid('game'));
+  await waitV(b, 0);
+  let s;
+  for (const [i, m] of BLACK_MATE.entries()) s = await playMove([a, b], m, i % 2 === 0 ? 'click' : 'drag');
+  assert(s.result === '0-1' && s.reason === 'checkmate', `Black mates (${s.result} ${s.reason})`);
+  await shot(b, 'game-360-en-black-mates');
+  await a.context().close();
+  await b.context().close();
+});
+
+// A position with no pawns left where Black has fewer pieces (reached from the start by
+// h3h4 c6c5 … g1f3; checked with `makruk adjudicate --counting declare`).
+const COUNT_FEN = '1n1k1s1r/8/3M~3n/8/8/5Nm~1/8/1NSKMS2 b - - 0 20';
+
+test('declaration mode: join by typed code, Start counting, n / limit beside the counter, Stop counting', async () => {
+  const a = await newPage(DESKTOP, 'en-US');
+  const b = await newPage(PHONE, 'km-KH');
+  b.touch = true;
+  const r = await apiCreate({ name: 'Anan', counting: 'declare', swapColors: false, fen: COUNT_FEN });
+  await adoptSeat(a, r.code, r.token, 0, 'Anan');
+  await a.goto(`${BASE}/p/${r.code}`);
+  await a.waitForSelector(tid('invite'));
+  // join with the typed code, from the home page
+  await b.goto(`${BASE}/`);
+  await b.click(tid('join-code'));
+  await b.fill(tid('code'), r.code);
+  await b.fill(tid('name'), 'សុភា');
+  await b.click(tid('join'));
+  await b.waitForSelector(tid('invite'));
+  await a.click(tid('start'));
+  await a.waitForSelector(tid('game'));
+  await b.waitForSelector(tid('game'));
+  const s0 = await waitV(a, 0);
+  assert(s0.turn === 'b', 'Black to move in the position');
+  const counter = (await myColor(a)) === 'b' ? a : b;
+  const other = counter === a ? b : a;
+  await until('Start counting offered', async () => (await counter.locator(tid('count')).count()) === 1);
+  assert((await other.locator(tid('count')).count()) === 0, 'the stronger side is not offered a count');
+  const before = await boardBox(counter);
+  const beforeOther = await boardBox(other);
+  await shot(counter, 'count-before');
+  await counter.click(tid('count'));
+  const s1 = await until('count running', async () => {
+    const s = await state(counter);
+    return s?.count ? s : null;
+  });
+  assert(s1.count.side === 'b' && s1.count.n === 0 && s1.count.limit === 64, `board count 0/64 (${JSON.stringify(s1.count)})`);
+  const bar = (await counter.locator(`${tid('bar-bottom')}`).getAttribute('data-color')) === 'b' ? 'bar-bottom' : 'bar-top';
+  await until('0 / 64 beside the counter', async () => (await text(counter, tid(`${bar}-count`))).startsWith('0 / 64'));
+  assert(await counter.locator(`${tid(`${bar}-count`)}.show`).isVisible(), 'count badge visible');
+  assert((await boardBox(counter)) === before, `no layout jump when the count appears (${before} → ${await boardBox(counter)})`);
+  assert((await boardBox(other)) === beforeOther, 'no layout jump on the other page');
+  await until('other page sees the count', async () => (await other.locator('.pbar .count.show').count()) === 1);
+  await until('Stop counting offered', async () => (await counter.locator(tid('stop')).count()) === 1);
+  await shot(counter, 'count-0-64');
+  await shot(other, 'count-other-side');
+  // Black moves: the count goes to 1
+  const s1b = await state(counter);
+  const mv = s1b.legal.find((m) => m.startsWith('h6')) ?? s1b.legal[0];
+  await playMove([a, b], mv, 'drag');
+  await until('1 / 64', async () => (await text(counter, tid(`${bar}-count`))).startsWith('1 / 64'));
+  await shot(counter, 'count-1-64');
+  // White moves: the count stays
+  const s2 = await state(counter);
+  const wm = s2.legal[0];
+  await playMove([a, b], wm, 'click');
+  assert((await state(counter)).count?.n === 1, 'only the counting side adds');
+  await counter.click(tid('stop'));
+  await until('count stopped', async () => (await state(counter))?.count === null);
+  await until('badge hidden', async () => (await counter.locator('.pbar .count.show').count()) === 0);
+  assert((await boardBox(counter)) === before, 'no layout jump when the count goes');
+  await until('Start counting offered again', async () => (await counter.locator(tid('count')).count()) === 1);
+  await shot(counter, 'count-stopped');
+  await a.context().close();
+  await b.context().close();
+});
+
+test('practice against the CPU (level 1), and reconnecting after the server restarts', async () => {
+  const p = await newPage(PHONE, 'en-US');
+  p.touch = true;
+  await p.goto(`${BASE}/`);
+  await p.click(tid('practise-cpu'));
+  await p.waitForSelector(tid('cpu-level'));
+  await p.click(`${tid('cpu-level')} button[data-value="1"]`);
+  await p.fill(tid('name'), 'Learner');
+  await checkTapTargets(p, 'practice 360');
+  await shot(p, 'practice-360-en');
+  await p.click(tid('create'));
+  await p.waitForSelector(tid('game'));
+  const s0 = await waitV(p, 0);
+  assert((await myColor(p)) === 'w', 'the creator plays White first');
+  assert(s0.turn === 'w', 'White to move');
+  await playMove([p], 'e3e4', 'click');
+  await until('the CPU answers', async () => (await state(p))?.moves.length >= 2, 20000);
+  await until('my turn again', async () => (await p.locator(tid('board')).getAttribute('data-myturn')) === 'true');
+  await shot(p, 'cpu-360-en');
+
+  // the mute switch silences the sounds, and stays set
+  await p.click(tid('mute'));
+  assert((await p.locator(tid('mute')).getAttribute('aria-pressed')) === 'true', 'muted');
+  const before = await p.evaluate(() => ({ ...window.__makrukSounds }));
+  const sm = await state(p);
+  await playMove([p], sm.legal.includes('a3a4') ? 'a3a4' : sm.legal[0], 'click');
+  await until('the CPU answers again', async () => (await state(p))?.moves.length >= 4, 20000);
+  const after = await p.evaluate(() => ({ ...window.__makrukSounds }));
+  assert(JSON.stringify(before) === JSON.stringify(after), `no sound while muted (${JSON.stringify(before)} → ${JSON.stringify(after)})`);
+  assert((await p.evaluate(() => localStorage.getItem('makruk.mute'))) === '1', 'mute is remembered');
+
+  // a dropped socket reconnects and resyncs
+  await p.evaluate(() => window.__makruk.drop());
+  await until('offline banner', async () => (await p.locator(`${tid('conn')}.show`).count()) === 1, 3000);
+  await until('back online', async () => (await p.locator(`${tid('conn')}.show`).count()) === 0, 10000);
+
+  if (server) {
+    // the server goes away and comes back on the same port with the same data
+    await stopServer();
+    await until('offline shown', async () => (await p.locator(`${tid('conn')}.show`).count()) === 1, 5000);
+    await shot(p, 'cpu-360-en-offline');
+    await sleep(800);
+    await startServer();
+    await until('reconnected', async () => (await p.locator(`${tid('conn')}.show`).count()) === 0, 20000);
+    const s = await state(p);
+    assert(s.moves.length >= 2, 'the game came back from storage');
+    const v = s.v;
+    const mv = s.legal.find((m) => m === 'h3h4') ?? s.legal[0];
+    await clickMove(p, mv, true);
+    await waitV(p, v + 1);
+  }
+  await p.context().close();
+});
+
+test('game screen at 1280 px and 360 px: board fills the space, names and labels readable', async () => {
+  const a = await newPage(DESKTOP, 'th-TH');
+  const r = await apiCreate({ name: 'ผู้เล่น', cpu: 1, variant: 'ouk' });
+  await adoptSeat(a, r.code, r.token, 0, 'ผู้เล่น');
+  await a.goto(`${BASE}/p/${r.code}`);
+  await a.waitForSelector(tid('game'));
+  await waitV(a, 0);
+  const box = await a.locator(tid('board')).boundingBox();
+  assert(box.width >= 560, `a big board on the desktop (${box.width})`);
+  await shot(a, 'ouk-1280-th');
+  await a.click('[data-lang="km"]');
+  await until('Khmer labels', async () => (await text(a, tid('status-main'))).includes('វេន'));
+  await shot(a, 'ouk-1280-km');
+  await a.context().close();
+  const p = await newPage(PHONE, 'km-KH');
+  await adoptSeat(p, r.code, r.token, 0, 'ผู้เล่น');
+  await p.goto(`${BASE}/p/${r.code}`);
+  await p.waitForSelector(tid('game'));
+  const pb = await p.locator(tid('board')).boundingBox();
+  assert(pb.width >= 340, `the board spans the phone (${pb.width})`);
+  await checkNoOverflow(p, 'ouk game 360');
+  await shot(p, 'ouk-360-km');
+  await p.context().close();
+});
+
+test('house rules: legal-move dots and piece labels follow the table (on, then off)', async () => {
+  for (const on of [true, false]) {
+    const p = await newPage(PHONE, 'th-TH');
+    p.touch = true;
+    const r = await apiCreate({ name: 'กานดา', cpu: 1, showLegal: on, labels: on });
+    await adoptSeat(p, r.code, r.token, 0, 'กานดา');
+    await p.goto(`${BASE}/p/${r.code}`);
+    await p.waitForSelector(tid('game'));
+    await until('my turn', async () => (await p.locator(tid('board')).getAttribute('data-myturn')) === 'true');
+    const a = await squareXY(p, 'e3');
+    await p.touchscreen.tap(a.x, a.y);
+    await sleep(150);
+    const dots = await p.locator('cg-board square.move-dest').count();
+    assert(on ? dots === 1 : dots === 0, `dots ${on ? 'shown' : 'hidden'} (${dots})`);
+    await shot(p, `rules-${on ? 'on' : 'off'}-360-th-selected`);
+    const labelled = await p.locator('.board-col.labels').count();
+    assert(labelled === (on ? 1 : 0), `labels ${on ? 'on' : 'off'}`);
+    const content = await p.evaluate(() => getComputedStyle(document.querySelector('piece.k-piece'), '::after').content);
+    if (on) assert(content.includes('ขุน'), `Thai label on the Khun (${content})`);
+    await shot(p, `rules-${on ? 'on' : 'off'}-360-th`);
+    // the move still goes through when the dots are hidden
+    const b = await squareXY(p, 'e4');
+    const v = (await state(p)).v;
+    await p.touchscreen.tap(b.x, b.y);
+    await waitV(p, v + 1);
+    await p.context().close();
+  }
+});
+
+test('Ouk Chatrang: a threefold repetition offers Claim draw, and claiming draws', async () => {
+  const a = await newPage(DESKTOP, 'km-KH');
+  const b = await newPage(DESKTOP, 'en-US');
+  const r = await apiCreate({ name: 'Sokha', variant: 'ouk', swapColors: false });
+  await adoptSeat(a, r.code, r.token, 0, 'Sokha');
+  await a.goto(`${BASE}/p/${r.code}`);
+  await a.waitForSelector(tid('invite'));
+  await b.goto(`${BASE}/p/${r.code}`);
+  await b.fill(tid('name'), 'Vuthy');
+  await b.click(tid('join'));
+  await b.waitForSelector(tid('invite'));
+  await a.click(tid('start'));
+  await b.waitForSelector(tid('game'));
+  await waitV(a, 0);
+  const shuffle = ['g1e2', 'g8e7', 'e2g1', 'e7g8'];
+  for (const m of [...shuffle, ...shuffle]) await playMove([a, b], m, 'click');
+  const s = await state(a);
+  assert(s.canClaim && s.repetitions >= 3, `a claim is possible (${s.repetitions})`);
+  await until('Claim draw on both', async () => (await a.locator(tid('claim')).count()) === 1 && (await b.locator(tid('claim')).count()) === 1);
+  await shot(b, 'ouk-claim-1280-en');
+  await b.click(tid('claim'));
+  await until('drawn by repetition', async () => (await state(a))?.reason === 'repetition');
+  assert((await state(a)).result === '1/2-1/2', 'a draw');
+  await until('the draw in Khmer', async () => (await text(a, tid('status-main'))) === 'ស្មើ');
+  await shot(a, 'ouk-claimed-1280-km');
+  await a.context().close();
+  await b.context().close();
+});
+
+test('a wrong code says so', async () => {
+  const p = await newPage(PHONE, 'en-US');
+  await p.goto(`${BASE}/join`);
+  await p.fill(tid('code'), 'ZZZZZZ');
+  await p.fill(tid('name'), 'X');
+  await p.click(tid('join'));
+  await until('not found message', async () => /No table/.test(await text(p, tid('error'))));
+  await p.goto(`${BASE}/p/ZZZZZZ`);
+  await p.waitForSelector(tid('missing'));
+  await p.context().close();
+});
+
+// ---------------------------------------------------------------- run
+let passed = 0;
+let failed = 0;
+try {
+  if (!BASE) await startServer();
+  else await waitForServer(BASE);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  for (const t of tests) {
+    if (ONLY && !ONLY.test(t.name)) continue;
+    const t0 = Date.now();
+    try {
+      await t.f();
+      passed++;
+      console.log(`ok   ${t.name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    } catch (e) {
+      failed++;
+      console.log(`FAIL ${t.name}\n     ${e?.stack?.split('\n').slice(0, 3).join('\n     ') ?? e}`);
+      for (const ctx of browser.contexts()) {
+        for (const [i, pg] of ctx.pages().entries()) await pg.screenshot({ path: path.join(ART, `fail-${failed}-${i}.png`) }).catch(() => {});
+      }
+    }
+    for (const ctx of browser.contexts()) await ctx.close().catch(() => {});
+  }
+} catch (e) {
+  failed++;
+  console.log(`FAIL setup: ${e?.stack ?? e}`);
+} finally {
+  await browser?.close().catch(() => {});
+  await stopServer();
+  if (dataDir && !process.env.E2E_KEEP_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
+}
+console.log(`e2e: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

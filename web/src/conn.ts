@@ -1,0 +1,180 @@
+// The WebSocket connection to /ws: says hello with the seat token, reconnects by itself
+// with exponential backoff, and resyncs when it sees a gap in game versions.
+import type { GameState, Party } from './api';
+
+export interface Welcome {
+  t: 'welcome';
+  seat: number | null;
+  host: boolean;
+}
+
+export interface ServerError {
+  t: 'error';
+  id?: string;
+  error: string;
+  code: string;
+}
+
+export interface ConnHandlers {
+  welcome(w: Welcome): void;
+  party(p: Party): void;
+  state(s: GameState): void;
+  error(e: ServerError): void;
+  ack?(id: string | undefined, v: number | undefined): void;
+  status(online: boolean): void;
+}
+
+export class Conn {
+  private ws: WebSocket | null = null;
+  private closed = false;
+  private attempt = 0;
+  private retryTimer: number | undefined;
+  private pingTimer: number | undefined;
+  private nextId = 1;
+  private lastV = new Map<number, number>(); // game id -> last version seen
+  online = false;
+
+  constructor(
+    private code: string,
+    private token: string | undefined,
+    private h: ConnHandlers,
+  ) {
+    this.onWake = this.onWake.bind(this);
+    window.addEventListener('online', this.onWake);
+    document.addEventListener('visibilitychange', this.onWake);
+    this.open();
+  }
+
+  private url(): string {
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    return `${proto}//${location.host}/ws`;
+  }
+
+  private open(): void {
+    if (this.closed) return;
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      const hello: Record<string, unknown> = { t: 'hello', code: this.code };
+      if (this.token) hello.token = this.token;
+      ws.send(JSON.stringify(hello));
+      this.pingTimer = window.setInterval(() => this.raw({ t: 'ping' }), 25000);
+    };
+    ws.onmessage = (ev) => {
+      let m: Record<string, unknown>;
+      try {
+        m = JSON.parse(String(ev.data));
+      } catch {
+        return;
+      }
+      this.dispatch(m);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      window.clearInterval(this.pingTimer);
+      this.setOnline(false);
+      this.scheduleRetry();
+    };
+    ws.onerror = () => {
+      /* onclose follows */
+    };
+  }
+
+  private dispatch(m: Record<string, unknown>): void {
+    switch (m.t) {
+      case 'welcome':
+        this.attempt = 0;
+        this.setOnline(true);
+        this.h.welcome(m as unknown as Welcome);
+        break;
+      case 'party':
+        this.h.party((m.party ?? m) as Party);
+        break;
+      case 'state': {
+        const s = m as unknown as GameState;
+        const seen = this.lastV.get(s.game);
+        if (seen !== undefined && s.v < seen) return; // stale, ignore
+        if (seen !== undefined && s.v > seen + 1) {
+          // A gap: something was missed. Render this state (it is complete) and ask for a fresh one.
+          this.raw({ t: 'sync' });
+        }
+        this.lastV.set(s.game, s.v);
+        this.h.state(s);
+        break;
+      }
+      case 'ack':
+        this.h.ack?.(m.id as string | undefined, m.v as number | undefined);
+        break;
+      case 'error': {
+        const e = m as unknown as ServerError;
+        if (e.code === 'conflict') this.raw({ t: 'sync' });
+        this.h.error(e);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  private setOnline(on: boolean): void {
+    if (this.online === on) return;
+    this.online = on;
+    this.h.status(on);
+  }
+
+  private scheduleRetry(): void {
+    if (this.closed) return;
+    window.clearTimeout(this.retryTimer);
+    const base = Math.min(30000, 500 * 2 ** this.attempt);
+    const delay = base / 2 + Math.random() * (base / 2);
+    this.attempt = Math.min(this.attempt + 1, 10);
+    this.retryTimer = window.setTimeout(() => this.open(), delay);
+  }
+
+  private onWake(): void {
+    if (this.closed || this.ws || document.visibilityState === 'hidden') return;
+    // Coming back (network up, tab visible): try now instead of waiting out the backoff.
+    window.clearTimeout(this.retryTimer);
+    this.attempt = 0;
+    this.open();
+  }
+
+  private raw(m: Record<string, unknown>): boolean {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(m));
+    return true;
+  }
+
+  /** Sends an intent; answers the id it carries, or null when offline. */
+  send(m: Record<string, unknown>): string | null {
+    const id = `c${this.nextId++}`; // the server wants a string id
+    return this.raw({ ...m, id }) ? id : null;
+  }
+
+  sync(): void {
+    this.raw({ t: 'sync' });
+  }
+
+  /** For tests: drop the socket as a network failure would. */
+  dropForTest(): void {
+    this.ws?.close();
+  }
+
+  close(): void {
+    this.closed = true;
+    window.clearTimeout(this.retryTimer);
+    window.clearInterval(this.pingTimer);
+    window.removeEventListener('online', this.onWake);
+    document.removeEventListener('visibilitychange', this.onWake);
+    const ws = this.ws;
+    this.ws = null;
+    ws?.close();
+  }
+}

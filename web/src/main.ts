@@ -1,0 +1,130 @@
+import 'chessgroundx/assets/chessground.base.css';
+import './style.css';
+import { h, replace } from './dom';
+import { LANGS, lang, onLangChange, setLang, t } from './i18n';
+import { installPieceCss, pieceSvg } from './pieces';
+import { isMuted, setMuted, unlockAudio } from './sound';
+import { homeScreen } from './screens/home';
+import { newTableScreen } from './screens/newtable';
+import { joinScreen } from './screens/join';
+import { PartyScreen } from './screens/party';
+import { CODE_RE, normaliseCode } from './api';
+import { connBanner, setNavigator, type Screen } from './ui';
+
+
+const root = document.getElementById('app')!;
+let current: Screen | null = null;
+let currentPath = '';
+
+function navigate(path: string, replaceState = false): void {
+  if (path !== location.pathname + location.search) {
+    if (replaceState) history.replaceState(null, '', path);
+    else history.pushState(null, '', path);
+  }
+  route();
+}
+
+function screenFor(path: string, search: URLSearchParams): Screen {
+  const m = /^\/p\/([A-Za-z0-9]+)\/?$/.exec(path);
+  if (m) {
+    const code = normaliseCode(m[1]);
+    if (CODE_RE.test(code)) return new PartyScreen(code);
+  }
+  switch (path) {
+    case '/new':
+      return newTableScreen(false);
+    case '/practice':
+      return newTableScreen(true);
+    case '/join':
+      return joinScreen(search.get('code') ?? '');
+    default:
+      return homeScreen();
+  }
+}
+
+function route(): void {
+  const path = location.pathname;
+  const same = path === currentPath && current;
+  if (same) return;
+  current?.destroy?.();
+  currentPath = path;
+  current = screenFor(path, new URLSearchParams(location.search));
+  const main = h('main', { class: current.wide ? 'wide' : '' }, current.el);
+  replace(root, topBar(), connBanner, main);
+  window.scrollTo(0, 0);
+}
+
+
+const SPEAKER_ON =
+  '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/><path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12"/></svg>';
+const SPEAKER_OFF =
+  '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/><path d="M17 9l5 6M22 9l-5 6"/></svg>';
+
+function topBar(): HTMLElement {
+  const logo = h('img', {
+    src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(pieceSvg('k', 'white'))}`,
+    alt: '',
+  });
+  const brand = h('a', { class: 'brand', href: '/', 'data-testid': 'home-link' }, logo, h('span', null, t('appName')));
+  brand.addEventListener('click', (e) => {
+    e.preventDefault();
+    navigate('/');
+  });
+  const langs = h(
+    'div',
+    { class: 'langs', role: 'group', 'aria-label': t('language') },
+    LANGS.map((l) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          lang: l.id,
+          'aria-pressed': String(l.id === lang()),
+          'data-lang': l.id,
+          onclick: () => setLang(l.id),
+        },
+        l.label,
+      ),
+    ),
+  );
+  const mute = h('button', {
+    type: 'button',
+    class: 'icon-btn',
+    'data-testid': 'mute',
+    'aria-pressed': String(isMuted()),
+    'aria-label': isMuted() ? t('soundOff') : t('soundOn'),
+    title: isMuted() ? t('soundOff') : t('soundOn'),
+  });
+  // Static icon markup (no user data).
+  mute.innerHTML = isMuted() ? SPEAKER_OFF : SPEAKER_ON;
+  mute.addEventListener('click', () => {
+    setMuted(!isMuted());
+    mute.innerHTML = isMuted() ? SPEAKER_OFF : SPEAKER_ON;
+    mute.setAttribute('aria-pressed', String(isMuted()));
+    mute.setAttribute('aria-label', isMuted() ? t('soundOff') : t('soundOn'));
+    mute.title = isMuted() ? t('soundOff') : t('soundOn');
+  });
+  return h('header', { class: 'topbar' }, brand, langs, mute);
+}
+
+onLangChange(() => {
+  document.title = t('appName');
+  if (current?.relabel) {
+    current.relabel();
+    const main = root.querySelector('main')!;
+    replace(root, topBar(), connBanner, main);
+  } else {
+    currentPath = '';
+    route();
+  }
+});
+
+setNavigator(navigate);
+window.addEventListener('popstate', () => route());
+document.addEventListener('pointerdown', unlockAudio, { capture: true });
+document.addEventListener('keydown', unlockAudio, { capture: true });
+
+document.documentElement.lang = lang();
+document.title = t('appName');
+installPieceCss();
+route();

@@ -1,0 +1,485 @@
+// The game: the board (chessgroundx with our piece set), both players, whose turn,
+// check, the count beside the counting side, the count/claim/resign/rematch buttons,
+// and the move list that can be stepped through. It renders the server's state and
+// sends intents; it decides no rule.
+import { Chessground } from 'chessgroundx';
+import type { Api } from 'chessgroundx/api';
+import type { Config } from 'chessgroundx/config';
+import * as cg from 'chessgroundx/types';
+import type { Color, GameState, Party, Player } from '../api';
+import type { ServerError } from '../conn';
+import { h, replace, setText } from '../dom';
+import { lang, strings, t } from '../i18n';
+import { pieceSvg } from '../pieces';
+import { parsePlacement, placements, START_FEN } from '../replay';
+import { play } from '../sound';
+import { confirmDialog, link } from '../ui';
+
+type Send = (m: Record<string, unknown>) => string | null;
+
+const CG_COLOR: Record<Color, cg.Color> = { w: 'white', b: 'black' };
+
+interface PlayerBar {
+  el: HTMLElement;
+  chip: HTMLImageElement;
+  name: HTMLElement;
+  tags: HTMLElement;
+  count: HTMLElement;
+}
+
+function makeBar(testid: string): PlayerBar {
+  const chip = h('img', { class: 'chip', alt: '' });
+  const name = h('span', { class: 'pname' });
+  const tags = h('span', { class: 'ptags', style: { display: 'flex', gap: '4px', alignItems: 'center' } });
+  const count = h('span', { class: 'count', 'data-testid': `${testid}-count`, 'aria-live': 'polite' });
+  const el = h('div', { class: 'pbar', 'data-testid': testid }, chip, name, tags, count);
+  return { el, chip, name, tags, count };
+}
+
+export class GameView {
+  el: HTMLElement;
+  private cg: Api | null = null;
+  private boardBox: HTMLElement;
+  private boardCol: HTMLElement;
+  private topBar: PlayerBar;
+  private bottomBar: PlayerBar;
+  private statusEl: HTMLElement;
+  private mainLine: HTMLElement;
+  private subLine: HTMLElement;
+  private actionsEl: HTMLElement;
+  private movesEl: HTMLElement;
+  private navEl: HTMLElement;
+  private viewingEl: HTMLElement;
+  private metaEl: HTMLElement;
+  private party: Party | null = null;
+  private state: GameState | null = null;
+  private seat: number | null = null;
+  private plies: string[] | null = null; // placement after each ply
+  private viewPly: number | null = null; // null = follow the live position
+  private online = false;
+  private startWhite = true;
+  private pendingMove = false;
+  private actionsKey = '';
+  private onKey = (e: KeyboardEvent) => this.key(e);
+
+  constructor(private send: Send) {
+    this.topBar = makeBar('bar-top');
+    this.bottomBar = makeBar('bar-bottom');
+    this.boardBox = h('div', { class: 'board-box', 'data-testid': 'board' });
+    this.boardCol = h('div', { class: 'board-col' }, this.topBar.el, this.boardBox, this.bottomBar.el);
+    this.mainLine = h('div', { class: 'main-line', 'data-testid': 'status-main' });
+    this.subLine = h('div', { class: 'sub-line', 'data-testid': 'status-sub' });
+    this.statusEl = h('div', { class: 'status', 'data-testid': 'status', role: 'status', 'aria-live': 'polite' }, this.mainLine, this.subLine);
+    this.actionsEl = h('div', { class: 'actions', 'data-testid': 'actions' });
+    this.navEl = h('div', { class: 'moves-nav' });
+    this.movesEl = h('div', { class: 'movelist', 'data-testid': 'moves', role: 'list' });
+    this.viewingEl = h('div', { class: 'viewing', 'data-testid': 'viewing' });
+    this.metaEl = h('div', { class: 'game-meta', 'data-testid': 'game-meta' });
+    const side = h(
+      'div',
+      { class: 'side-col' },
+      this.statusEl,
+      this.actionsEl,
+      this.navEl,
+      this.viewingEl,
+      this.movesEl,
+      this.metaEl,
+    );
+    this.el = h('div', { class: 'game', 'data-testid': 'game' }, this.boardCol, side);
+    this.buildNav();
+    document.addEventListener('keydown', this.onKey);
+  }
+
+  // ---------- state ----------
+
+  update(party: Party, s: GameState, seat: number | null): void {
+    const prev = this.state;
+    const newGame = !prev || prev.game !== s.game;
+    this.party = party;
+    this.seat = seat;
+    if (prev && !newGame && s.v < prev.v) return;
+    this.state = s;
+    this.pendingMove = false;
+    if (newGame) this.viewPly = null;
+    const start = party.fen || START_FEN;
+    this.startWhite = start.split(' ')[1] !== 'b';
+    this.plies = placements(start, s.moves, s.fen);
+    if (this.viewPly !== null && (!this.plies || this.viewPly >= s.moves.length)) this.viewPly = null;
+    if (!newGame && prev) this.sounds(prev, s);
+    this.render();
+  }
+
+  private sounds(prev: GameState, s: GameState): void {
+    if (s.result !== '*' && prev.result === '*') {
+      play('end');
+      return;
+    }
+    if (s.moves.length === prev.moves.length + 1) {
+      const mv = s.moves[s.moves.length - 1];
+      const mine = prev.turn === this.myColor();
+      const captured = parsePlacement(prev.fen).has(mv.slice(2, 4));
+      if (s.check) play('check');
+      else if (!mine) play(captured ? 'capture' : 'move'); // my own move sounded when I made it
+    }
+  }
+
+  setOnline(on: boolean): void {
+    this.online = on;
+    if (this.state) this.render();
+  }
+
+  onError(_e: ServerError): void {
+    // A refused intent: show the server's position again (the piece goes back).
+    this.pendingMove = false;
+    if (this.state) this.render(true);
+  }
+
+  private myColor(): Color | null {
+    const s = this.state;
+    if (!s || this.seat === null) return null;
+    if (s.white === this.seat) return 'w';
+    if (s.black === this.seat) return 'b';
+    return null;
+  }
+
+  private playerAt(seat: number): Player | undefined {
+    return this.party?.players.find((p) => p.seat === seat);
+  }
+
+  private nameOf(color: Color): string {
+    const s = this.state!;
+    const p = this.playerAt(color === 'w' ? s.white : s.black);
+    return p?.name ?? (color === 'w' ? t('white') : t('black'));
+  }
+
+  // ---------- rendering ----------
+
+  private render(_forceBoard = false): void {
+    const s = this.state!;
+    const party = this.party!;
+    const me = this.myColor();
+    const live = this.viewPly === null;
+    const over = s.result !== '*';
+    const myTurn = !!me && !over && s.turn === me && live;
+
+    // labels and their names
+    this.boardCol.classList.toggle('labels', !!party.rules.labels);
+    this.setLabelVars(s.variant);
+
+    // board
+    const orientation: cg.Color = me === 'b' ? 'black' : 'white';
+    const ply = live ? s.moves.length : this.viewPly!;
+    const fen = live || !this.plies ? s.fen : this.plies[ply];
+    const lastMoveStr = ply > 0 ? s.moves[ply - 1] : null;
+    const turnAtPly: Color = live ? s.turn : (ply % 2 === 0) === this.startTurnWhite() ? 'w' : 'b';
+    const sanAt = ply > 0 ? s.san[ply - 1] ?? '' : '';
+    const checkAtPly = live ? s.check : /[+#]$/.test(sanAt);
+    const dests: cg.Dests = new Map();
+    if (myTurn) {
+      for (const m of s.legal) {
+        const from = m.slice(0, 2) as cg.Key;
+        const to = m.slice(2, 4) as cg.Key;
+        const list = dests.get(from) ?? [];
+        if (!list.includes(to)) list.push(to);
+        dests.set(from, list);
+      }
+    }
+    const config: Config = {
+      fen,
+      orientation,
+      turnColor: CG_COLOR[turnAtPly],
+      check: checkAtPly ? CG_COLOR[turnAtPly] : false,
+      lastMove: lastMoveStr ? [lastMoveStr.slice(0, 2) as cg.Key, lastMoveStr.slice(2, 4) as cg.Key] : undefined,
+      notation: lang() === 'th' ? cg.Notation.THAI_ALGEBRAIC : cg.Notation.ALGEBRAIC,
+      movable: {
+        free: false,
+        color: myTurn && !this.pendingMove ? CG_COLOR[me!] : undefined,
+        dests,
+        showDests: !!party.rules.showLegal,
+      },
+    };
+    if (!this.cg) {
+      this.cg = Chessground(this.boardBox, {
+        ...config,
+        dimensions: { width: 8, height: 8 },
+        coordinates: true,
+        addPieceZIndex: false,
+        disableContextMenu: true,
+        addDimensionsCssVarsTo: this.boardCol,
+        highlight: { lastMove: true, check: true },
+        animation: { enabled: true, duration: 180 },
+        premovable: { enabled: false },
+        draggable: { enabled: true, showGhost: true },
+        selectable: { enabled: true },
+        drawable: { enabled: true },
+        events: { move: () => {} },
+        movable: {
+          ...config.movable,
+          events: { after: (orig, dest) => this.onUserMove(orig as string, dest as string) },
+        },
+      });
+      this.cg.state.dom.elements.wrap.classList.add('thai-board');
+      this.boardBox.dataset.orientation = orientation;
+    } else {
+      if (this.cg.state.notation !== config.notation) {
+        this.cg.set(config);
+        this.cg.redrawAll();
+        this.cg.state.dom.elements.wrap.classList.add('thai-board');
+      } else {
+        this.cg.set(config);
+      }
+      this.boardBox.dataset.orientation = orientation;
+    }
+    this.boardBox.dataset.fen = fen;
+    this.boardBox.dataset.myturn = String(myTurn);
+
+    // player bars: me (or White for spectators) at the bottom
+    const bottom: Color = me ?? 'w';
+    const top: Color = bottom === 'w' ? 'b' : 'w';
+    this.renderBar(this.topBar, top, s, me);
+    this.renderBar(this.bottomBar, bottom, s, me);
+
+    // status
+    this.statusEl.classList.toggle('over', over);
+    this.statusEl.classList.toggle('check', s.check && !over);
+    let main: string;
+    let sub = '';
+    if (over) {
+      const draw = s.result === '1/2-1/2';
+      const winner: Color | null = s.result === '1-0' ? 'w' : s.result === '0-1' ? 'b' : null;
+      if (draw) main = t('draw');
+      else if (me) main = winner === me ? t('youWin') : t('youLose');
+      else main = winner === 'w' ? t('whiteWins') : t('blackWins');
+      if (!draw && me) sub = winner === 'w' ? t('whiteWins') : t('blackWins');
+      const reason = s.reason ? this.reasonText(s.reason) : '';
+      sub = sub ? `${sub} · ${reason}` : reason;
+    } else {
+      main = s.turn === me ? t('yourTurn') : t('theirTurn', { name: this.nameOf(s.turn) });
+      if (s.check) main = `${t('check')} ${main}`;
+      const toMove = this.playerAt(s.turn === 'w' ? s.white : s.black);
+      if (toMove?.cpu) sub = t('cpuThinking');
+      else if (!me) sub = t('spectating');
+    }
+    setText(this.mainLine, main);
+    setText(this.subLine, sub);
+    this.statusEl.dataset.result = s.result;
+    this.statusEl.dataset.reason = s.reason ?? '';
+    this.statusEl.dataset.turn = s.turn;
+    this.statusEl.dataset.check = String(s.check);
+
+    this.renderActions(me, over);
+    this.renderMoves();
+    this.renderMeta();
+
+    // the tab title says when it is your turn
+    document.title = myTurn ? `● ${t('yourTurn')} · ${t('appName')}` : over ? `${main} · ${t('appName')}` : t('appName');
+  }
+
+  private startTurnWhite(): boolean {
+    return this.startWhite;
+  }
+
+  private renderBar(bar: PlayerBar, color: Color, s: GameState, me: Color | null): void {
+    const seat = color === 'w' ? s.white : s.black;
+    const p = this.playerAt(seat);
+    bar.chip.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(pieceSvg('k', color === 'w' ? 'white' : 'black'))}`;
+    bar.chip.alt = color === 'w' ? t('white') : t('black');
+    setText(bar.name, p?.name ?? (color === 'w' ? t('white') : t('black')));
+    bar.el.classList.toggle('turn', s.result === '*' && s.turn === color);
+    bar.el.dataset.color = color;
+    const tags: Node[] = [];
+    if (color === me) tags.push(h('span', { class: 'tag' }, t('youMark')));
+    if (p && !p.cpu) tags.push(h('span', { class: `dot${p.online ? ' on' : ''}`, title: p.online ? t('onlineMark') : t('offlineMark') }));
+    replace(bar.tags, tags);
+    const c = s.count;
+    if (c && c.side === color) {
+      replace(bar.count, `${c.n} / ${c.limit}`, h('small', null, c.kind === 'piece' ? t('pieceCount') : t('boardCount')));
+      bar.count.classList.add('show');
+      bar.count.title = t('countN', { n: c.n, limit: c.limit });
+      bar.count.dataset.n = String(c.n);
+      bar.count.dataset.limit = String(c.limit);
+    } else {
+      // keep its space (no layout jump when the count appears)
+      replace(bar.count, '0 / 64', h('small', null, t('boardCount')));
+      bar.count.classList.remove('show');
+      delete bar.count.dataset.n;
+      delete bar.count.dataset.limit;
+    }
+  }
+
+  private reasonText(reason: string): string {
+    const key = `reason_${reason}` as keyof ReturnType<typeof strings>;
+    const v = strings()[key];
+    return typeof v === 'string' ? v : reason;
+  }
+
+  private renderActions(me: Color | null, over: boolean): void {
+    const s = this.state!;
+    const items: { id: string; text: string; cls: string; run: () => void }[] = [];
+    if (me && !over) {
+      if (s.canCount?.[me]) items.push({ id: 'count', text: t('startCounting'), cls: 'btn primary', run: () => this.intent({ t: 'count', v: s.v }) });
+      if (s.canStop?.[me]) items.push({ id: 'stop', text: t('stopCounting'), cls: 'btn primary', run: () => this.intent({ t: 'stop', v: s.v }) });
+      if (s.canClaim) items.push({ id: 'claim', text: t('claimDraw'), cls: 'btn', run: () => this.intent({ t: 'claim', v: s.v }) });
+      items.push({
+        id: 'resign',
+        text: t('resign'),
+        cls: 'btn quiet',
+        run: async () => {
+          const v = this.state!.v;
+          if (await confirmDialog(t('resignConfirm'), t('resignYes'), 'resign-dialog')) this.intent({ t: 'resign', v: Math.max(v, this.state!.v) });
+        },
+      });
+    }
+    if (me && over) {
+      items.push({ id: 'rematch', text: t('rematch'), cls: 'btn primary', run: () => this.intent({ t: 'rematch' }) });
+    }
+    const key = `${lang()}|${this.online}|${s.game}|${s.v}|${items.map((i) => i.id).join(',')}`;
+    if (key === this.actionsKey) return;
+    this.actionsKey = key;
+    const els: Node[] = items.map((i) =>
+      h('button', { type: 'button', class: i.cls, 'data-testid': i.id, disabled: !this.online, onclick: i.run }, i.text),
+    );
+    if (over) els.push(link('/', { class: 'btn quiet', 'data-testid': 'new-game' }, t('newGame')));
+    replace(this.actionsEl, els);
+  }
+
+  private intent(m: Record<string, unknown>): void {
+    if (this.send(m) === null) return;
+    // Buttons wait for the server's answer (the next state) before acting again.
+    this.actionsEl.querySelectorAll('button').forEach((b) => ((b as HTMLButtonElement).disabled = true));
+    this.actionsKey = '';
+  }
+
+  private onUserMove(orig: string, dest: string): void {
+    const s = this.state;
+    if (!s) return;
+    const move = s.legal.find((m) => m.slice(0, 4) === orig + dest);
+    if (!move) {
+      this.render(true);
+      return;
+    }
+    const captured = parsePlacement(s.fen).has(dest);
+    play(captured ? 'capture' : 'move');
+    this.pendingMove = true;
+    if (this.send({ t: 'move', v: s.v, move }) === null) {
+      this.pendingMove = false;
+      this.render(true);
+    }
+  }
+
+  // ---------- moves ----------
+
+  private buildNav(): void {
+    const mk = (id: string, label: string, icon: string, f: () => void) => {
+      const b = h('button', { type: 'button', 'data-testid': `nav-${id}`, 'aria-label': label, title: label, onclick: f });
+      b.innerHTML = icon; // static markup below, no user data
+      return b;
+    };
+    const svg = (d: string) =>
+      `<svg viewBox="0 0 24 24" fill="currentColor" aria-hidden="true"><path d="${d}"/></svg>`;
+    replace(
+      this.navEl,
+      mk('first', t('first'), svg('M5 5h2.5v14H5zM19 5v14L9 12z'), () => this.go(0)),
+      mk('prev', t('prev'), svg('M17 5v14L6 12z'), () => this.go((this.viewPly ?? this.state?.moves.length ?? 0) - 1)),
+      mk('next', t('next'), svg('M7 5v14l11-7z'), () => this.go((this.viewPly ?? this.state?.moves.length ?? 0) + 1)),
+      mk('last', t('last'), svg('M16.5 5H19v14h-2.5zM5 5v14l10-7z'), () => this.go(Number.MAX_SAFE_INTEGER)),
+    );
+  }
+
+  private go(ply: number): void {
+    const s = this.state;
+    if (!s || !this.plies) return;
+    const n = s.moves.length;
+    const p = Math.max(0, Math.min(n, ply));
+    this.viewPly = p === n ? null : p;
+    this.render();
+  }
+
+  private key(e: KeyboardEvent): void {
+    const tgt = e.target as HTMLElement | null;
+    if (tgt && (tgt.tagName === 'INPUT' || tgt.tagName === 'TEXTAREA')) return;
+    const cur = this.viewPly ?? this.state?.moves.length ?? 0;
+    if (e.key === 'ArrowLeft') this.go(cur - 1);
+    else if (e.key === 'ArrowRight') this.go(cur + 1);
+    else if (e.key === 'Home') this.go(0);
+    else if (e.key === 'End') this.go(Number.MAX_SAFE_INTEGER);
+    else return;
+    e.preventDefault();
+  }
+
+  private renderMoves(): void {
+    const s = this.state!;
+    const sans = lang() === 'th' && s.sanThai && s.sanThai.length === s.san.length ? s.sanThai : s.san;
+    const cur = this.viewPly ?? s.moves.length;
+    const cells: Node[] = [];
+    if (sans.length === 0) cells.push(h('div', { class: 'empty' }, t('noMoves')));
+    for (let i = 0; i < sans.length; i += 2) {
+      cells.push(h('div', { class: 'no' }, `${i / 2 + 1}.`));
+      for (const j of [i, i + 1]) {
+        if (j >= sans.length) {
+          cells.push(h('span'));
+          continue;
+        }
+        cells.push(
+          h(
+            'button',
+            {
+              type: 'button',
+              class: j + 1 === cur ? 'cur' : '',
+              'data-ply': String(j + 1),
+              role: 'listitem',
+              onclick: () => this.go(j + 1),
+            },
+            sans[j],
+          ),
+        );
+      }
+    }
+    const atBottom = this.movesEl.scrollTop + this.movesEl.clientHeight >= this.movesEl.scrollHeight - 4;
+    replace(this.movesEl, cells);
+    if (this.viewPly === null && atBottom) this.movesEl.scrollTop = this.movesEl.scrollHeight;
+    else this.movesEl.querySelector('.cur')?.scrollIntoView({ block: 'nearest' });
+    const n = s.moves.length;
+    const canStep = !!this.plies;
+    const btns = this.navEl.querySelectorAll('button');
+    (btns[0] as HTMLButtonElement).disabled = !canStep || cur === 0;
+    (btns[1] as HTMLButtonElement).disabled = !canStep || cur === 0;
+    (btns[2] as HTMLButtonElement).disabled = !canStep || cur >= n;
+    (btns[3] as HTMLButtonElement).disabled = !canStep || cur >= n;
+    setText(this.viewingEl, this.viewPly !== null ? t('viewingMove', { n: cur, total: n }) : '');
+  }
+
+  private renderMeta(): void {
+    const p = this.party!;
+    const s = this.state!;
+    const bits = [
+      s.variant === 'ouk' ? t('ouk') : t('makruk'),
+      t('gameNo', { n: s.number }),
+      `${t('countStart')}: ${p.rules.counting === 'declare' ? t('countDeclare') : t('countAuto')}`,
+      `${t('tableCode')}: ${p.code}`,
+    ];
+    if (p.spectators > 0) bits.push(t('spectators', { n: p.spectators }));
+    replace(
+      this.metaEl,
+      bits.map((b) => h('span', null, b)),
+    );
+  }
+
+  private setLabelVars(variant: string): void {
+    const names = strings().short[variant === 'ouk' ? 'ouk' : 'makruk'];
+    const st = this.boardCol.style;
+    for (const [k, v] of Object.entries(names)) st.setProperty(`--lbl-${k}`, JSON.stringify(v));
+  }
+
+  relabel(): void {
+    this.buildNav();
+    this.actionsKey = '';
+    if (this.state) this.render();
+  }
+
+  destroy(): void {
+    document.removeEventListener('keydown', this.onKey);
+    this.cg?.destroy();
+    this.cg = null;
+  }
+}

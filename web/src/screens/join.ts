@@ -1,0 +1,80 @@
+import { api, CODE_RE, lastName, normaliseCode, saveName, saveSeat, savedSeat } from '../api';
+import { h } from '../dom';
+import { t } from '../i18n';
+import { errorText, link, navigate, type Screen } from '../ui';
+
+/** "Join with a code": the code and a display name. */
+export function joinScreen(initial: string): Screen {
+  const codeInput = h('input', {
+    type: 'text',
+    id: 'code',
+    class: 'code-input',
+    maxlength: 8,
+    autocomplete: 'off',
+    autocapitalize: 'characters',
+    spellcheck: 'false',
+    inputmode: 'text',
+    value: normaliseCode(initial),
+    'aria-describedby': 'code-hint',
+    'data-testid': 'code',
+  });
+  codeInput.addEventListener('input', () => {
+    const v = normaliseCode(codeInput.value).slice(0, 6);
+    if (v !== codeInput.value) codeInput.value = v;
+  });
+  const nameInput = h('input', {
+    type: 'text',
+    id: 'name',
+    maxlength: 24,
+    autocomplete: 'nickname',
+    placeholder: t('namePlaceholder'),
+    value: lastName(),
+    'data-testid': 'name',
+  });
+  const err = h('div', { class: 'error', role: 'alert', 'data-testid': 'error' });
+  const btn = h('button', { type: 'submit', class: 'btn primary block', 'data-testid': 'join' }, t('join'));
+  const form = h(
+    'form',
+    { novalidate: true },
+    h('h1', null, t('joinWithCode')),
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: 'code' }, t('codeLabel')),
+      codeInput,
+      h('div', { class: 'hint', id: 'code-hint' }, t('codeHint')),
+    ),
+    h('div', { class: 'field' }, h('label', { for: 'name' }, t('yourName')), nameInput),
+    err,
+    btn,
+    h('p', null, link('/', { class: 'btn quiet' }, t('back'))),
+  );
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const code = normaliseCode(codeInput.value);
+    const name = nameInput.value.trim();
+    if (!CODE_RE.test(code)) {
+      err.textContent = t('badCode');
+      codeInput.focus();
+      return;
+    }
+    if (!name) {
+      err.textContent = t('needName');
+      nameInput.focus();
+      return;
+    }
+    err.textContent = '';
+    btn.disabled = true;
+    try {
+      // A browser that already holds a seat at this table keeps it.
+      const r = await api.join(code, name, savedSeat(code)?.token || undefined);
+      saveName(name);
+      saveSeat(code, { token: r.token, seat: r.seat, name });
+      navigate(`/p/${code}`);
+    } catch (ex) {
+      err.textContent = errorText(ex);
+      btn.disabled = false;
+    }
+  });
+  return { el: form };
+}

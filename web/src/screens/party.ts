@@ -1,0 +1,269 @@
+// /p/CODE: the join prompt, the invite (seats filling live) and the game, over one
+// WebSocket connection to the party.
+import {
+  api,
+  lastName,
+  saveName,
+  saveSeat,
+  savedSeat,
+  type GameState,
+  type Party,
+} from '../api';
+import { Conn, type ServerError, type Welcome } from '../conn';
+import { h, replace } from '../dom';
+import { t } from '../i18n';
+import { errorText, link, setConnBanner, toast, type Screen } from '../ui';
+import { GameView } from './game';
+import { InviteView } from './invite';
+
+type Mode = 'loading' | 'prompt' | 'invite' | 'game' | 'missing';
+
+export class PartyScreen implements Screen {
+  el: HTMLElement;
+  wide = false;
+  private mode: Mode = 'loading';
+  private conn: Conn | null = null;
+  private seat: number | null = null;
+  private host = false;
+  private welcomed = false;
+  private party: Party | null = null;
+  private state: GameState | null = null;
+  private invite: InviteView | null = null;
+  private game: GameView | null = null;
+  private promptParty: Party | null = null;
+  private destroyed = false;
+
+  constructor(private code: string) {
+    this.el = h('div', { class: 'party', 'data-testid': 'party', 'data-code': code });
+    const saved = savedSeat(code);
+    if (saved) {
+      this.connect(saved.token);
+    } else {
+      this.loadPrompt();
+    }
+    this.render();
+    // Expose a little for the browser tests (no secrets: the token is in localStorage anyway).
+    (window as unknown as Record<string, unknown>).__makruk = {
+      drop: () => this.conn?.dropForTest(),
+      state: () => this.state,
+      party: () => this.party,
+      seat: () => this.seat,
+    };
+  }
+
+  private async loadPrompt(): Promise<void> {
+    this.mode = 'loading';
+    try {
+      const r = await api.party(this.code);
+      if (this.destroyed) return;
+      this.promptParty = r.party;
+      this.mode = 'prompt';
+    } catch (e) {
+      if (this.destroyed) return;
+      const err = e as { status?: number; code?: string };
+      this.mode = err.status === 404 || err.code === 'not-found' ? 'missing' : 'prompt';
+      if (this.mode === 'prompt') toast(errorText(e));
+    }
+    this.render();
+  }
+
+  private connect(token: string | undefined): void {
+    this.conn?.close();
+    this.welcomed = false;
+    setConnBanner(t('connecting'));
+    this.conn = new Conn(this.code, token, {
+      welcome: (w: Welcome) => {
+        this.welcomed = true;
+        this.seat = w.seat ?? null;
+        this.host = !!w.host;
+        const saved = savedSeat(this.code);
+        if (saved && saved.seat !== this.seat) saveSeat(this.code, { ...saved, seat: this.seat });
+      },
+      party: (p: Party) => {
+        this.party = p;
+        this.update();
+      },
+      state: (s: GameState) => {
+        if (this.state && s.game < this.state.game) return; // an older game's late message
+        this.state = s;
+        this.update();
+      },
+      error: (e: ServerError) => this.onServerError(e),
+      status: (online: boolean) => {
+        setConnBanner(online ? null : t('offline'));
+        this.game?.setOnline(online);
+      },
+    });
+  }
+
+  private onServerError(e: ServerError): void {
+    if (!this.welcomed) {
+      if (e.code === 'not-found') {
+        this.conn?.close();
+        this.conn = null;
+        setConnBanner(null);
+        this.mode = 'missing';
+        this.render();
+        return;
+      }
+      if (e.code === 'forbidden' || e.code === 'bad-request') {
+        // The saved token is not (or no longer) valid here: ask for a name again.
+        try {
+          localStorage.removeItem(`makruk.seat.${this.code}`);
+        } catch {
+          /* ignore */
+        }
+        this.conn?.close();
+        this.conn = null;
+        setConnBanner(null);
+        void this.loadPrompt();
+        return;
+      }
+    }
+    if (e.code === 'conflict') return; // the connection resyncs by itself
+    this.game?.onError(e);
+    toast(e.error);
+  }
+
+  private update(): void {
+    if (!this.party) return;
+    const wantGame = this.party.game !== null && this.state !== null;
+    const mode: Mode = wantGame ? 'game' : 'invite';
+    if (mode !== this.mode) {
+      this.mode = mode;
+      this.render();
+    }
+    if (this.mode === 'invite') this.invite?.update(this.party, this.seat, this.host);
+    if (this.mode === 'game' && this.state) this.game?.update(this.party, this.state, this.seat);
+  }
+
+  private render(): void {
+    if (this.mode !== 'invite' && this.invite) this.invite = null;
+    if (this.mode !== 'game' && this.game) {
+      this.game.destroy();
+      this.game = null;
+    }
+    this.el.classList.toggle('in-game', this.mode === 'game');
+    this.wide = this.mode === 'game';
+    this.el.closest('main')?.classList.toggle('wide', this.wide);
+    switch (this.mode) {
+      case 'loading':
+        replace(this.el, h('p', { class: 'muted' }, t('connecting')));
+        break;
+      case 'missing':
+        replace(
+          this.el,
+          h('h1', null, t('joinTitle', { code: this.code })),
+          h('p', { class: 'error', 'data-testid': 'missing' }, t('notFound')),
+          link('/', { class: 'btn primary block' }, t('home')),
+        );
+        break;
+      case 'prompt':
+        replace(this.el, this.promptView());
+        break;
+      case 'invite':
+        this.invite = new InviteView(this.code, (m) => this.conn?.send(m) ?? null);
+        replace(this.el, this.invite.el);
+        if (this.party) this.invite.update(this.party, this.seat, this.host);
+        break;
+      case 'game':
+        this.game = new GameView((m) => this.conn?.send(m) ?? null);
+        replace(this.el, this.game.el);
+        if (this.party && this.state) this.game.update(this.party, this.state, this.seat);
+        this.game.setOnline(this.conn?.online ?? false);
+        break;
+    }
+  }
+
+  private promptView(): HTMLElement {
+    const p = this.promptParty;
+    const nameInput = h('input', {
+      type: 'text',
+      id: 'name',
+      maxlength: 24,
+      autocomplete: 'nickname',
+      placeholder: t('namePlaceholder'),
+      value: lastName(),
+      'data-testid': 'name',
+    });
+    const err = h('div', { class: 'error', role: 'alert', 'data-testid': 'error' });
+    const btn = h('button', { type: 'submit', class: 'btn primary block', 'data-testid': 'join' }, t('join'));
+    const watch = h('button', { type: 'button', class: 'btn quiet block', 'data-testid': 'watch' }, t('justWatch'));
+    watch.addEventListener('click', () => {
+      this.mode = 'loading';
+      this.render();
+      this.connect(undefined);
+    });
+    const players = p
+      ? h(
+          'ul',
+          { class: 'seats card' },
+          p.players.map((pl) =>
+            h(
+              'li',
+              { class: 'seat' },
+              h('span', { class: `dot${pl.online ? ' on' : ''}` }),
+              h('span', { class: 'name' }, pl.name),
+              pl.host ? h('span', { class: 'tag' }, t('hostMark')) : null,
+            ),
+          ),
+        )
+      : null;
+    const form = h(
+      'form',
+      { novalidate: true, 'data-testid': 'join-prompt' },
+      h('h1', null, t('joinTitle', { code: this.code })),
+      p ? h('p', { class: 'muted' }, `${p.variant === 'ouk' ? t('ouk') : t('makruk')} · ${p.rules.counting === 'declare' ? t('countDeclare') : t('countAuto')}`) : null,
+      players,
+      h('div', { class: 'field' }, h('label', { for: 'name' }, t('yourName')), nameInput),
+      err,
+      btn,
+      h('div', { style: { height: '10px' } }),
+      watch,
+    );
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const name = nameInput.value.trim();
+      if (!name) {
+        err.textContent = t('needName');
+        nameInput.focus();
+        return;
+      }
+      btn.disabled = true;
+      try {
+        const r = await api.join(this.code, name);
+        saveName(name);
+        saveSeat(this.code, { token: r.token, seat: r.seat, name });
+        this.party = r.party;
+        this.mode = 'loading';
+        this.render();
+        this.connect(r.token);
+      } catch (ex) {
+        err.textContent = errorText(ex);
+        btn.disabled = false;
+      }
+    });
+    return form;
+  }
+
+  relabel(): void {
+    if (this.mode === 'game' && this.game) {
+      this.game.relabel();
+      return;
+    }
+    if (this.mode === 'invite' && this.invite) {
+      this.invite.relabel();
+      return;
+    }
+    this.render();
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    this.conn?.close();
+    this.conn = null;
+    this.game?.destroy();
+    setConnBanner(null);
+    document.title = t('appName');
+  }
+}

@@ -1,0 +1,85 @@
+// Small shared pieces of the interface: navigation, the connection banner, toasts, dialogs.
+import { h } from './dom';
+import { t } from './i18n';
+
+export interface Screen {
+  el: HTMLElement;
+  /** Re-render texts after a language change (else the screen is rebuilt). */
+  relabel?(): void;
+  destroy?(): void;
+  wide?: boolean;
+}
+
+let navHandler: (path: string, replace: boolean) => void = () => {};
+export function setNavigator(f: (path: string, replace: boolean) => void): void {
+  navHandler = f;
+}
+export function navigate(path: string, replace = false): void {
+  navHandler(path, replace);
+}
+
+/** A link that navigates inside the app. */
+export function link(href: string, attrs: Record<string, unknown>, ...children: (string | Node)[]): HTMLAnchorElement {
+  const a = h('a', { href, ...attrs }, ...children);
+  a.addEventListener('click', (e) => {
+    if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    navigate(href);
+  });
+  return a;
+}
+
+export const connBanner = h('div', { class: 'conn-banner', role: 'status', 'aria-live': 'polite', 'data-testid': 'conn' });
+export function setConnBanner(text: string | null): void {
+  connBanner.textContent = text ?? '';
+  connBanner.classList.toggle('show', !!text);
+  connBanner.dataset.state = text ? 'offline' : 'online';
+}
+
+let toastEl: HTMLElement | null = null;
+let toastTimer: number | undefined;
+export function toast(text: string): void {
+  if (!toastEl) {
+    toastEl = h('div', { class: 'toast', role: 'status', 'aria-live': 'polite' });
+    document.body.appendChild(toastEl);
+  }
+  toastEl.textContent = text;
+  toastEl.classList.add('show');
+  window.clearTimeout(toastTimer);
+  toastTimer = window.setTimeout(() => toastEl?.classList.remove('show'), 2500);
+}
+
+/** Asks a yes/no question in a modal dialog. */
+export function confirmDialog(question: string, yes: string, testid: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const dlg = h('dialog', { 'data-testid': testid });
+    const done = (v: boolean) => {
+      dlg.close();
+      dlg.remove();
+      resolve(v);
+    };
+    dlg.append(
+      h('p', null, question),
+      h(
+        'div',
+        { class: 'row' },
+        h('button', { type: 'button', class: 'btn quiet', 'data-testid': `${testid}-no`, onclick: () => done(false) }, t('cancel')),
+        h('button', { type: 'button', class: 'btn primary', 'data-testid': `${testid}-yes`, onclick: () => done(true) }, yes),
+      ),
+    );
+    dlg.addEventListener('cancel', (e) => {
+      e.preventDefault();
+      done(false);
+    });
+    document.body.appendChild(dlg);
+    dlg.showModal();
+  });
+}
+
+export function errorText(e: unknown): string {
+  const err = e as { code?: string; status?: number; message?: string };
+  if (err?.code === 'network') return t('networkError');
+  if (err?.code === 'not-found' || err?.status === 404) return t('notFound');
+  if (err?.code === 'rate-limited' || err?.status === 429) return t('rateLimited');
+  return t('error', { msg: err?.message ?? String(e) });
+}
