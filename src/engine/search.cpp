@@ -9,6 +9,7 @@
 
 #include "core/game.h"
 #include "core/movegen.h"
+#include "egtb.h"
 
 namespace makruk::engine {
 
@@ -120,6 +121,7 @@ struct Worker {
   bool draw_by_rule(int ply) const;
   Value mated_value(int ply) const;
   bool last_move_of_count(int ply, Value& v);
+  bool probe_tables(int ply, Value& v);
   Value search(int depth, Value alpha, Value beta, int ply, bool cut_node);
   Value qsearch(Value alpha, Value beta, int ply);
   void score_moves(const MoveList& list, int scores[], Move tt_move, int ply) const;
@@ -196,6 +198,44 @@ bool Worker::last_move_of_count(int ply, Value& v) {
   return true;
 }
 
+// Endgame tables (a bare king against king + 1 or 2 pieces, no pawns): the
+// node's exact value. The hunter's mate counts only if it comes before the
+// bare king's count runs out: the bare king moves plies / 2 times before the
+// mate, and may move limit - n times before the hunter's one last move
+// (RULES.md §5).
+bool Worker::probe_tables(int ply, Value& v) {
+  if (pos.pieces(PAWN) || popcount(pos.pieces()) > 4) return false;
+  DtmProbe p;
+  if (!probe_dtm(pos, p, false)) return false;  // builds the table on first use, in the background
+  if (p.wdl == Wdl::Draw) {
+    v = VALUE_DRAW;
+    return true;
+  }
+  if (p.wdl == Wdl::Loss && p.plies == 0) {  // checkmated now
+    v = mated_value(ply);
+    return true;
+  }
+  const Color defender = p.wdl == Wdl::Win ? ~pos.side_to_move() : pos.side_to_move();
+  Count c = pos.count();
+  if (c.running() && c.side != defender) return false;
+  if (!c.running()) {
+    // Declaration mode: the bare king is taken to count from its first chance,
+    // that is before its last move when the hunter is to move.
+    c = qualifying_count(pos, defender);
+    if (pos.side_to_move() != defender) ++c.n;
+  }
+  if (c.running() && (c.expired || p.plies / 2 > c.limit - c.n)) {
+    v = VALUE_DRAW;
+    return true;
+  }
+  // A mate beyond MAX_PLY still outranks every evaluation and, faster first,
+  // every slower one; it does not depend on the ply, so the TT keeps it as is.
+  const int to_mate = ply + p.plies;
+  const Value mate = to_mate < MAX_PLY ? mate_in(to_mate) : VALUE_MATE_IN_MAX_PLY - 1 - p.plies;
+  v = p.wdl == Wdl::Win ? mate : -mate;
+  return true;
+}
+
 void Worker::score_moves(const MoveList& list, int scores[], Move tt_move, int ply) const {
   Move prev = pos.last_move();
   Move counter = prev.is_none() ? Move() : countermoves[pos.piece_on(prev.to())][prev.to()];
@@ -249,6 +289,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
   seldepth = std::max(seldepth, ply);
   if (draw_by_rule(ply)) return VALUE_DRAW;
   if (Value v; last_move_of_count(ply, v)) return v;
+  if (Value v; probe_tables(ply, v)) return v;
   const bool in_check = pos.in_check();
   if (ply >= MAX_PLY) return in_check ? VALUE_DRAW : evaluate(pos);
 
@@ -315,6 +356,13 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
   if (!root) {
     if (draw_by_rule(ply)) return VALUE_DRAW;
     if (Value v; last_move_of_count(ply, v)) return v;
+    if (Value v; probe_tables(ply, v)) {
+      const uint64_t key = pos.full_key();
+      bool tt_hit;
+      TTEntry* tte = engine.tt_.probe(key, tt_hit);
+      engine.tt_.store(tte, key, value_to_tt(v, ply), VALUE_NONE, BOUND_EXACT, depth, 0);
+      return v;
+    }
     if (ply >= MAX_PLY) return in_check ? VALUE_DRAW : evaluate(pos);
     alpha = std::max(mated_in(ply), alpha);  // mate distance pruning
     beta = std::min(mate_in(ply + 1), beta);

@@ -101,13 +101,27 @@ class WsClient {
   void send(const json::object& o) { ws_.write(asio::buffer(json::serialize(o))); }
   void send_raw(const std::string& s) { ws_.write(asio::buffer(s)); }
   // The next message, or null after the timeout or when the connection closed.
+  // (Beast's timeouts apply to asynchronous operations only, hence run_for.)
   json::value next(std::chrono::milliseconds timeout = 5s) {
-    beast::get_lowest_layer(ws_).expires_after(timeout);
+    if (closed_ || timed_out_) return nullptr;
     beast::flat_buffer buffer;
     boost::system::error_code ec;
-    ws_.read(buffer, ec);
+    bool done = false;
+    ws_.async_read(buffer, [&](boost::system::error_code e, size_t) {
+      ec = e;
+      done = true;
+    });
+    ioc_.restart();
+    ioc_.run_for(timeout);
+    if (!done) {  // give up: cancel the read and let it finish
+      timed_out_ = true;
+      beast::get_lowest_layer(ws_).cancel();
+      ioc_.restart();
+      ioc_.run();
+      return nullptr;
+    }
     if (ec) {
-      closed_ = ec != beast::error::timeout;
+      closed_ = true;
       return nullptr;
     }
     return json::parse(beast::buffers_to_string(buffer.data()));
@@ -129,7 +143,7 @@ class WsClient {
  private:
   asio::io_context ioc_;
   websocket::stream<beast::tcp_stream> ws_;
-  bool closed_ = false;
+  bool closed_ = false, timed_out_ = false;
 };
 
 std::function<bool(const json::value&)> at_version(int64_t v) {
@@ -357,10 +371,11 @@ TEST_F(ServerTest, KillNineLosesNothingConfirmed) {
     guest.send({{"t", "hello"}, {"code", code}, {"token", guestToken}});
     host.send({{"t", "start"}});
     guest.wait_for("state");
-    host.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}});
-    host.wait_for("ack");
-    guest.send({{"t", "move"}, {"v", 1}, {"move", "d6d5"}});
-    guest.wait_for("ack");
+    host.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}, {"id", "w1"}});
+    host.wait_for("ack", [](auto& m) { return m.as_object().contains("id"); });
+    guest.wait_for("state", at_version(1));
+    guest.send({{"t", "move"}, {"v", 1}, {"move", "d6d5"}, {"id", "b1"}});
+    guest.wait_for("ack", [](auto& m) { return m.as_object().contains("id"); });
     fen = str(host.wait_for("state", at_version(2)), "fen");
   }
   server_->kill_hard();
