@@ -55,6 +55,12 @@ bool parse_side(std::string_view s, Color& c) {
 
 const char* side_name(Color c) { return c == WHITE ? "White" : "Black"; }
 
+// Reports why an action is refused; always false.
+bool refuse(std::string* error, std::string msg) {
+  if (error) *error = std::move(msg);
+  return false;
+}
+
 }  // namespace
 
 Game::Game(const Position& pos, std::string startFen) : pos_(pos), start_fen_(std::move(startFen)) {
@@ -106,10 +112,7 @@ void Game::evaluate_end(Color mover) {
 
 bool Game::play(Move m, std::string* error) {
   if (refuse_if_over(error)) return false;
-  if (!is_legal(pos_, m)) {
-    if (error) *error = "illegal move '" + move_to_string(m) + "'";
-    return false;
-  }
+  if (!is_legal(pos_, m)) return refuse(error, "illegal move '" + move_to_string(m) + "'");
   Color mover = pos_.side_to_move();
   pos_.do_move(m);
   keys_.push_back(pos_.key());
@@ -120,16 +123,12 @@ bool Game::play(Move m, std::string* error) {
 
 bool Game::start_count(Color side, std::string* error) {
   if (refuse_if_over(error)) return false;
-  auto refuse = [error](std::string msg) {
-    if (error) *error = std::move(msg);
-    return false;
-  };
   if (counting() == Counting::Automatic)
-    return refuse("counts start by themselves in automatic counting mode");
+    return refuse(error, "counts start by themselves in automatic counting mode");
   if (pos_.count().running())
-    return refuse(std::string(side_name(pos_.count().side)) + " is already counting");
+    return refuse(error, std::string(side_name(pos_.count().side)) + " is already counting");
   Count c = qualifying_count(pos_, side);
-  if (!c.running()) return refuse(std::string(side_name(side)) + " does not qualify for a count");
+  if (!c.running()) return refuse(error, std::string(side_name(side)) + " does not qualify for a count");
   pos_.set_count(c);
   record_.push_back(std::string("count:") + (side == WHITE ? "w" : "b"));
   if (c.expired) finish(Result::Draw, Reason::CountExpired);  // started at or beyond its limit
@@ -138,14 +137,10 @@ bool Game::start_count(Color side, std::string* error) {
 
 bool Game::stop_count(Color side, std::string* error) {
   if (refuse_if_over(error)) return false;
-  auto refuse = [error](std::string msg) {
-    if (error) *error = std::move(msg);
-    return false;
-  };
   if (counting() == Counting::Automatic)
-    return refuse("a count cannot be stopped in automatic counting mode");
+    return refuse(error, "a count cannot be stopped in automatic counting mode");
   if (!pos_.count().running() || pos_.count().side != side)
-    return refuse(std::string(side_name(side)) + " is not counting");
+    return refuse(error, std::string(side_name(side)) + " is not counting");
   pos_.set_count(Count{});
   record_.push_back(std::string("stop:") + (side == WHITE ? "w" : "b"));
   return true;
@@ -153,15 +148,11 @@ bool Game::stop_count(Color side, std::string* error) {
 
 bool Game::claim_draw(Color side, std::string* error) {
   if (refuse_if_over(error)) return false;
-  if (variant() != Variant::Ouk) {
-    if (error) *error = "repetition draws are not claimed in Makruk (the third repetition draws by itself)";
-    return false;
-  }
-  if (repetitions() < 3) {
-    if (error) *error = "no threefold repetition to claim (this position has occurred " +
-                        std::to_string(repetitions()) + " time" + (repetitions() == 1 ? "" : "s") + ")";
-    return false;
-  }
+  if (variant() != Variant::Ouk)
+    return refuse(error, "repetition draws are not claimed in Makruk (the third repetition draws by itself)");
+  if (repetitions() < 3)
+    return refuse(error, "no threefold repetition to claim (this position has occurred " +
+                             std::to_string(repetitions()) + " time" + (repetitions() == 1 ? "" : "s") + ")");
   record_.push_back(std::string("claim:") + (side == WHITE ? "w" : "b"));
   finish(Result::Draw, Reason::Repetition);
   return true;
@@ -178,16 +169,13 @@ bool Game::apply(std::string_view action, std::string* error) {
   if (size_t colon = action.find(':'); colon != std::string_view::npos) {
     std::string_view verb = action.substr(0, colon);
     Color side;
-    if (!parse_side(action.substr(colon + 1), side)) {
-      if (error) *error = "malformed action '" + std::string(action) + "' (side must be w or b)";
-      return false;
-    }
+    if (!parse_side(action.substr(colon + 1), side))
+      return refuse(error, "malformed action '" + std::string(action) + "' (side must be w or b)");
     if (verb == "count") return start_count(side, error);
     if (verb == "stop") return stop_count(side, error);
     if (verb == "claim") return claim_draw(side, error);
     if (verb == "resign") return resign(side, error);
-    if (error) *error = "unknown action '" + std::string(action) + "'";
-    return false;
+    return refuse(error, "unknown action '" + std::string(action) + "'");
   }
   if (refuse_if_over(error)) return false;
   Move m = parse_move(pos_, action, error);
