@@ -96,13 +96,6 @@ Response serve_static(const Context& ctx, const Request& req) {
   return res;
 }
 
-bool valid_code(std::string_view s) {
-  if (s.size() != 6) return false;
-  for (char c : s)
-    if (CODE_ALPHABET.find(c) == std::string_view::npos) return false;
-  return true;
-}
-
 // Runs on the hub's thread (co_spawned there).
 awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string path, std::string body, std::string ip,
                               std::string base) {
@@ -117,20 +110,19 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string path,
     std::string code = rest.substr(0, rest.find('/'));
     std::string tail = rest.substr(code.size());
     for (char& ch : code) ch = char(std::toupper(static_cast<unsigned char>(ch)));
-    if (!valid_code(code)) {
-      if (tail == "/join") co_return hub.join(code, body, ip);  // counts as a wrong guess
-      co_return HttpReply{404, R"({"error":"no such party","code":"not-found"})"};
-    }
-    if (tail.empty() && method == http::verb::get) co_return hub.get_party(code);
+    // A malformed code goes through the hub too, so it counts as a wrong guess.
+    if (tail.empty() && method == http::verb::get) co_return hub.get_party(code, ip);
     if (tail == "/join" && method == http::verb::post) co_return hub.join(code, body, ip);
-    if (tail == "/qr.svg" && method == http::verb::get) co_return hub.qr_svg(code, base);
+    if (tail == "/qr.svg" && method == http::verb::get) co_return hub.qr_svg(code, base, ip);
   }
   co_return HttpReply{404, R"({"error":"no such endpoint","code":"not-found"})"};
 }
 
 class WsSession : public Client, public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(tcp::socket&& socket, Context& ctx) : ws_(std::move(socket)), ctx_(ctx) {}
+  WsSession(tcp::socket&& socket, Context& ctx, std::string peer) : ws_(std::move(socket)), ctx_(ctx) {
+    ip = std::move(peer);
+  }
 
   void send(std::shared_ptr<const std::string> text) override {
     asio::post(ws_.get_executor(), [self = shared_from_this(), text = std::move(text)] {
@@ -220,7 +212,7 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx) {
           co_return;
         }
         stream.expires_never();
-        auto session = std::make_shared<WsSession>(stream.release_socket(), ctx);
+        auto session = std::make_shared<WsSession>(stream.release_socket(), ctx, ip);
         co_await WsSession::run(session, std::move(req));
         co_return;
       }

@@ -277,17 +277,24 @@ HttpReply Hub::create_party(const std::string& body, const std::string& /*ip*/) 
                                  {"party", party_json(it->second)}});
 }
 
-HttpReply Hub::get_party(const std::string& code) {
+Party* Hub::find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e) {
   Party* p = find(code);
-  if (!p) return error_reply(Error{ErrorCode::NotFound, "no party with code '" + code + "'"});
+  if (!code_guess_allowed(ip, !p)) e = Error{ErrorCode::RateLimited, "too many wrong codes; wait a minute"};
+  else if (!p) e = Error{ErrorCode::NotFound, "no party with code '" + code + "'"};
+  return e ? nullptr : p;
+}
+
+HttpReply Hub::get_party(const std::string& code, const std::string& ip) {
+  std::optional<Error> e;
+  Party* p = find_guarded(code, ip, e);
+  if (!p) return error_reply(*e);
   return reply(200, json::object{{"party", party_json(*p)}});
 }
 
 HttpReply Hub::join(const std::string& code, const std::string& body, const std::string& ip) {
-  Party* p = find(code);
-  if (!code_guess_allowed(ip, !p))
-    return error_reply(Error{ErrorCode::RateLimited, "too many wrong codes; wait a minute"});
-  if (!p) return error_reply(Error{ErrorCode::NotFound, "no party with code '" + code + "'"});
+  std::optional<Error> e;
+  Party* p = find_guarded(code, ip, e);
+  if (!p) return error_reply(*e);
   std::string why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
@@ -314,8 +321,9 @@ HttpReply Hub::join(const std::string& code, const std::string& body, const std:
   return reply(200, out);
 }
 
-HttpReply Hub::qr_svg(const std::string& code, const std::string& base_url) {
-  if (!find(code)) return error_reply(Error{ErrorCode::NotFound, "no party with code '" + code + "'"});
+HttpReply Hub::qr_svg(const std::string& code, const std::string& base_url, const std::string& ip) {
+  std::optional<Error> e;
+  if (!find_guarded(code, ip, e)) return error_reply(*e);
   std::string svg = qr_code_svg(base_url + "/p/" + code);
   if (svg.empty()) return reply(500, json::object{{"error", "QR encoding failed"}, {"code", "internal"}});
   return HttpReply{200, svg, "image/svg+xml"};
@@ -344,8 +352,9 @@ void Hub::broadcast(Party& p, bool party_changed, bool state_changed) {
 }
 
 void Hub::hello(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token) {
-  Party* p = find(code);
-  if (!p) return send_error(*c, "", Error{ErrorCode::NotFound, "no party with code '" + code + "'"});
+  std::optional<Error> e;
+  Party* p = find_guarded(code, c->ip, e);
+  if (!p) return send_error(*c, "", *e);
   if (c->joined) on_close(c);  // a second hello moves the connection
   int seat = token.empty() ? -1 : p->seat_of_token(hash_token(token));
   if (!token.empty() && seat < 0) return send_error(*c, "", Error{ErrorCode::Forbidden, "unknown token for this party"});

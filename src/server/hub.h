@@ -28,6 +28,7 @@ class Client {
   virtual void close() = 0;
 
   // Hub-side state, touched only on the hub's executor.
+  std::string ip;  // the peer's address, for the wrong-code limit
   std::string code;
   int seat = -1;  // -1: spectator
   bool joined = false;
@@ -54,9 +55,9 @@ class Hub {
   void load();
 
   HttpReply create_party(const std::string& body, const std::string& ip);
-  HttpReply get_party(const std::string& code);
+  HttpReply get_party(const std::string& code, const std::string& ip);
   HttpReply join(const std::string& code, const std::string& body, const std::string& ip);
-  HttpReply qr_svg(const std::string& code, const std::string& base_url);
+  HttpReply qr_svg(const std::string& code, const std::string& base_url, const std::string& ip);
 
   void on_message(const std::shared_ptr<Client>& c, const std::string& text);
   void on_close(const std::shared_ptr<Client>& c);
@@ -66,6 +67,9 @@ class Hub {
  private:
   Party* find(const std::string& code);
   bool code_guess_allowed(const std::string& ip, bool wrong);
+  // The party for a code, counting a wrong code against the address; sets *e
+  // (not found, or rate limited) when there is none to use.
+  Party* find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e);
   std::string new_code();
   void hello(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token);
   void broadcast(Party& p, bool party_changed, bool state_changed);

@@ -340,6 +340,12 @@ TEST_F(ServerTest, BadInputIsRefusedAndChangesNothing) {
     limited += request(port(), http::verb::post, "/api/parties/ZZZZZZ/join", R"({"name":"x"})").status == 429;
   EXPECT_GE(limited, 2);
   EXPECT_EQ(request(port(), http::verb::post, "/api/parties/" + code + "/join", R"({"name":"x"})").status, 429);
+  // Looking codes up or asking for their QR codes counts too, and so does a hello.
+  EXPECT_EQ(request(port(), http::verb::get, "/api/parties/ZZZZZ2").status, 429);
+  EXPECT_EQ(request(port(), http::verb::get, "/api/parties/" + code + "/qr.svg").status, 429);
+  WsClient late(port());
+  late.send({{"t", "hello"}, {"code", "ZZZZZ3"}});
+  EXPECT_EQ(str(late.wait_for("error"), "code"), "rate-limited");
 }
 
 TEST_F(ServerTest, GameRulesAreEnforcedOverTheSocket) {
