@@ -9,9 +9,12 @@
 #include <vector>
 
 #include "core/game.h"
+#include "helpers.h"
 #include "core/movegen.h"
 
 using namespace makruk;
+
+using makruk::testing_helpers::Refused;
 
 namespace {
 
@@ -62,28 +65,6 @@ std::string describe(const Count& c) {
 ::testing::AssertionResult HasNoCount(const Game& g) {
   if (!g.position().count().running()) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "expected no count, got " << describe(g.position().count());
-}
-
-// The action is refused with an error and changes nothing.
-::testing::AssertionResult Refused(Game& g, std::string_view action) {
-  const std::string fen = g.position().fen();
-  const Count count = g.position().count();
-  const std::vector<std::string> record = g.record();
-  const Result result = g.result();
-  const Reason reason = g.reason();
-  const int plies = g.plies();
-  std::string err;
-  if (g.apply(action, &err)) return ::testing::AssertionFailure() << "'" << action << "' was accepted";
-  if (err.empty()) return ::testing::AssertionFailure() << "'" << action << "' refused without an error";
-  if (g.position().fen() != fen) return ::testing::AssertionFailure() << "'" << action << "' changed the FEN";
-  if (!(g.position().count() == count))
-    return ::testing::AssertionFailure() << "'" << action << "' changed the count to "
-                                         << describe(g.position().count());
-  if (g.record() != record) return ::testing::AssertionFailure() << "'" << action << "' changed the record";
-  if (g.result() != result || g.reason() != reason)
-    return ::testing::AssertionFailure() << "'" << action << "' changed the result";
-  if (g.plies() != plies) return ::testing::AssertionFailure() << "'" << action << "' changed the plies";
-  return ::testing::AssertionSuccess();
 }
 
 // Plays one quiet move (no capture) that does not end the game, preferring

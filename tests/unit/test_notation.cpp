@@ -8,19 +8,14 @@
 
 #include "core/movegen.h"
 #include "core/notation.h"
+#include "helpers.h"
 
 using namespace makruk;
 
+using makruk::testing_helpers::from_fen;
+using makruk::testing_helpers::sq;
+
 namespace {
-
-Square sq(const char* name) { return make_square(name[0] - 'a', name[1] - '1'); }
-
-Position from_fen(std::string_view fen, Variant v = Variant::Makruk) {
-  Position pos;
-  std::string error;
-  EXPECT_TRUE(pos.set(fen, v, Counting::Automatic, &error)) << fen << ": " << error;
-  return pos;
-}
 
 // Plays coordinate moves, failing the test on the first one refused.
 void play(Position& pos, std::initializer_list<const char*> moves) {
