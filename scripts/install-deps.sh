@@ -8,6 +8,7 @@ packages=(
   libcli11-dev               # command-line parsing
   libboost1.81-dev libboost-json1.81-dev  # Beast/Asio server, JSON
   libsqlite3-dev libssl-dev libqrencode-dev  # storage, tokens, QR codes
+  libcurl4-openssl-dev       # Web Push delivery
   libgtest-dev               # unit tests
   clang libclang-rt-14-dev   # libFuzzer targets
 )

@@ -193,7 +193,7 @@ int main(int argc, char** argv) {
   adjCmd->add_option("--variant", o.variant, "makruk, ouk (cambodian, ouk-chatrang)");
   adjCmd->add_option("--fen", o.fen, "start from this position");
   adjCmd->add_option("--counting", o.counting, "how counts start: auto or declare");
-  adjCmd->add_option("actions", o.actions, "moves (e3e4, d5d6m) and count:w, stop:b, claim:w, resign:b");
+  adjCmd->add_option("actions", o.actions, "moves (e3e4, d5d6m) and count:w, stop:b, claim:w, resign:b, expire");
 
   auto* uciCmd = app.add_subcommand("uci", "speak UCI on standard input and output");
   int benchDepth = 11;
@@ -218,6 +218,10 @@ int main(int argc, char** argv) {
   serveCmd->add_option("--data", so.data_dir, "data folder for the database (default ./data)");
   serveCmd->add_option("--web", so.web_dir, "the built web client (default web/dist)");
   serveCmd->add_option("--threads", so.threads, "network threads (default 2)")->check(CLI::Range(1, 64));
+  serveCmd->add_option("--push-subject", so.push_subject,
+                       "VAPID contact given to push services (default mailto:admin@localhost)");
+  serveCmd->add_flag("--push-allow-http", so.push_allow_http, "accept plain-http push endpoints (for tests)");
+  serveCmd->add_flag("--test-clock", so.test_clock, "let POST /api/test/clock move the server's clock (for tests)");
   serveCmd->add_option("--cpu-threads", so.cpu_threads, "threads searching CPU moves (default 1)")
       ->check(CLI::Range(1, 64));
 

@@ -26,6 +26,7 @@ std::string_view reason_string(Reason r) {
     case Reason::InsufficientMaterial: return "insufficient-material";
     case Reason::CountExpired: return "count-expired";
     case Reason::CountMate: return "count-mate";
+    case Reason::Expired: return "expired";
     default: return "";
   }
 }
@@ -165,7 +166,19 @@ bool Game::resign(Color side, std::string* error) {
   return true;
 }
 
+bool Game::expire(std::string* error) {
+  if (refuse_if_over(error)) return false;
+  record_.push_back("expire");
+  finish(Result::Draw, Reason::Expired);
+  return true;
+}
+
+bool is_move_action(std::string_view action) {
+  return action.find(':') == std::string_view::npos && action != "expire";
+}
+
 bool Game::apply(std::string_view action, std::string* error) {
+  if (action == "expire") return expire(error);
   if (size_t colon = action.find(':'); colon != std::string_view::npos) {
     std::string_view verb = action.substr(0, colon);
     Color side;

@@ -22,6 +22,7 @@ enum class Reason : uint8_t {
   InsufficientMaterial,
   CountExpired,
   CountMate,
+  Expired,  // a turn-based table went 45 days without a move: no winner or loser
 };
 
 std::string_view result_string(Result r);   // "1-0", "0-1", "1/2-1/2", "*"
@@ -31,6 +32,9 @@ std::string_view count_kind_string(CountKind k);  // "board", "piece"
 // D7 (Ouk Chatrang): whether `side` could ever give checkmate with its material.
 bool can_checkmate(const Position& pos, Color side);
 
+// Whether a record entry is a move (rather than count/stop/claim/resign/expire).
+bool is_move_action(std::string_view action);
+
 class Game {
  public:
   // Starts from `fen` (the variant's start position when empty). Returns
@@ -39,7 +43,8 @@ class Game {
                                     std::string* error);
 
   // Applies one action: a coordinate move ("e3e4", "d5d6m"), or "count:w",
-  // "stop:b", "claim:w", "resign:b". A refused action changes nothing.
+  // "stop:b", "claim:w", "resign:b", or "expire" (the table's time ran out).
+  // A refused action changes nothing.
   bool apply(std::string_view action, std::string* error);
 
   bool play(Move m, std::string* error);
@@ -47,6 +52,8 @@ class Game {
   bool stop_count(Color side, std::string* error);
   bool claim_draw(Color side, std::string* error);
   bool resign(Color side, std::string* error);
+  // Ends the game with no winner or loser (recorded as a draw, reason Expired).
+  bool expire(std::string* error);
 
   const Position& position() const { return pos_; }
   Variant variant() const { return pos_.variant(); }

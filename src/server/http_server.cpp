@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "hub.h"
+#include "webpush.h"
 
 namespace makruk::server {
 
@@ -104,6 +105,12 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string path,
     if (method != http::verb::post) co_return HttpReply{405, R"({"error":"use POST","code":"bad-request"})"};
     co_return hub.create_party(body, ip);
   }
+  if (path == "/api/my-games" && method == http::verb::post) co_return hub.my_games(body, ip);
+  if (path == "/api/push/key" && method == http::verb::get) co_return hub.push_key();
+  if (path == "/api/push/subscribe" && method == http::verb::post) co_return hub.push_subscribe(body, ip);
+  if (path == "/api/push/unsubscribe" && method == http::verb::post) co_return hub.push_unsubscribe(body);
+  if (path == "/api/test/clock" && method == http::verb::post && hub.test_clock_enabled())
+    co_return hub.advance_clock(body);
   const std::string prefix = "/api/parties/";
   if (path.rfind(prefix, 0) == 0) {
     std::string rest = path.substr(prefix.size());
@@ -114,6 +121,7 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string path,
     if (tail.empty() && method == http::verb::get) co_return hub.get_party(code, ip);
     if (tail == "/join" && method == http::verb::post) co_return hub.join(code, body, ip);
     if (tail == "/qr.svg" && method == http::verb::get) co_return hub.qr_svg(code, base, ip);
+    if (tail == "/event.ics" && method == http::verb::get) co_return hub.event_ics(code, base, ip);
   }
   co_return HttpReply{404, R"({"error":"no such endpoint","code":"not-found"})"};
 }
@@ -296,6 +304,39 @@ int run_server(const ServerOptions& o) {
     std::cerr << "makruk serve: cannot load the database: " << e.what() << "\n";
     return 1;
   }
+  if (o.test_clock) hub.enable_test_clock();
+
+  // Web Push: the VAPID key lives in the data folder; deliveries run on the
+  // sender's thread, and a gone subscription is dropped on the hub's.
+  std::unique_ptr<webpush::Sender> sender;
+  try {
+    webpush::KeyPair vapid = webpush::load_or_create_vapid(o.data_dir);
+    std::string publicKey = webpush::b64url_encode(vapid.public_raw());
+    webpush::SenderOptions so;
+    so.subject = o.push_subject;
+    sender = std::make_unique<webpush::Sender>(std::move(vapid), so, [&hub_ioc, &hub](const std::string& endpoint) {
+      asio::post(hub_ioc, [&hub, endpoint] { hub.drop_subscription(endpoint); });
+    });
+    hub.set_push(publicKey, [s = sender.get()](webpush::Delivery d) { s->send(std::move(d)); }, o.push_allow_http);
+  } catch (const std::exception& e) {
+    std::cerr << "makruk serve: push notifications: " << e.what() << "\n";
+    return 1;
+  }
+
+  // Turn-based tables end after 45 days without a move: look every minute.
+  asio::steady_timer ticker(hub_ioc);
+  std::function<void()> schedule_tick = [&] {
+    ticker.expires_after(std::chrono::minutes(1));
+    ticker.async_wait([&](beast::error_code ec) {
+      if (ec) return;
+      hub.tick();
+      schedule_tick();
+    });
+  };
+  asio::post(hub_ioc, [&] {
+    hub.tick();
+    schedule_tick();
+  });
   Context ctx{hub_ioc, hub, o.web_dir};
 
   tcp::acceptor acceptor(net_ioc);
@@ -329,6 +370,7 @@ int run_server(const ServerOptions& o) {
   hub_work.reset();
   hub_ioc.stop();
   hub_thread.join();
+  sender.reset();  // before the hub it posts to
   return 0;
 }
 

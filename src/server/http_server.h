@@ -13,6 +13,9 @@ struct ServerOptions {
   std::string web_dir = "web/dist";
   int threads = 2;      // network threads
   int cpu_threads = 1;  // engine searches for CPU opponents
+  std::string push_subject = "mailto:admin@localhost";  // VAPID contact for push services
+  bool push_allow_http = false;  // accept plain-http push endpoints (tests)
+  bool test_clock = false;       // POST /api/test/clock moves the clock (tests)
 };
 
 // Runs until SIGINT or SIGTERM. Returns the process exit code.

@@ -3,6 +3,8 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include <algorithm>
+
 #include <boost/json.hpp>
 
 #include "core/movegen.h"
@@ -122,6 +124,10 @@ json::object party_json(const Party& p) {
   o["cpu"] = p.cpu_level() ? json::value(p.cpu_level()) : json::value(nullptr);
   o["game"] = p.game() ? json::value(p.game()->id) : json::value(nullptr);
   o["gameNumber"] = p.game() ? p.game()->number : 0;
+  o["mode"] = r.mode;
+  o["startsAt"] = r.starts_at ? json::value(r.starts_at) : json::value(nullptr);
+  o["lastMoveAt"] = p.last_activity();
+  o["expiresAt"] = p.expires_at() ? json::value(p.expires_at()) : json::value(nullptr);
   return o;
 }
 
@@ -131,7 +137,7 @@ json::object state_json(const Party& p) {
   const Position& pos = game.position();
   json::array moves, san(g.san.begin(), g.san.end()), thai(g.san_thai.begin(), g.san_thai.end()), legal;
   for (const std::string& a : game.record())
-    if (a.find(':') == std::string::npos) moves.push_back(json::value(a));
+    if (is_move_action(a)) moves.push_back(json::value(a));
   for (Move m : game.legal_moves()) legal.push_back(json::value(move_to_string(m)));
   json::object o{{"t", "state"},
                  {"game", g.id},
@@ -201,7 +207,23 @@ void Hub::load() {
 
 Party* Hub::find(const std::string& code) {
   auto it = parties_.find(code);
-  return it == parties_.end() ? nullptr : &it->second;
+  if (it == parties_.end()) return nullptr;
+  expire_if_due(it->second);
+  return &it->second;
+}
+
+void Hub::expire_if_due(Party& p) {
+  try {
+    if (!p.expire_if_due(store_, now())) return;
+  } catch (const std::exception&) {
+    return;  // storage failed: nothing changed; the next look or tick tries again
+  }
+  broadcast(p, true, true);
+  notify(p, -1, "expired");
+}
+
+void Hub::tick() {
+  for (auto& [code, p] : parties_) expire_if_due(p);
 }
 
 std::string Hub::new_code() {
@@ -215,7 +237,7 @@ std::string Hub::new_code() {
 // Wrong party codes are limited per address, so codes cannot be enumerated.
 bool Hub::code_guess_allowed(const std::string& ip, bool wrong) {
   auto& times = wrong_codes_[ip];
-  int64_t now = now_();
+  const int64_t now = this->now();
   while (!times.empty() && times.front() < now - 60000) times.pop_front();
   if (int(times.size()) >= WRONG_CODES_PER_MINUTE) return false;
   if (wrong) times.push_back(now);
@@ -227,14 +249,15 @@ HttpReply Hub::create_party(const std::string& body, const std::string& /*ip*/) 
   std::string why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
-  std::string rawName, variant = "makruk", counting = "auto", fen;
+  std::string rawName, variant = "makruk", counting = "auto", fen, mode = "live";
   PartyRecord r;
-  int64_t cpu = 0;
-  bool cpuPresent = false;
+  int64_t cpu = 0, startsAt = 0;
+  bool cpuPresent = false, startsPresent = false;
   if (!get_string(*o, "name", rawName) || !get_string(*o, "variant", variant) ||
       !get_string(*o, "counting", counting) || !get_bool(*o, "showLegal", r.show_legal) ||
       !get_bool(*o, "swapColors", r.swap_colors) || !get_bool(*o, "labels", r.labels) ||
-      !get_int(*o, "cpu", cpu, cpuPresent) || !get_string(*o, "fen", fen))
+      !get_int(*o, "cpu", cpu, cpuPresent) || !get_string(*o, "fen", fen) || !get_string(*o, "mode", mode) ||
+      !get_int(*o, "startsAt", startsAt, startsPresent))
     return bad_request("a field has the wrong type");
   auto name = clean_name(rawName, why);
   if (!name) return bad_request(why);
@@ -242,6 +265,14 @@ HttpReply Hub::create_party(const std::string& body, const std::string& /*ip*/) 
   if (!parse_variant(variant, v)) return bad_request("unknown variant '" + variant + "' (makruk or ouk)");
   if (counting != "auto" && counting != "declare") return bad_request("counting must be 'auto' or 'declare'");
   if (cpuPresent && (cpu < 1 || cpu > 8)) return bad_request("cpu must be a level from 1 to 8");
+  if (mode != "live" && mode != "turn") return bad_request("mode must be 'live' or 'turn'");
+  if (cpuPresent && mode == "turn") return bad_request("a table against the CPU is always live");
+  const int64_t created = now();
+  if (startsPresent) {
+    if (cpuPresent) return bad_request("a table against the CPU starts at once");
+    if (startsAt <= created) return bad_request("startsAt must be in the future");
+    if (startsAt > created + 366LL * 24 * 3600 * 1000) return bad_request("startsAt must be within a year");
+  }
   if (!fen.empty()) {
     if (fen.size() > 120) return bad_request("fen is too long");
     auto start = Game::create(v, counting == "declare" ? Counting::Declaration : Counting::Automatic, fen, &why);
@@ -254,7 +285,9 @@ HttpReply Hub::create_party(const std::string& body, const std::string& /*ip*/) 
   r.variant = std::string(variant_name(v));
   r.counting = counting;
   r.cpu_level = int(cpu);
-  r.created_at = now_();
+  r.created_at = created;
+  r.mode = mode;
+  r.starts_at = startsPresent ? startsAt : 0;
   std::string token = random_token();
   Party p(r);
   try {
@@ -391,7 +424,7 @@ void Hub::on_close(const std::shared_ptr<Client>& c) {
 
 void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) {
   // Rate limit: a bucket of 20 messages refilled at 20 a second.
-  int64_t now = now_();
+  const int64_t now = this->now();
   c->tokens = std::min(20.0, c->tokens + double(now - c->last_refill) * 0.02);
   c->last_refill = now;
   if (c->tokens < 1) {
@@ -450,6 +483,7 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
   if (!id.empty()) ack["id"] = id;
   c->send(message(ack));
   after_change(*p, party_changed);
+  notify(*p, c->seat, type);
 }
 
 void Hub::after_change(Party& p, bool party_changed) {
@@ -481,13 +515,293 @@ void Hub::on_cpu_result(const std::string& code, int64_t game, int version, std:
     std::string type = colon == std::string::npos ? "move" : a.substr(0, colon);
     std::optional<Error> e;
     try {
-      e = p->act(store_, 1, type, type == "move" ? a : "", p->game()->version, now_());
+      e = p->act(store_, 1, type, type == "move" ? a : "", p->game()->version, now());
     } catch (const std::exception&) {
       return;  // storage failed: the CPU's turn stays open; nothing was applied
     }
     if (e) break;
   }
   after_change(*p, p->game()->game.over());
+}
+
+// ---------------------------------------------------------------- turn-based tables and Web Push
+
+void Hub::notify(Party& p, int actor, const std::string& kind) {
+  if (!p.turn_based() || !deliver_) return;
+  auto subs = subscriptions_.find(p.code());
+  if (subs == subscriptions_.end()) return;
+  const std::string actorName = actor >= 0 && size_t(actor) < p.seats().size() ? p.seats()[size_t(actor)].name : "";
+  if (kind == "expired") {
+    for (int seat = 0; seat < int(p.seats().size()) && seat < 2; ++seat) push_to_seat(p, seat, "expired", "", "");
+    return;
+  }
+  if (!p.game()) return;
+  const LiveGame& g = *p.game();
+  std::string move = kind == "move" && !g.san.empty() ? g.san.back() : "";
+  if (g.game.over()) {
+    for (int seat = 0; seat < 2; ++seat)
+      if (seat != actor) push_to_seat(p, seat, "over", actorName, move);
+    return;
+  }
+  int toMove = g.seat_of(g.game.position().side_to_move());
+  if (toMove != actor) push_to_seat(p, toMove, "turn", actorName, move);
+}
+
+void Hub::push_to_seat(Party& p, int seat, const std::string& kind, const std::string& opponent,
+                       const std::string& move) {
+  auto subs = subscriptions_.find(p.code());
+  if (subs == subscriptions_.end()) return;
+  const LiveGame* g = p.game() ? &*p.game() : nullptr;
+  bool over = g && g->game.over();
+  for (const SubscriptionRecord& s : subs->second) {
+    if (s.seat != seat) continue;
+    json::object payload{{"kind", kind}, {"code", p.code()}, {"url", "/p/" + p.code()}, {"lang", s.lang}};
+    payload["opponent"] = opponent.empty() ? json::value(nullptr) : json::value(opponent);
+    payload["move"] = move.empty() ? json::value(nullptr) : json::value(move);
+    payload["result"] = over ? json::value(result_string(g->game.result())) : json::value(nullptr);
+    payload["reason"] = over ? json::value(reason_string(g->game.reason())) : json::value(nullptr);
+    webpush::Delivery d;
+    d.to = webpush::Subscription{s.endpoint, s.p256dh, s.auth};
+    d.payload = json::serialize(payload);
+    d.topic = p.code();
+    d.urgency = kind == "turn" ? "normal" : "low";
+    deliver_(std::move(d));
+  }
+}
+
+void Hub::set_push(std::string public_key, std::function<void(webpush::Delivery)> deliver, bool allow_http) {
+  push_public_key_ = std::move(public_key);
+  deliver_ = std::move(deliver);
+  push_allow_http_ = allow_http;
+  for (SubscriptionRecord& s : store_.load_subscriptions()) subscriptions_[s.code].push_back(std::move(s));
+}
+
+HttpReply Hub::push_key() const {
+  if (push_public_key_.empty())
+    return reply(503, json::object{{"error", "push notifications are not set up"}, {"code", "unavailable"}});
+  return reply(200, json::object{{"publicKey", push_public_key_}});
+}
+
+namespace {
+
+// The (code, token) pairs of a request, at most 100.
+std::optional<std::vector<std::pair<std::string, std::string>>> table_list(const json::object& o, std::string& why) {
+  std::vector<std::pair<std::string, std::string>> out;
+  auto it = o.find("tables");
+  if (it == o.end()) return out;
+  if (!it->value().is_array()) {
+    why = "'tables' must be a list of {code, token}";
+    return std::nullopt;
+  }
+  const json::array& a = it->value().as_array();
+  if (a.size() > 100) {
+    why = "at most 100 tables at a time";
+    return std::nullopt;
+  }
+  for (const json::value& v : a) {
+    std::string code, token;
+    if (!v.is_object() || !get_string(v.as_object(), "code", code) || !get_string(v.as_object(), "token", token) ||
+        code.empty() || token.empty() || code.size() > 16 || token.size() > 64) {
+      why = "each table must be {code, token} strings";
+      return std::nullopt;
+    }
+    for (char& ch : code) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+    out.emplace_back(std::move(code), std::move(token));
+  }
+  return out;
+}
+
+}  // namespace
+
+HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
+  if (!deliver_) return push_key();
+  std::string why;
+  auto o = parse_object(body, why);
+  if (!o) return bad_request(why);
+  auto tables = table_list(*o, why);
+  if (!tables) return bad_request(why);
+  std::string lang = "en";
+  if (!get_string(*o, "lang", lang)) return bad_request("'lang' must be a string");
+  if (lang != "th" && lang != "en" && lang != "km") lang = "en";
+  auto sub = o->find("subscription");
+  if (sub == o->end() || !sub->value().is_object()) return bad_request("'subscription' is required");
+  const json::object& so = sub->value().as_object();
+  std::string endpoint, p256dh, auth;
+  auto keys = so.find("keys");
+  if (!get_string(so, "endpoint", endpoint) || keys == so.end() || !keys->value().is_object() ||
+      !get_string(keys->value().as_object(), "p256dh", p256dh) || !get_string(keys->value().as_object(), "auth", auth))
+    return bad_request("the subscription must be {endpoint, keys: {p256dh, auth}}");
+  std::string origin = webpush::origin_of(endpoint);
+  if (endpoint.size() > 2048 || origin.empty()) return bad_request("the endpoint must be an absolute URL");
+  if (!push_allow_http_) {
+    if (origin.rfind("https://", 0) != 0) return bad_request("the endpoint must be an https URL");
+    // Push services have public names: refuse addresses and local names, so
+    // that the server cannot be made to post to its own network.
+    std::string host = origin.substr(8);
+    if (host.front() == '[') host = "[";  // an IPv6 literal
+    else host = host.substr(0, host.find(':'));
+    bool literal = host == "[" || host.find_first_not_of("0123456789.") == std::string::npos;
+    auto ends = [&](std::string_view tail) { return host.size() >= tail.size() && host.ends_with(tail); };
+    if (literal || host.find('.') == std::string::npos || ends(".local") || ends(".localhost") || ends(".internal") ||
+        ends(".lan") || ends(".home.arpa"))
+      return bad_request("the endpoint must be a push service's public https URL");
+  }
+  auto rawKey = webpush::b64url_decode(p256dh);
+  auto rawAuth = webpush::b64url_decode(auth);
+  if (!rawKey || !rawAuth || rawAuth->size() != 16) return bad_request("the subscription keys are malformed");
+  try {
+    webpush::encrypt("", *rawKey, *rawAuth);  // refuses a key that is not a P-256 point
+  } catch (const std::exception&) {
+    return bad_request("p256dh is not a P-256 public key");
+  }
+  json::array subscribed, unknown;
+  for (const auto& [code, token] : *tables) {
+    auto it = parties_.find(code);
+    int seat = it == parties_.end() ? -1 : it->second.seat_of_token(hash_token(token));
+    if (seat < 0) {
+      if (!code_guess_allowed(ip, true)) return error_reply(Error{ErrorCode::RateLimited, "too many wrong codes; wait a minute"});
+      unknown.push_back(json::value(code));
+      continue;
+    }
+    SubscriptionRecord rec{endpoint, code, seat, p256dh, auth, lang, now()};
+    try {
+      store_.add_subscription(rec);
+    } catch (const std::exception& e) {
+      return reply(500, json::object{{"error", std::string("storage failed: ") + e.what()}, {"code", "internal"}});
+    }
+    auto& list = subscriptions_[code];
+    auto same = std::find_if(list.begin(), list.end(),
+                             [&](const SubscriptionRecord& s) { return s.endpoint == endpoint && s.seat == seat; });
+    if (same != list.end()) *same = rec;
+    else list.push_back(rec);
+    subscribed.push_back(json::value(code));
+  }
+  return reply(200, json::object{{"subscribed", std::move(subscribed)}, {"unknown", std::move(unknown)}});
+}
+
+HttpReply Hub::push_unsubscribe(const std::string& body) {
+  std::string why, endpoint;
+  auto o = parse_object(body, why);
+  if (!o) return bad_request(why);
+  if (!get_string(*o, "endpoint", endpoint) || endpoint.empty() || endpoint.size() > 2048)
+    return bad_request("'endpoint' is required");
+  int removed;
+  try {
+    removed = store_.remove_subscription(endpoint);
+  } catch (const std::exception& e) {
+    return reply(500, json::object{{"error", std::string("storage failed: ") + e.what()}, {"code", "internal"}});
+  }
+  drop_subscription(endpoint);
+  return reply(200, json::object{{"removed", removed}});
+}
+
+void Hub::drop_subscription(const std::string& endpoint) {
+  for (auto it = subscriptions_.begin(); it != subscriptions_.end();) {
+    std::erase_if(it->second, [&](const SubscriptionRecord& s) { return s.endpoint == endpoint; });
+    it = it->second.empty() ? subscriptions_.erase(it) : std::next(it);
+  }
+  try {
+    store_.remove_subscription(endpoint);
+  } catch (const std::exception&) {
+  }
+}
+
+HttpReply Hub::my_games(const std::string& body, const std::string& ip) {
+  std::string why;
+  auto o = parse_object(body, why);
+  if (!o) return bad_request(why);
+  auto tables = table_list(*o, why);
+  if (!tables) return bad_request(why);
+  struct Entry {
+    json::object o;
+    int rank;
+    int64_t at;
+  };
+  std::vector<Entry> entries;
+  json::array unknown;
+  for (const auto& [code, token] : *tables) {
+    Party* p = find(code);
+    int seat = p ? p->seat_of_token(hash_token(token)) : -1;
+    if (seat < 0) {
+      if (!code_guess_allowed(ip, true)) return error_reply(Error{ErrorCode::RateLimited, "too many wrong codes; wait a minute"});
+      unknown.push_back(json::value(code));
+      continue;
+    }
+    const PartyRecord& r = p->record();
+    json::object e{{"code", code}, {"variant", r.variant}, {"mode", r.mode}, {"seat", seat}, {"status", p->status()}};
+    int other = 1 - seat;
+    e["opponent"] = size_t(other) < p->seats().size() ? json::value(p->seats()[size_t(other)].name) : json::value(nullptr);
+    bool yourTurn = false;
+    if (const auto& g = p->game()) {
+      Color mine = g->color_of_seat(seat);
+      yourTurn = !g->game.over() && !p->expired() && g->game.position().side_to_move() == mine;
+      e["color"] = mine == WHITE ? "w" : "b";
+      e["moves"] = g->san.size();
+      e["lastMove"] = g->san.empty() ? json::value(nullptr) : json::value(g->san.back());
+      e["result"] = result_string(g->game.result());
+      e["reason"] = g->game.over() ? json::value(reason_string(g->game.reason())) : json::value(nullptr);
+    } else {
+      e["color"] = nullptr;
+      e["moves"] = 0;
+      e["lastMove"] = nullptr;
+      e["result"] = "*";
+      e["reason"] = nullptr;
+    }
+    e["yourTurn"] = yourTurn;
+    e["lastMoveAt"] = p->last_activity();
+    e["expiresAt"] = p->expires_at() ? json::value(p->expires_at()) : json::value(nullptr);
+    e["startsAt"] = r.starts_at ? json::value(r.starts_at) : json::value(nullptr);
+    std::string status = p->status();
+    int rank = yourTurn ? 0 : status == "playing" ? 1 : status == "ready" || status == "waiting" ? 2 : 3;
+    entries.push_back({std::move(e), rank, p->last_activity()});
+  }
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const Entry& a, const Entry& b) { return a.rank != b.rank ? a.rank < b.rank : a.at > b.at; });
+  json::array games;
+  for (Entry& e : entries) games.push_back(std::move(e.o));
+  return reply(200, json::object{{"games", std::move(games)}, {"unknown", std::move(unknown)}});
+}
+
+namespace {
+
+std::string ics_time(int64_t ms) {
+  std::string iso = iso_time(ms);  // 2026-11-30T02:20:39Z
+  std::string out;
+  for (char c : iso)
+    if (c != '-' && c != ':') out += c;
+  return out;
+}
+
+}  // namespace
+
+HttpReply Hub::event_ics(const std::string& code, const std::string& base_url, const std::string& ip) {
+  std::optional<Error> e;
+  Party* p = find_guarded(code, ip, e);
+  if (!p) return error_reply(*e);
+  const PartyRecord& r = p->record();
+  if (!r.starts_at) return error_reply(Error{ErrorCode::NotFound, "this table has no start time"});
+  std::string game = r.variant == "ouk" ? "Ouk Chatrang" : "Makruk";
+  std::string link = base_url + "/p/" + code;
+  std::string ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//makruk//tables//EN\r\nCALSCALE:GREGORIAN\r\n"
+                    "METHOD:PUBLISH\r\nBEGIN:VEVENT\r\nUID:" + code + "-" + std::to_string(r.starts_at) +
+                    "@makruk\r\nDTSTAMP:" + ics_time(now()) + "\r\nDTSTART:" + ics_time(r.starts_at) +
+                    "\r\nDURATION:PT30M\r\nSUMMARY:" + game + " (" + code + ")\r\nDESCRIPTION:Table " + code +
+                    ": " + link + "\r\nURL:" + link + "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+  return HttpReply{200, ics, "text/calendar; charset=utf-8"};
+}
+
+HttpReply Hub::advance_clock(const std::string& body) {
+  if (!test_clock_) return error_reply(Error{ErrorCode::NotFound, "no such endpoint"});
+  std::string why;
+  auto o = parse_object(body, why);
+  if (!o) return bad_request(why);
+  int64_t ms = 0;
+  bool present = false;
+  if (!get_int(*o, "advanceMs", ms, present) || !present || ms < 0)
+    return bad_request("'advanceMs' must be a number of milliseconds >= 0");
+  clock_offset_ += ms;
+  tick();
+  return reply(200, json::object{{"now", now()}});
 }
 
 }  // namespace makruk::server

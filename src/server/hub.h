@@ -16,6 +16,7 @@
 #include "cpu.h"
 #include "party.h"
 #include "store.h"
+#include "webpush.h"
 
 namespace makruk::server {
 
@@ -58,6 +59,27 @@ class Hub {
   HttpReply get_party(const std::string& code, const std::string& ip);
   HttpReply join(const std::string& code, const std::string& body, const std::string& ip);
   HttpReply qr_svg(const std::string& code, const std::string& base_url, const std::string& ip);
+  // An iCalendar event for a table with a scheduled start.
+  HttpReply event_ics(const std::string& code, const std::string& base_url, const std::string& ip);
+  // The player's view of the tables whose tokens a browser holds.
+  HttpReply my_games(const std::string& body, const std::string& ip);
+
+  // Web Push: `deliver` hands a message to the sender (it must not block);
+  // `public_key` is the VAPID key, base64url; plain-http endpoints are refused
+  // unless `allow_http` (tests).
+  void set_push(std::string public_key, std::function<void(webpush::Delivery)> deliver, bool allow_http);
+  HttpReply push_key() const;
+  HttpReply push_subscribe(const std::string& body, const std::string& ip);
+  HttpReply push_unsubscribe(const std::string& body);
+  // The push service said the subscription is gone (404/410).
+  void drop_subscription(const std::string& endpoint);
+
+  // Ends the turn-based tables whose 45 days have run out (called every minute).
+  void tick();
+  // Testing aid: lets POST /api/test/clock move the hub's clock forward.
+  void enable_test_clock() { test_clock_ = true; }
+  bool test_clock_enabled() const { return test_clock_; }
+  HttpReply advance_clock(const std::string& body);
 
   void on_message(const std::shared_ptr<Client>& c, const std::string& text);
   void on_close(const std::shared_ptr<Client>& c);
@@ -65,7 +87,13 @@ class Hub {
   size_t party_count() const { return parties_.size(); }
 
  private:
+  int64_t now() const { return now_() + clock_offset_; }
+  // The party for a code, ended first if its time has run out.
   Party* find(const std::string& code);
+  void expire_if_due(Party& p);
+  // Pushes to the seats that must now act after `actor` did `type` (turn-based tables).
+  void notify(Party& p, int actor, const std::string& kind);
+  void push_to_seat(Party& p, int seat, const std::string& kind, const std::string& opponent, const std::string& move);
   bool code_guess_allowed(const std::string& ip, bool wrong);
   // The party for a code, counting a wrong code against the address; sets *e
   // (not found, or rate limited) when there is none to use.
@@ -86,6 +114,12 @@ class Hub {
   std::map<std::string, std::deque<int64_t>> wrong_codes_;  // per address
   std::set<std::string> cpu_busy_;  // parties whose CPU is thinking
   std::mt19937_64 rng_;
+  std::map<std::string, std::vector<SubscriptionRecord>> subscriptions_;  // by party code
+  std::function<void(webpush::Delivery)> deliver_;
+  std::string push_public_key_;
+  bool push_allow_http_ = false;
+  bool test_clock_ = false;
+  int64_t clock_offset_ = 0;
   CpuPool cpu_;
 };
 

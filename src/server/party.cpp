@@ -1,5 +1,8 @@
 #include "party.h"
 
+#include <algorithm>
+#include <ctime>
+
 #include "core/notation.h"
 
 namespace makruk::server {
@@ -32,6 +35,16 @@ Error err(ErrorCode c, std::string msg) { return Error{c, std::move(msg)}; }
 
 }  // namespace
 
+std::string iso_time(int64_t ms) {
+  std::time_t secs = std::time_t(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+
 Variant Party::variant() const { return record_.variant == "ouk" ? Variant::Ouk : Variant::Makruk; }
 Counting Party::counting() const {
   return record_.counting == "declare" ? Counting::Declaration : Counting::Automatic;
@@ -40,7 +53,7 @@ Counting Party::counting() const {
 bool apply_action(LiveGame& g, const std::string& action, std::string* error) {
   const Position& pos = g.game.position();
   Move m;
-  if (action.find(':') == std::string::npos) {
+  if (is_move_action(action)) {
     m = parse_move(pos, action, error);
     if (m.is_none()) return false;
   }
@@ -63,6 +76,8 @@ Party Party::from_record(const PartyData& data) {
   }
   if (!data.games.empty()) {
     const GameRecord& rec = data.games.back();
+    p.last_activity_ = std::max(p.last_activity_, rec.created_at);
+    if (!rec.actions.empty()) p.last_activity_ = std::max(p.last_activity_, rec.actions.back().at);
     std::string error;
     auto game = Game::create(p.variant(), p.counting(), rec.start_fen, &error);
     if (game) {
@@ -76,6 +91,7 @@ Party Party::from_record(const PartyData& data) {
 }
 
 std::string Party::status() const {
+  if (expired()) return "expired";
   if (game_) return game_->game.over() ? "finished" : "playing";
   return seats_.size() >= 2 ? "ready" : "waiting";
 }
@@ -86,8 +102,33 @@ int Party::seat_of_token(const std::string& token_hash) const {
   return -1;
 }
 
+int64_t Party::expires_at() const {
+  if (!turn_based() || expired()) return 0;
+  return std::max(last_activity_, record_.starts_at) + TURN_BASED_EXPIRY_MS;
+}
+
+std::optional<Error> Party::refuse_if_expired() const {
+  if (expired()) return err(ErrorCode::Conflict, "the table ended after 45 days without a move");
+  return std::nullopt;
+}
+
+bool Party::expire_if_due(Store& store, int64_t now) {
+  int64_t due = expires_at();
+  if (due == 0 || now < due) return false;
+  bool running = game_ && !game_->game.over();
+  store.expire_party(record_.code, running ? game_->id : 0, running ? game_->version : 0, now);
+  if (running) {
+    std::string error;
+    apply_action(*game_, "expire", &error);
+  }
+  record_.expired_at = now;
+  return true;
+}
+
 std::optional<Error> Party::add_player(Store& store, const std::string& name, const std::string& token_hash,
                                        int& seat) {
+  if (seats_.size() < 2)
+    if (auto e = refuse_if_expired()) return e;
   if (seats_.size() >= 2) {
     seat = -1;
     return std::nullopt;
@@ -107,12 +148,16 @@ void Party::begin_game(Store& store, int64_t now) {
   std::string fen = game->position().fen();
   int64_t id = store.create_game(record_.code, number, white, fen, now);
   game_ = LiveGame{id, number, white, std::move(*game), 0, {}, {}};
+  last_activity_ = now;
 }
 
 std::optional<Error> Party::start(Store& store, int seat, int64_t now) {
   if (seat != 0) return err(ErrorCode::Forbidden, "only the host can start the game");
   if (game_) return err(ErrorCode::Conflict, "the game has already started");
   if (seats_.size() < 2) return err(ErrorCode::Conflict, "waiting for a second player");
+  if (auto e = refuse_if_expired()) return e;
+  if (now < record_.starts_at)
+    return err(ErrorCode::Conflict, "the table starts at " + iso_time(record_.starts_at) + "; it cannot start earlier");
   begin_game(store, now);
   return std::nullopt;
 }
@@ -120,6 +165,7 @@ std::optional<Error> Party::start(Store& store, int seat, int64_t now) {
 std::optional<Error> Party::rematch(Store& store, int seat, int64_t now) {
   if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, "spectators cannot start a game");
   if (!game_ || !game_->game.over()) return err(ErrorCode::Conflict, "the game is still running");
+  if (auto e = refuse_if_expired()) return e;
   begin_game(store, now);
   return std::nullopt;
 }
@@ -128,6 +174,7 @@ std::optional<Error> Party::act(Store& store, int seat, const std::string& type,
                                 int version, int64_t now) {
   if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, "spectators cannot play");
   if (!game_) return err(ErrorCode::Conflict, "the game has not started");
+  if (auto e = refuse_if_expired()) return e;
   LiveGame& live = *game_;
   if (version != live.version)
     return err(ErrorCode::Conflict, "the game is at version " + std::to_string(live.version) + ", not " +
@@ -154,6 +201,7 @@ std::optional<Error> Party::act(Store& store, int seat, const std::string& type,
     return err(ErrorCode::Conflict, e.what());
   }
   live = std::move(next);
+  last_activity_ = now;
   return std::nullopt;
 }
 

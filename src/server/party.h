@@ -40,23 +40,32 @@ struct LiveGame {
   int seat_of(Color c) const { return c == WHITE ? white_seat : 1 - white_seat; }
 };
 
+// A turn-based table with no move for this long ends (RULES.md §6).
+constexpr int64_t TURN_BASED_EXPIRY_MS = 45LL * 24 * 3600 * 1000;
+
 class Party {
  public:
   // Rebuilds a party from storage (replaying its games' actions).
   static Party from_record(const PartyData& data);
-  Party(PartyRecord record) : record_(std::move(record)) {}
+  Party(PartyRecord record) : record_(std::move(record)), last_activity_(record_.created_at) {}
 
   const std::string& code() const { return record_.code; }
   const PartyRecord& record() const { return record_; }
   Variant variant() const;
   Counting counting() const;
   int cpu_level() const { return record_.cpu_level; }
+  bool turn_based() const { return record_.mode == "turn"; }
+  bool expired() const { return record_.expired_at != 0; }
+  // The last accepted action, game start or the table's creation (ms).
+  int64_t last_activity() const { return last_activity_; }
+  // When a turn-based table will expire (ms); 0 for live or expired tables.
+  int64_t expires_at() const;
   const std::vector<Seat>& seats() const { return seats_; }
   std::vector<Seat>& seats() { return seats_; }
   const std::optional<LiveGame>& game() const { return game_; }
   // Open connections without a seat (kept by the hub).
   int spectators = 0;
-  // "waiting", "ready", "playing" or "finished".
+  // "waiting", "ready", "playing", "finished" or "expired".
   std::string status() const;
   // The seat holding this token hash, or -1.
   int seat_of_token(const std::string& token_hash) const;
@@ -72,12 +81,21 @@ class Party {
   std::optional<Error> rematch(Store& store, int seat, int64_t now);
   // Starts game number n+1 (used by start, rematch and CPU tables).
   void begin_game(Store& store, int64_t now);
+  // Ends a turn-based table whose time has come (see expires_at): the running
+  // game, if any, gets "expire". False when it is not due (nothing changes).
+  bool expire_if_due(Store& store, int64_t now);
 
  private:
+  std::optional<Error> refuse_if_expired() const;
+
   PartyRecord record_;
+  int64_t last_activity_ = 0;
   std::vector<Seat> seats_;
   std::optional<LiveGame> game_;
 };
+
+// "2026-11-30T02:20:39Z" for a time in ms since the epoch.
+std::string iso_time(int64_t ms);
 
 // Applies a canonical action to a live game, keeping its SAN lists. False
 // (with *error) when the game refuses it.

@@ -18,6 +18,9 @@ struct PartyRecord {
   int cpu_level = 0;  // 0: two people
   int64_t created_at = 0;
   std::string start_fen;  // empty: the variant's start position
+  std::string mode = "live";  // "live" | "turn" (turn-based)
+  int64_t starts_at = 0;      // scheduled start (ms since the epoch), 0: none
+  int64_t expired_at = 0;     // when a turn-based table expired, 0: it has not
 };
 
 struct SeatRecord {
@@ -40,12 +43,23 @@ struct GameRecord {
   int white_seat = 0;
   std::string start_fen;
   std::vector<ActionRecord> actions;
+  int64_t created_at = 0;
 };
 
 struct PartyData {
   PartyRecord party;
   std::vector<SeatRecord> seats;
   std::vector<GameRecord> games;  // by number
+};
+
+// A browser's Web Push subscription for one seat of a party.
+struct SubscriptionRecord {
+  std::string endpoint;
+  std::string code;
+  int seat = 0;
+  std::string p256dh, auth;  // base64url, as the browser gives them
+  std::string lang;          // "th" | "en" | "km"
+  int64_t created_at = 0;
 };
 
 // Thrown when an append does not find the version it expected.
@@ -64,8 +78,17 @@ class Store {
   // Appends `action` as version expected_version + 1 of the game, atomically.
   virtual void append_action(int64_t game, int expected_version, const std::string& action,
                              int64_t at) = 0;
+  // Marks a turn-based party expired at `at` and, when `game` is not 0, appends
+  // "expire" to it as version expected_version + 1: both or neither.
+  virtual void expire_party(const std::string& code, int64_t game, int expected_version, int64_t at) = 0;
   virtual bool party_exists(const std::string& code) = 0;
   virtual std::vector<PartyData> load_all() = 0;
+
+  // Adds (or refreshes) a subscription for a seat.
+  virtual void add_subscription(const SubscriptionRecord& s) = 0;
+  // Drops an endpoint from every seat; answers how many rows went.
+  virtual int remove_subscription(const std::string& endpoint) = 0;
+  virtual std::vector<SubscriptionRecord> load_subscriptions() = 0;
 };
 
 // Opens (creating if needed) the SQLite database at `path` and applies the

@@ -46,6 +46,23 @@ constexpr const char* MIGRATIONS[] = {
       PRIMARY KEY (game, version)
     );
     )sql",
+    // 2: turn-based tables, scheduled starts, Web Push subscriptions.
+    R"sql(
+    ALTER TABLE parties ADD COLUMN mode TEXT NOT NULL DEFAULT 'live';
+    ALTER TABLE parties ADD COLUMN starts_at INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE parties ADD COLUMN expired_at INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE push_subscriptions (
+      endpoint TEXT NOT NULL,
+      code TEXT NOT NULL REFERENCES parties(code),
+      seat INTEGER NOT NULL,
+      p256dh TEXT NOT NULL,
+      auth TEXT NOT NULL,
+      lang TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (endpoint, code, seat)
+    );
+    CREATE INDEX push_subscriptions_by_code ON push_subscriptions(code);
+    )sql",
 };
 
 class Statement {
@@ -99,10 +116,13 @@ class SqliteStore final : public Store {
   void create_party(const PartyRecord& p, const SeatRecord& host) override {
     std::lock_guard lock(mutex_);
     Transaction t(*this);
-    Statement(db_, "INSERT INTO parties VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
+    Statement(db_,
+              "INSERT INTO parties (code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, "
+              "start_fen, mode, starts_at, expired_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)")
         .bind(1, p.code).bind(2, p.variant).bind(3, p.counting).bind(4, int64_t(p.show_legal))
         .bind(5, int64_t(p.swap_colors)).bind(6, int64_t(p.labels)).bind(7, int64_t(p.cpu_level))
-        .bind(8, p.created_at).bind(9, p.start_fen).step();
+        .bind(8, p.created_at).bind(9, p.start_fen).bind(10, p.mode).bind(11, p.starts_at)
+        .bind(12, p.expired_at).step();
     insert_seat(host);
     t.commit();
   }
@@ -130,18 +150,41 @@ class SqliteStore final : public Store {
   void append_action(int64_t game, int expected_version, const std::string& action, int64_t at) override {
     std::lock_guard lock(mutex_);
     Transaction t(*this);
-    int64_t have;
-    {
-      Statement last(db_, "SELECT COALESCE(MAX(version), 0) FROM actions WHERE game = ?1");
-      last.bind(1, game).step();
-      have = last.integer(0);
-    }
-    if (have != expected_version)
-      throw VersionConflict("game " + std::to_string(game) + " is at version " + std::to_string(have) +
-                            ", not " + std::to_string(expected_version));
-    Statement(db_, "INSERT INTO actions VALUES (?1, ?2, ?3, ?4)")
-        .bind(1, game).bind(2, int64_t(expected_version + 1)).bind(3, action).bind(4, at).step();
+    insert_action(game, expected_version, action, at);
     t.commit();
+  }
+
+  void expire_party(const std::string& code, int64_t game, int expected_version, int64_t at) override {
+    std::lock_guard lock(mutex_);
+    Transaction t(*this);
+    if (game) insert_action(game, expected_version, "expire", at);
+    Statement(db_, "UPDATE parties SET expired_at = ?1 WHERE code = ?2").bind(1, at).bind(2, code).step();
+    t.commit();
+  }
+
+  void add_subscription(const SubscriptionRecord& r) override {
+    std::lock_guard lock(mutex_);
+    Statement(db_,
+              "INSERT INTO push_subscriptions VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (endpoint, code, seat) "
+              "DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, lang = excluded.lang")
+        .bind(1, r.endpoint).bind(2, r.code).bind(3, int64_t(r.seat)).bind(4, r.p256dh).bind(5, r.auth)
+        .bind(6, r.lang).bind(7, r.created_at).step();
+  }
+
+  int remove_subscription(const std::string& endpoint) override {
+    std::lock_guard lock(mutex_);
+    Statement(db_, "DELETE FROM push_subscriptions WHERE endpoint = ?1").bind(1, endpoint).step();
+    return sqlite3_changes(db_);
+  }
+
+  std::vector<SubscriptionRecord> load_subscriptions() override {
+    std::lock_guard lock(mutex_);
+    std::vector<SubscriptionRecord> out;
+    Statement q(db_, "SELECT endpoint, code, seat, p256dh, auth, lang, created_at FROM push_subscriptions "
+                     "ORDER BY code, seat, created_at");
+    while (q.step())
+      out.push_back({q.text(0), q.text(1), int(q.integer(2)), q.text(3), q.text(4), q.text(5), q.integer(6)});
+    return out;
   }
 
   bool party_exists(const std::string& code) override {
@@ -153,21 +196,24 @@ class SqliteStore final : public Store {
   std::vector<PartyData> load_all() override {
     std::lock_guard lock(mutex_);
     std::vector<PartyData> out;
-    Statement parties(db_, "SELECT code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, start_fen "
-                           "FROM parties ORDER BY created_at, code");
+    Statement parties(db_,
+                      "SELECT code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, start_fen, "
+                      "mode, starts_at, expired_at FROM parties ORDER BY created_at, code");
     while (parties.step()) {
       PartyData d;
       d.party = {parties.text(0), parties.text(1), parties.text(2), parties.integer(3) != 0,
                  parties.integer(4) != 0, parties.integer(5) != 0, int(parties.integer(6)), parties.integer(7),
-                 parties.text(8)};
+                 parties.text(8), parties.text(9), parties.integer(10), parties.integer(11)};
       Statement seats(db_, "SELECT seat, name, token_hash FROM seats WHERE code = ?1 ORDER BY seat");
       seats.bind(1, d.party.code);
       while (seats.step())
         d.seats.push_back({d.party.code, int(seats.integer(0)), seats.text(1), seats.text(2)});
-      Statement games(db_, "SELECT id, number, white_seat, start_fen FROM games WHERE code = ?1 ORDER BY number");
+      Statement games(db_,
+                      "SELECT id, number, white_seat, start_fen, created_at FROM games WHERE code = ?1 ORDER BY number");
       games.bind(1, d.party.code);
       while (games.step()) {
-        GameRecord g{games.integer(0), d.party.code, int(games.integer(1)), int(games.integer(2)), games.text(3), {}};
+        GameRecord g{games.integer(0), d.party.code,   int(games.integer(1)), int(games.integer(2)),
+                     games.text(3),    {},             games.integer(4)};
         Statement actions(db_, "SELECT version, action, at FROM actions WHERE game = ?1 ORDER BY version");
         actions.bind(1, g.id);
         while (actions.step()) g.actions.push_back({int(actions.integer(0)), actions.text(1), actions.integer(2)});
@@ -199,6 +245,21 @@ class SqliteStore final : public Store {
       sqlite3_free(err);
       throw std::runtime_error("sqlite: " + msg);
     }
+  }
+
+  // Inside a transaction, with the lock held.
+  void insert_action(int64_t game, int expected_version, const std::string& action, int64_t at) {
+    int64_t have;
+    {
+      Statement last(db_, "SELECT COALESCE(MAX(version), 0) FROM actions WHERE game = ?1");
+      last.bind(1, game).step();
+      have = last.integer(0);
+    }
+    if (have != expected_version)
+      throw VersionConflict("game " + std::to_string(game) + " is at version " + std::to_string(have) +
+                            ", not " + std::to_string(expected_version));
+    Statement(db_, "INSERT INTO actions VALUES (?1, ?2, ?3, ?4)")
+        .bind(1, game).bind(2, int64_t(expected_version + 1)).bind(3, action).bind(4, at).step();
   }
 
   void insert_seat(const SeatRecord& s) {

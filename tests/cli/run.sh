@@ -279,6 +279,17 @@ has '"result":"0-1"'
 has '"reason":"resignation"'
 pass
 
+test_case "adjudicate: a table's time runs out (expire): no winner or loser"
+run adjudicate e3e4 expire
+expect_rc 0
+has '"result":"1/2-1/2"'
+has '"reason":"expired"'
+has '"legal":[]'
+run adjudicate e3e4 expire e6e5
+expect_rc 2
+has 'over'
+pass
+
 test_case "adjudicate: Makruk draws by threefold repetition by itself"
 run adjudicate b1d2 b8d7 d2b1 d7b8 b1d2 b8d7 d2b1 d7b8
 expect_rc 0

@@ -14,6 +14,10 @@
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <vector>
+
+#include "push_receiver.h"
+#include "server/webpush.h"
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -28,7 +32,10 @@ namespace {
 // A server process on a free port, with a data folder that outlives restarts.
 class Server {
  public:
-  explicit Server(std::filesystem::path data) : data_(std::move(data)) { start(); }
+  explicit Server(std::filesystem::path data, std::vector<std::string> extra = {})
+      : data_(std::move(data)), extra_(std::move(extra)) {
+    start();
+  }
   ~Server() { kill_hard(); }
 
   void start() {
@@ -38,8 +45,13 @@ class Server {
     if (pid_ == 0) {
       dup2(out[1], STDOUT_FILENO);
       close(out[0]);
-      execl(MAKRUK_BINARY, "makruk", "serve", "--address", "127.0.0.1", "--port", "0", "--data",
-            data_.c_str(), "--web", "/nonexistent", static_cast<char*>(nullptr));
+      std::vector<std::string> args = {"makruk", "serve", "--address", "127.0.0.1", "--port", "0",
+                                        "--data", data_.string(), "--web", "/nonexistent"};
+      args.insert(args.end(), extra_.begin(), extra_.end());
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(MAKRUK_BINARY, argv.data());
       _exit(127);
     }
     close(out[1]);
@@ -63,6 +75,7 @@ class Server {
 
  private:
   std::filesystem::path data_;
+  std::vector<std::string> extra_;
   pid_t pid_ = -1;
   uint16_t port_ = 0;
 };
@@ -401,4 +414,126 @@ TEST_F(ServerTest, KillNineLosesNothingConfirmed) {
   Reply again = request(port(), http::verb::post, "/api/parties/" + code + "/join",
                         R"({"name":"Dara","token":")" + guestToken + "\"}");
   EXPECT_EQ(again.body.at("seat").as_int64(), 1);
+}
+
+// Web Push end to end: a real server process delivers to a push service
+// started by the test on loopback, which checks the VAPID header and decrypts
+// the payload with the subscription's private key, as a browser would.
+TEST_F(ServerTest, TurnBasedTablePushesEachTurnToALoopbackPushService) {
+  namespace wp = makruk::server::webpush;
+  server_.reset();
+  server_ = std::make_unique<Server>(data_, std::vector<std::string>{"--push-allow-http", "--test-clock"});
+  makruk::testing::PushReceiver rx;
+  Reply key = request(port(), http::verb::get, "/api/push/key");
+  ASSERT_EQ(key.status, 200);
+  std::string serverKey = str(key.body, "publicKey");
+  EXPECT_EQ(wp::b64url_decode(serverKey)->size(), 65u);
+
+  auto [code, hostToken, guestToken] = two_players({{"name", "Somchai"}, {"mode", "turn"}});
+  struct Browser {
+    wp::KeyPair key = wp::KeyPair::generate();
+    std::string auth = "sixteen-byte-key";
+  } hostBrowser, guestBrowser;
+  auto subscribe = [&](Browser& b, const std::string& path, const std::string& token, const char* lang) {
+    json::object sub{{"endpoint", rx.url(path)},
+                     {"keys", json::object{{"p256dh", wp::b64url_encode(b.key.public_raw())},
+                                           {"auth", wp::b64url_encode(b.auth)}}}};
+    json::object req{{"subscription", sub},
+                     {"lang", lang},
+                     {"tables", json::array{json::object{{"code", code}, {"token", token}}}}};
+    Reply r = request(port(), http::verb::post, "/api/push/subscribe", json::serialize(req));
+    EXPECT_EQ(r.status, 200) << json::serialize(r.body);
+    EXPECT_EQ(r.body.at("subscribed").as_array().size(), 1u);
+  };
+  subscribe(hostBrowser, "/push/host", hostToken, "en");
+  subscribe(guestBrowser, "/push/guest", guestToken, "th");
+
+  // Checks a delivery as the push service and the browser would; returns its payload.
+  auto received = [&](size_t i, const std::string& path, Browser& b) -> json::value {
+    EXPECT_TRUE(rx.wait_for(i + 1, 20s)) << "no push " << i;
+    auto all = rx.requests();
+    if (all.size() <= i) return nullptr;
+    const makruk::testing::PushRequest& req = all[i];
+    EXPECT_EQ(req.method, "POST");
+    EXPECT_EQ(req.path, path);
+    EXPECT_EQ(req.header("content-encoding"), "aes128gcm");
+    EXPECT_EQ(req.header("topic"), code);
+    EXPECT_GT(std::stoi(req.header("ttl")), 0);
+    std::string why;
+    int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                      std::chrono::system_clock::now().time_since_epoch()).count();
+    EXPECT_TRUE(wp::verify_vapid(req.header("authorization"), rx.origin(), now, &why)) << why;
+    EXPECT_NE(req.header("authorization").find("k=" + serverKey), std::string::npos);
+    auto plain = wp::decrypt(req.body, b.key, b.auth, &why);
+    EXPECT_TRUE(plain) << why;
+    return plain ? json::parse(*plain) : json::value(nullptr);
+  };
+
+  WsClient host(port()), guest(port());
+  host.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
+  guest.send({{"t", "hello"}, {"code", code}, {"token", guestToken}});
+  host.wait_for("welcome");
+  guest.wait_for("welcome");
+  host.send({{"t", "start"}});
+  guest.wait_for("state", at_version(0));
+  host.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}});
+  guest.wait_for("state", at_version(1));
+  json::value p = received(0, "/push/guest", guestBrowser);
+  EXPECT_EQ(str(p, "kind"), "turn");
+  EXPECT_EQ(str(p, "opponent"), "Somchai");
+  EXPECT_EQ(str(p, "move"), "e4");
+  EXPECT_EQ(str(p, "url"), "/p/" + code);
+  EXPECT_EQ(str(p, "lang"), "th");
+
+  // The guest's push service will say the subscription is gone (the third
+  // push, after the host's): it is dropped.
+  rx.enqueue({201, 410});
+  guest.send({{"t", "move"}, {"v", 1}, {"move", "e6e5"}});
+  host.wait_for("state", at_version(2));
+  p = received(1, "/push/host", hostBrowser);
+  EXPECT_EQ(str(p, "opponent"), "Dara");
+  host.send({{"t", "move"}, {"v", 2}, {"move", "d3d4"}});
+  EXPECT_TRUE(rx.wait_for(3, 20s));
+  EXPECT_EQ(rx.requests()[2].path, "/push/guest");  // answered 410
+  rx.enqueue({500});  // the host's service fails once: the push is retried
+  guest.send({{"t", "move"}, {"v", 3}, {"move", "d6d5"}});
+  host.wait_for("state", at_version(4));
+  EXPECT_TRUE(rx.wait_for(5, 30s));
+  auto all = rx.requests();
+  ASSERT_GE(all.size(), 5u);
+  EXPECT_EQ(all[3].path, "/push/host");
+  EXPECT_EQ(all[4].path, "/push/host");  // the retry
+  EXPECT_EQ(all[3].body.size(), all[4].body.size());
+
+  // 45 days later the table ends; the host (still subscribed) is told.
+  Reply clock = request(port(), http::verb::post, "/api/test/clock", R"({"advanceMs":3888000000})");
+  EXPECT_EQ(clock.status, 200);
+  json::value s = host.wait_for("state", at_version(5));
+  EXPECT_EQ(str(s, "reason"), "expired");
+  EXPECT_EQ(str(s, "result"), "1/2-1/2");
+  p = received(5, "/push/host", hostBrowser);
+  EXPECT_EQ(str(p, "kind"), "expired");
+  host.send({{"t", "move"}, {"v", 5}, {"move", "e4d5"}});
+  EXPECT_EQ(str(host.wait_for("error"), "code"), "conflict");
+  // The expiry was pushed to both seats, but the guest's subscription was dropped.
+  EXPECT_FALSE(rx.wait_for(7, 1500ms));
+  EXPECT_EQ(rx.count(), 6u);
+}
+
+TEST_F(ServerTest, TheTestClockAndPlainHttpEndpointsAreOffByDefault) {
+  EXPECT_EQ(request(port(), http::verb::post, "/api/test/clock", R"({"advanceMs":1})").status, 404);
+  auto [code, hostToken, guestToken] = two_players({{"name", "Somchai"}, {"mode", "turn"}});
+  std::string key = makruk::server::webpush::b64url_encode(makruk::server::webpush::KeyPair::generate().public_raw());
+  json::object req{{"subscription", json::object{{"endpoint", "http://127.0.0.1:9/push"},
+                                                 {"keys", json::object{{"p256dh", key}, {"auth", "AAAAAAAAAAAAAAAAAAAAAA"}}}}},
+                   {"tables", json::array{json::object{{"code", code}, {"token", guestToken}}}}};
+  Reply r = request(port(), http::verb::post, "/api/push/subscribe", json::serialize(req));
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NE(str(r.body, "error").find("https"), std::string::npos);
+  // The VAPID key is made once and kept in the data folder.
+  std::string first = str(request(port(), http::verb::get, "/api/push/key").body, "publicKey");
+  server_->kill_hard();
+  server_->start();
+  EXPECT_EQ(str(request(port(), http::verb::get, "/api/push/key").body, "publicKey"), first);
+  EXPECT_TRUE(std::filesystem::exists(data_ / "vapid.pem"));
 }

@@ -1,0 +1,114 @@
+// Web Push on OpenSSL 3 and libcurl: message encryption (RFC 8291,
+// "aes128gcm" of RFC 8188), VAPID (RFC 8292, ES256 JWT) and delivery to a
+// push service (RFC 8030) on a thread of its own, with retries, so that a
+// slow or failing push service never holds up a move.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace makruk::server::webpush {
+
+// base64url without padding (RFC 4648 §5), as browsers and VAPID use it.
+// decode also accepts padding; nullopt for any other character.
+std::string b64url_encode(std::string_view bytes);
+std::optional<std::string> b64url_decode(std::string_view text);
+
+// A P-256 key pair.
+class KeyPair {
+ public:
+  static KeyPair generate();
+  // From the 32-byte private scalar; nullopt when it is not a valid key.
+  static std::optional<KeyPair> from_private(std::string_view raw32);
+  // From a PEM text (as save_pem writes); nullopt when unreadable.
+  static std::optional<KeyPair> from_pem(std::string_view pem);
+  std::string public_raw() const;   // 65 bytes, uncompressed point (0x04 || X || Y)
+  std::string private_raw() const;  // 32 bytes
+  std::string to_pem() const;       // PKCS#8 PEM of the private key
+  void* evp() const { return key_.get(); }  // EVP_PKEY*
+
+ private:
+  std::shared_ptr<void> key_;
+};
+
+// The server's VAPID key pair: read from DIR/vapid.pem, or made and written
+// there (mode 0600) on first start. Throws std::runtime_error when the file
+// exists but cannot be read, or cannot be written.
+KeyPair load_or_create_vapid(const std::string& dir);
+
+// RFC 8291: the request body for `plaintext`, to the browser whose
+// subscription keys are `ua_public` (65 bytes) and `auth_secret` (16 bytes).
+// `as_key` and `salt` (16 bytes) are fresh random ones unless given (tests).
+// One record; `plaintext` must fit it (at most record_size - 17 bytes).
+// Throws std::invalid_argument on bad keys or sizes.
+std::string encrypt(std::string_view plaintext, std::string_view ua_public, std::string_view auth_secret,
+                    const KeyPair* as_key = nullptr, std::string_view salt = {}, uint32_t record_size = 4096);
+// The browser's side: the plaintext of an aes128gcm body, or nullopt with *error.
+std::optional<std::string> decrypt(std::string_view body, const KeyPair& ua_key, std::string_view auth_secret,
+                                   std::string* error);
+
+// RFC 8292: the Authorization header value "vapid t=<JWT>, k=<public key>"
+// for a push service at `audience` (its origin, "https://host[:port]").
+std::string vapid_authorization(const KeyPair& key, std::string_view audience, std::string_view subject,
+                                int64_t expires_unix_s);
+// Checks a header as a push service would: the JWT's ES256 signature against
+// the key in k=, its "aud" equal to `audience`, its "exp" after `now_unix_s`
+// and at most 24 hours ahead, and a "sub". False with *error otherwise.
+bool verify_vapid(std::string_view header, std::string_view audience, int64_t now_unix_s, std::string* error);
+
+// "https://push.example.net/a/b" -> "https://push.example.net"; "" when the
+// text is not an absolute http(s) URL.
+std::string origin_of(std::string_view url);
+
+struct Subscription {
+  std::string endpoint;
+  std::string p256dh;  // base64url, as PushSubscription.toJSON() gives them
+  std::string auth;
+};
+
+struct Delivery {
+  Subscription to;
+  std::string payload;      // plaintext (JSON), at most 3,000 bytes
+  int ttl_s = 4 * 24 * 3600;
+  std::string topic;        // optional: a newer message with the same topic replaces an undelivered one
+  std::string urgency = "normal";
+};
+
+struct SenderOptions {
+  std::string subject = "mailto:admin@localhost";  // VAPID "sub"
+  int max_attempts = 5;          // 1 + retries
+  int64_t first_retry_ms = 2000;  // then multiplied by `backoff` each time
+  double backoff = 4.0;
+  long timeout_ms = 10000;       // per request
+};
+
+// Delivers on its own thread. Answers 201/200/202 are success; 404 and 410
+// mean the subscription is gone (on_gone is called, no retry); 429, 5xx and
+// network failures are retried with backoff (honouring Retry-After); other
+// 4xx answers are given up at once. Callbacks run on the sender's thread.
+class Sender {
+ public:
+  using Gone = std::function<void(const std::string& endpoint)>;
+  // Called once per delivery when it is finished: the last HTTP status (0 for
+  // a network failure) and the attempts made.
+  using Done = std::function<void(const std::string& endpoint, int status, int attempts)>;
+  Sender(KeyPair vapid, SenderOptions options, Gone on_gone, Done on_done = {});
+  ~Sender();  // stops the thread; pending retries are dropped
+  Sender(const Sender&) = delete;
+  Sender& operator=(const Sender&) = delete;
+
+  void send(Delivery d);
+  // Waits until nothing is queued or in flight (tests); false on timeout.
+  bool wait_idle(int64_t timeout_ms);
+  const KeyPair& vapid() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace makruk::server::webpush

@@ -1,0 +1,362 @@
+// Turn-based tables through the hub with a simulated clock and a real SQLite
+// store: days between moves, pushes to the player whose turn it is, the
+// 45-day end, scheduled starts, the My games list.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <boost/json.hpp>
+#include <filesystem>
+
+#include "server/hub.h"
+#include "server/webpush.h"
+
+using namespace makruk;
+using namespace makruk::server;
+namespace json = boost::json;
+
+namespace {
+
+constexpr int64_t HOUR = 3600LL * 1000;
+constexpr int64_t DAY = 24 * HOUR;
+constexpr int64_t T0 = 1764460800000;  // 2025-11-30T00:00:00Z
+
+struct FakeClient : Client {
+  std::vector<json::object> sent;
+  void send(std::shared_ptr<const std::string> text) override { sent.push_back(json::parse(*text).as_object()); }
+  void close() override {}
+  // The last message of a type.
+  json::object last(const std::string& t) const {
+    for (auto it = sent.rbegin(); it != sent.rend(); ++it)
+      if (it->at("t").as_string() == t) return *it;
+    return {};
+  }
+};
+
+json::object body(const HttpReply& r) { return json::parse(r.body).as_object(); }
+
+class TurnBased : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = std::filesystem::temp_directory_path() /
+            ("makruk-turn-" + std::to_string(getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".db");
+    remove_files();
+    open();
+  }
+  void TearDown() override {
+    hub_.reset();
+    store_.reset();
+    remove_files();
+  }
+  void remove_files() {
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path_.string() + suffix);
+  }
+  // (Re)starts the hub on the same database, as a server restart would.
+  void open() {
+    hub_.reset();
+    store_.reset();
+    store_ = open_sqlite_store(path_.string());
+    hub_ = std::make_unique<Hub>(*store_, [](std::function<void()> f) { f(); }, [this] { return clock_; });
+    hub_->load();
+    hub_->set_push("PUBLICKEY", [this](webpush::Delivery d) { pushes_.push_back(std::move(d)); }, false);
+  }
+
+  // Creates a table and seats a second player; returns the code.
+  std::string table(const std::string& extra = R"("mode":"turn")") {
+    auto r = body(hub_->create_party(R"({"name":"Somchai",)" + extra + "}", "1.2.3.4"));
+    EXPECT_TRUE(r.contains("code")) << json::serialize(r);
+    code_ = std::string(r["code"].as_string());
+    host_ = std::string(r["token"].as_string());
+    auto j = body(hub_->join(code_, R"({"name":"Dara"})", "1.2.3.5"));
+    guest_ = std::string(j["token"].as_string());
+    return code_;
+  }
+  std::shared_ptr<FakeClient> connect(const std::string& token) {
+    auto c = std::make_shared<FakeClient>();
+    c->ip = "1.2.3.4";
+    hub_->on_message(c, R"({"t":"hello","code":")" + code_ + R"(","token":")" + token + "\"}");
+    return c;
+  }
+  // Sends an action and returns the answer (ack or error).
+  json::object say(const std::shared_ptr<FakeClient>& c, const std::string& msg) {
+    size_t before = c->sent.size();
+    hub_->on_message(c, msg);
+    for (size_t i = before; i < c->sent.size(); ++i) {
+      auto t = c->sent[i].at("t").as_string();
+      if (t == "ack" || t == "error") return c->sent[i];
+    }
+    return {};
+  }
+  json::object move(const std::shared_ptr<FakeClient>& c, const std::string& m, int v) {
+    return say(c, R"({"t":"move","move":")" + m + R"(","v":)" + std::to_string(v) + "}");
+  }
+  json::object party() { return body(hub_->get_party(code_, "1.2.3.4"))["party"].as_object(); }
+  std::string subscribe(const std::string& token, const std::string& endpoint, const std::string& lang = "th") {
+    webpush::KeyPair ua = webpush::KeyPair::generate();
+    json::object req{{"subscription", json::object{{"endpoint", endpoint},
+                                                   {"keys", json::object{{"p256dh", webpush::b64url_encode(ua.public_raw())},
+                                                                         {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
+                     {"lang", lang},
+                     {"tables", json::array{json::object{{"code", code_}, {"token", token}}}}};
+    return hub_->push_subscribe(json::serialize(req), "1.2.3.4").body;
+  }
+  json::object payload(size_t i) { return json::parse(pushes_.at(i).payload).as_object(); }
+
+  std::filesystem::path path_;
+  std::unique_ptr<Store> store_;
+  std::unique_ptr<Hub> hub_;
+  int64_t clock_ = T0;
+  std::vector<webpush::Delivery> pushes_;
+  std::string code_, host_, guest_;
+};
+
+}  // namespace
+
+TEST_F(TurnBased, AGamePlayedOverDaysPushesToThePlayerWhoseTurnItIs) {
+  table();
+  EXPECT_EQ(party()["mode"].as_string(), "turn");
+  EXPECT_EQ(subscribe(host_, "https://push.example.net/host"), R"({"subscribed":[")" + code_ + R"("],"unknown":[]})");
+  subscribe(guest_, "https://push.example.net/guest", "km");
+  auto host = connect(host_), guest = connect(guest_);
+  EXPECT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
+  // Starting makes it White's (the host's) turn: the host is told, not the guest.
+  ASSERT_EQ(pushes_.size(), 0u);  // the host started it himself
+
+  clock_ += 3 * DAY;
+  EXPECT_EQ(move(host, "e3e4", 0)["t"].as_string(), "ack");
+  ASSERT_EQ(pushes_.size(), 1u);
+  EXPECT_EQ(pushes_[0].to.endpoint, "https://push.example.net/guest");
+  EXPECT_EQ(pushes_[0].topic, code_);
+  auto p = payload(0);
+  EXPECT_EQ(p["kind"].as_string(), "turn");
+  EXPECT_EQ(p["opponent"].as_string(), "Somchai");
+  EXPECT_EQ(p["move"].as_string(), "e4");
+  EXPECT_EQ(p["url"].as_string(), "/p/" + code_);
+  EXPECT_EQ(p["lang"].as_string(), "km");
+  EXPECT_EQ(party()["lastMoveAt"].as_int64(), clock_);
+  EXPECT_EQ(party()["expiresAt"].as_int64(), clock_ + 45 * DAY);
+
+  clock_ += 10 * DAY;  // nothing times out per move
+  EXPECT_EQ(move(guest, "e6e5", 1)["t"].as_string(), "ack");
+  ASSERT_EQ(pushes_.size(), 2u);
+  EXPECT_EQ(pushes_[1].to.endpoint, "https://push.example.net/host");
+  EXPECT_EQ(payload(1)["opponent"].as_string(), "Dara");
+  EXPECT_EQ(payload(1)["lang"].as_string(), "th");
+
+  // A refused move pushes nothing; a resignation tells the other player the game is over.
+  EXPECT_EQ(move(guest, "d6d5", 2)["t"].as_string(), "error");
+  EXPECT_EQ(pushes_.size(), 2u);
+  clock_ += 20 * DAY;
+  EXPECT_EQ(say(guest, R"({"t":"resign","v":2})")["t"].as_string(), "ack");
+  ASSERT_EQ(pushes_.size(), 3u);
+  EXPECT_EQ(pushes_[2].to.endpoint, "https://push.example.net/host");
+  EXPECT_EQ(payload(2)["kind"].as_string(), "over");
+  EXPECT_EQ(payload(2)["result"].as_string(), "1-0");
+  EXPECT_EQ(payload(2)["reason"].as_string(), "resignation");
+}
+
+TEST_F(TurnBased, LiveTablesPushNothingAndNeverExpire) {
+  table(R"("mode":"live")");
+  subscribe(guest_, "https://push.example.net/guest");
+  auto host = connect(host_);
+  say(host, R"({"t":"start"})");
+  move(host, "e3e4", 0);
+  EXPECT_TRUE(pushes_.empty());
+  clock_ += 400 * DAY;
+  hub_->tick();
+  EXPECT_EQ(party()["status"].as_string(), "playing");
+  EXPECT_TRUE(party()["expiresAt"].is_null());
+}
+
+TEST_F(TurnBased, ExpiresAfter45DaysWithoutAMoveNotAt44Days23Hours) {
+  table();
+  subscribe(host_, "https://push.example.net/host");
+  subscribe(guest_, "https://push.example.net/guest");
+  auto host = connect(host_), guest = connect(guest_);
+  say(host, R"({"t":"start"})");
+  clock_ += DAY;
+  move(host, "e3e4", 0);
+  int64_t lastMove = clock_;
+  clock_ += 5 * DAY;
+  move(guest, "e6e5", 1);
+  lastMove = clock_;
+  pushes_.clear();
+
+  clock_ = lastMove + 44 * DAY + 23 * HOUR;
+  hub_->tick();
+  EXPECT_EQ(party()["status"].as_string(), "playing");
+  EXPECT_TRUE(pushes_.empty());
+
+  clock_ = lastMove + 45 * DAY;
+  hub_->tick();
+  EXPECT_EQ(party()["status"].as_string(), "expired");
+  auto state = guest->last("state");
+  EXPECT_EQ(state["result"].as_string(), "1/2-1/2");
+  EXPECT_EQ(state["reason"].as_string(), "expired");
+  EXPECT_TRUE(state["legal"].as_array().empty());
+  EXPECT_EQ(host->last("party")["status"].as_string(), "expired");
+  // Both players are told.
+  ASSERT_EQ(pushes_.size(), 2u);
+  EXPECT_EQ(payload(0)["kind"].as_string(), "expired");
+  EXPECT_EQ(payload(1)["kind"].as_string(), "expired");
+
+  // Read-only from now on.
+  EXPECT_EQ(move(host, "d3d4", 3)["code"].as_string(), "conflict");
+  EXPECT_EQ(say(host, R"({"t":"rematch"})")["code"].as_string(), "conflict");
+  EXPECT_EQ(say(guest, R"({"t":"resign","v":3})")["code"].as_string(), "conflict");
+  auto j = body(hub_->join(code_, R"({"name":"Late"})", "1.2.3.6"));
+  EXPECT_TRUE(j["seat"].is_null());  // a spectator may still look
+
+  // A restart keeps it ended, with the action in the record.
+  open();
+  EXPECT_EQ(party()["status"].as_string(), "expired");
+  auto back = connect(host_);
+  EXPECT_EQ(back->last("state")["reason"].as_string(), "expired");
+  EXPECT_EQ(back->last("state")["v"].as_int64(), 3);
+}
+
+TEST_F(TurnBased, ATableNobodyStartedExpiresToo) {
+  table();
+  clock_ += 45 * DAY - 1;
+  EXPECT_EQ(party()["status"].as_string(), "ready");
+  clock_ += 1;
+  EXPECT_EQ(party()["status"].as_string(), "expired");  // looking at it is enough
+  auto host = connect(host_);
+  EXPECT_EQ(say(host, R"({"t":"start"})")["code"].as_string(), "conflict");
+}
+
+TEST_F(TurnBased, AScheduledTableStartsFromItsTimeAndOffersAnIcsFile) {
+  int64_t at = T0 + 2 * HOUR + 30 * 60 * 1000;
+  table(R"("mode":"turn","startsAt":)" + std::to_string(at));
+  EXPECT_EQ(party()["startsAt"].as_int64(), at);
+  auto host = connect(host_);
+  auto e = say(host, R"({"t":"start"})");
+  EXPECT_EQ(e["code"].as_string(), "conflict");
+  EXPECT_NE(std::string(e["error"].as_string()).find("2025-11-30T02:30:00Z"), std::string::npos);
+  HttpReply ics = hub_->event_ics(code_, "https://makruk.example", "1.2.3.4");
+  EXPECT_EQ(ics.status, 200);
+  EXPECT_EQ(ics.content_type, "text/calendar; charset=utf-8");
+  EXPECT_NE(ics.body.find("DTSTART:20251130T023000Z\r\n"), std::string::npos);
+  EXPECT_NE(ics.body.find("URL:https://makruk.example/p/" + code_), std::string::npos);
+  EXPECT_EQ(ics.body.rfind("BEGIN:VCALENDAR\r\n", 0), 0u);
+  // The 45 days count from the scheduled start, not from the creation.
+  EXPECT_EQ(party()["expiresAt"].as_int64(), at + 45 * DAY);
+  clock_ = at;
+  EXPECT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
+  EXPECT_EQ(party()["status"].as_string(), "playing");
+
+  table(R"("mode":"live")");
+  EXPECT_EQ(hub_->event_ics(code_, "https://makruk.example", "1.2.3.4").status, 404);
+}
+
+TEST_F(TurnBased, CreationRefusesBadModesAndTimes) {
+  auto refuse = [&](const std::string& b) {
+    HttpReply r = hub_->create_party(b, "1.2.3.4");
+    EXPECT_EQ(r.status, 400) << b;
+    return r.body;
+  };
+  refuse(R"({"name":"A","mode":"slow"})");
+  refuse(R"({"name":"A","mode":1})");
+  refuse(R"({"name":"A","mode":"turn","cpu":3})");
+  refuse(R"({"name":"A","startsAt":)" + std::to_string(T0 - 1) + "}");
+  refuse(R"({"name":"A","startsAt":)" + std::to_string(T0 + 400 * DAY) + "}");
+  refuse(R"({"name":"A","startsAt":"tomorrow"})");
+  refuse(R"({"name":"A","cpu":2,"startsAt":)" + std::to_string(T0 + DAY) + "}");
+  EXPECT_EQ(hub_->party_count(), 0u);
+}
+
+TEST_F(TurnBased, SubscriptionsAreCheckedKeptAcrossRestartsAndDroppedWhenGone) {
+  table();
+  // Refused: plain http, not a URL, bad keys, unknown tokens are listed.
+  auto bad = [&](const std::string& b) { EXPECT_EQ(hub_->push_subscribe(b, "1.2.3.4").status, 400) << b; };
+  std::string key = webpush::b64url_encode(webpush::KeyPair::generate().public_raw());
+  std::string auth = webpush::b64url_encode("0123456789abcdef");
+  std::string tables = R"("tables":[{"code":")" + code_ + R"(","token":")" + guest_ + R"("}])";
+  bad(R"({"subscription":{"endpoint":"http://push.example.net/x","keys":{"p256dh":")" + key + R"(","auth":")" + auth +
+      R"("}},)" + tables + "}");
+  bad(R"({"subscription":{"endpoint":"push","keys":{"p256dh":")" + key + R"(","auth":")" + auth + R"("}},)" + tables + "}");
+  for (const char* local : {"https://127.0.0.1/x", "https://10.0.0.8:8443/x", "https://[::1]/x", "https://localhost/x",
+                            "https://printer.local/x", "https://db.internal/x"})
+    bad(R"({"subscription":{"endpoint":")" + std::string(local) + R"(","keys":{"p256dh":")" + key + R"(","auth":")" +
+        auth + R"("}},)" + tables + "}");
+  bad(R"({"subscription":{"endpoint":"https://p.example/x","keys":{"p256dh":"AAAA","auth":")" + auth + R"("}},)" +
+      tables + "}");
+  bad(R"({"subscription":{"endpoint":"https://p.example/x","keys":{"p256dh":")" + key + R"(","auth":"AAAA"}},)" +
+      tables + "}");
+  bad(R"({"subscription":{"endpoint":"https://p.example/x"},)" + tables + "}");
+  bad("[]");
+  auto r = json::parse(hub_->push_subscribe(R"({"subscription":{"endpoint":"https://p.example/x","keys":{"p256dh":")" +
+                                                key + R"(","auth":")" + auth +
+                                                R"("}},"tables":[{"code":"ZZZZZZ","token":"x"},{"code":")" + code_ +
+                                                R"(","token":")" + guest_ + R"("}]})",
+                                            "1.2.3.4")
+                            .body);
+  EXPECT_EQ(json::serialize(r), R"({"subscribed":[")" + code_ + R"("],"unknown":["ZZZZZZ"]})");
+
+  open();  // kept across a restart
+  auto host = connect(host_);
+  say(host, R"({"t":"start"})");
+  move(host, "e3e4", 0);
+  ASSERT_EQ(pushes_.size(), 1u);
+  EXPECT_EQ(pushes_[0].to.endpoint, "https://p.example/x");
+  EXPECT_EQ(pushes_[0].to.p256dh, key);
+
+  hub_->drop_subscription("https://p.example/x");  // the push service said 410
+  open();
+  auto guest = connect(guest_);
+  move(guest, "e6e5", 1);
+  move(connect(host_), "d3d4", 2);
+  EXPECT_EQ(pushes_.size(), 1u);
+  EXPECT_EQ(json::serialize(json::parse(hub_->push_unsubscribe(R"({"endpoint":"https://p.example/x"})").body)),
+            R"({"removed":0})");
+}
+
+TEST_F(TurnBased, MyGamesListsWaitingTablesFirst) {
+  std::string a = table();
+  std::string aHost = host_, aGuest = guest_;
+  auto host = connect(host_);
+  say(host, R"({"t":"start"})");
+  clock_ += HOUR;
+  move(host, "e3e4", 0);  // Dara (guest) to move in table a
+  clock_ += HOUR;
+  std::string b = table();  // Dara is the guest of b too; not started
+  std::string bGuest = guest_;
+  auto req = [&](const std::string& t1, const std::string& t2) {
+    return R"({"tables":[{"code":")" + b + R"(","token":")" + t2 + R"("},{"code":")" + a + R"(","token":")" + t1 +
+           R"("},{"code":"QQQQQQ","token":"nope"}]})";
+  };
+  auto r = body(hub_->my_games(req(aGuest, bGuest), "1.2.3.4"));
+  auto& games = r["games"].as_array();
+  ASSERT_EQ(games.size(), 2u);
+  EXPECT_EQ(games[0].at("code").as_string(), a);
+  EXPECT_TRUE(games[0].at("yourTurn").as_bool());
+  EXPECT_EQ(games[0].at("opponent").as_string(), "Somchai");
+  EXPECT_EQ(games[0].at("color").as_string(), "b");
+  EXPECT_EQ(games[0].at("lastMove").as_string(), "e4");
+  EXPECT_EQ(games[0].at("mode").as_string(), "turn");
+  EXPECT_EQ(games[1].at("code").as_string(), b);
+  EXPECT_FALSE(games[1].at("yourTurn").as_bool());
+  EXPECT_EQ(games[1].at("status").as_string(), "ready");
+  EXPECT_EQ(json::serialize(r["unknown"]), R"(["QQQQQQ"])");
+
+  // The host of a sees it is waiting for Dara.
+  auto h = body(hub_->my_games(R"({"tables":[{"code":")" + a + R"(","token":")" + aHost + R"("}]})", "1.2.3.4"));
+  EXPECT_FALSE(h["games"].as_array()[0].at("yourTurn").as_bool());
+  EXPECT_EQ(h["games"].as_array()[0].at("opponent").as_string(), "Dara");
+
+  EXPECT_EQ(hub_->my_games("{\"tables\":7}", "1.2.3.4").status, 400);
+  EXPECT_EQ(hub_->my_games("nonsense", "1.2.3.4").status, 400);
+  // Wrong pairs count as wrong codes: enumeration through this door is limited too.
+  for (int i = 0; i < 12; ++i) hub_->my_games(R"({"tables":[{"code":"QQQQQQ","token":"x"}]})", "9.9.9.9");
+  EXPECT_EQ(hub_->my_games(R"({"tables":[{"code":"QQQQQQ","token":"x"}]})", "9.9.9.9").status, 429);
+}
+
+TEST_F(TurnBased, TheTestClockIsOffUnlessEnabled) {
+  EXPECT_EQ(hub_->advance_clock(R"({"advanceMs":1000})").status, 404);
+  hub_->enable_test_clock();
+  table();
+  auto r = body(hub_->advance_clock(R"({"advanceMs":3888000000})"));
+  EXPECT_EQ(r["now"].as_int64(), T0 + 45 * DAY);
+  EXPECT_EQ(party()["status"].as_string(), "expired");
+  EXPECT_EQ(hub_->advance_clock(R"({"advanceMs":-5})").status, 400);
+}
