@@ -33,4 +33,10 @@ cp fuzz/corpus/* "$corpus"/
 build-fuzz/fuzz_parse -max_total_time="${MAKRUK_FUZZ_SECONDS:-60}" -print_final_stats=1 \
   -artifact_prefix=build-fuzz/ "$corpus" 2>&1 | tail -n 5
 rm -rf "$corpus"
+echo "== fuzzing the Web Push parsers (base64url, aes128gcm bodies, VAPID headers, URLs)"
+corpus=$(mktemp -d)
+cp fuzz/corpus_push/* "$corpus"/
+build-fuzz/fuzz_push -max_total_time="${MAKRUK_FUZZ_PUSH_SECONDS:-30}" -print_final_stats=1 \
+  -artifact_prefix=build-fuzz/ "$corpus" 2>&1 | tail -n 5
+rm -rf "$corpus"
 echo "fuzz: no crash found"
