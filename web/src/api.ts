@@ -2,6 +2,8 @@
 export type Variant = 'makruk' | 'ouk';
 export type Counting = 'auto' | 'declare';
 export type Color = 'w' | 'b';
+export type TableMode = 'live' | 'turn';
+export type PartyStatus = 'waiting' | 'ready' | 'playing' | 'finished' | 'expired';
 
 export interface Rules {
   counting: Counting;
@@ -25,11 +27,43 @@ export interface Party {
   cpu: number | null;
   players: Player[];
   spectators: number;
-  status: 'waiting' | 'ready' | 'playing' | 'finished';
+  status: PartyStatus;
   game: number | null;
   gameNumber: number;
   /** The position the table's games start from, when not the usual one. */
   fen?: string | null;
+  /** `turn`: turn-based (a move whenever a player likes, told by Web Push). Absent = live. */
+  mode?: TableMode;
+  /** The scheduled start (ms since the epoch), or null. */
+  startsAt?: number | null;
+  /** The last accepted action (or the creation), ms since the epoch. */
+  lastMoveAt?: number | null;
+  /** When a turn-based table that is not finished expires, else null. */
+  expiresAt?: number | null;
+}
+
+/** One table of `POST /api/my-games`, seen by the player whose token it was. */
+export interface MyGame {
+  code: string;
+  variant: Variant;
+  mode: TableMode;
+  seat: number;
+  status: PartyStatus;
+  color: Color | null;
+  yourTurn: boolean;
+  opponent: string | null;
+  moves: number;
+  lastMove: string | null;
+  result: '1-0' | '0-1' | '1/2-1/2' | '*' | null;
+  reason: string | null;
+  lastMoveAt: number | null;
+  expiresAt: number | null;
+  startsAt: number | null;
+}
+
+export interface TableToken {
+  code: string;
+  token: string;
 }
 
 export interface Count {
@@ -106,6 +140,8 @@ export interface CreateBody {
   swapColors: boolean;
   labels: boolean;
   cpu: number | null;
+  mode?: TableMode;
+  startsAt?: number;
 }
 
 export interface SeatAnswer {
@@ -122,6 +158,11 @@ export const api = {
   join: (code: string, name: string, token?: string) =>
     call<SeatAnswer>('POST', `/api/parties/${encodeURIComponent(code)}/join`, token ? { name, token } : { name }),
   qrUrl: (code: string) => `/api/parties/${encodeURIComponent(code)}/qr.svg`,
+  icsUrl: (code: string) => `/api/parties/${encodeURIComponent(code)}/event.ics`,
+  myGames: (tables: TableToken[]) => call<{ games: MyGame[]; unknown?: string[] }>('POST', '/api/my-games', { tables }),
+  pushKey: () => call<{ publicKey: string }>('GET', '/api/push/key'),
+  pushSubscribe: (subscription: PushSubscriptionJSON, lang: string, tables: TableToken[]) =>
+    call<{ subscribed: string[]; unknown: string[] }>('POST', '/api/push/subscribe', { subscription, lang, tables }),
 };
 
 // ---- Seats kept per party code, so reloads and other tabs keep the seat ----
@@ -129,9 +170,12 @@ export interface SavedSeat {
   token: string;
   seat: number | null;
   name: string;
+  /** When this browser took the seat (ms); older saves have none. */
+  at?: number;
 }
 
-const SEAT_KEY = (code: string) => `makruk.seat.${code}`;
+const SEAT_PREFIX = 'makruk.seat.';
+const SEAT_KEY = (code: string) => `${SEAT_PREFIX}${code}`;
 
 export function savedSeat(code: string): SavedSeat | null {
   try {
@@ -146,10 +190,44 @@ export function savedSeat(code: string): SavedSeat | null {
 
 export function saveSeat(code: string, s: SavedSeat): void {
   try {
-    localStorage.setItem(SEAT_KEY(code), JSON.stringify(s));
+    localStorage.setItem(SEAT_KEY(code), JSON.stringify({ ...s, at: s.at ?? Date.now() }));
   } catch {
     /* ignore */
   }
+}
+
+export function forgetSeat(code: string): void {
+  try {
+    localStorage.removeItem(SEAT_KEY(code));
+  } catch {
+    /* ignore */
+  }
+}
+
+/**
+ * The player seats this browser holds (spectators' tokens left out), newest first, at
+ * most `max` of them: what `POST /api/my-games` and `/api/push/subscribe` are sent.
+ */
+export function allSeats(max = 100): (TableToken & SavedSeat)[] {
+  const out: (TableToken & SavedSeat)[] = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (!key || !key.startsWith(SEAT_PREFIX)) continue;
+      const code = key.slice(SEAT_PREFIX.length);
+      if (!CODE_RE.test(code)) continue;
+      const s = savedSeat(code);
+      if (s && s.token && s.seat !== null && s.seat !== undefined) out.push({ ...s, code });
+    }
+  } catch {
+    /* storage may be blocked */
+  }
+  out.sort((a, b) => (b.at ?? 0) - (a.at ?? 0) || a.code.localeCompare(b.code));
+  return out.slice(0, max);
+}
+
+export function tableTokens(max = 100): TableToken[] {
+  return allSeats(max).map((s) => ({ code: s.code, token: s.token }));
 }
 
 export function lastName(): string {

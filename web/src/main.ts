@@ -10,6 +10,7 @@ import { joinScreen } from './screens/join';
 import { PartyScreen } from './screens/party';
 import { CODE_RE, normaliseCode } from './api';
 import { connBanner, setNavigator, type Screen } from './ui';
+import { registerServiceWorker } from './push';
 
 
 const root = document.getElementById('app')!;
@@ -128,3 +129,7 @@ document.documentElement.lang = lang();
 document.title = t('appName');
 installPieceCss();
 route();
+// The service worker shows turn-based tables' push notifications. Registering asks for
+// nothing; permission is only ever asked for from a button (see screens/game.ts).
+if (document.readyState === 'complete') registerServiceWorker();
+else window.addEventListener('load', () => registerServiceWorker(), { once: true });

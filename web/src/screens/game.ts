@@ -12,7 +12,9 @@ import { h, replace, setText } from '../dom';
 import { lang, strings, t } from '../i18n';
 import { pieceSvg } from '../pieces';
 import { parsePlacement, placements, START_FEN } from '../replay';
+import { enablePush, notNow, permission, setNotNow, setTurnBadge } from '../push';
 import { play } from '../sound';
+import { formatDate } from '../time';
 import { confirmDialog, link } from '../ui';
 
 type Send = (m: Record<string, unknown>) => string | null;
@@ -51,6 +53,11 @@ export class GameView {
   private navEl: HTMLElement;
   private viewingEl: HTMLElement;
   private metaEl: HTMLElement;
+  private turnInfoEl: HTMLElement;
+  private notifyEl: HTMLElement;
+  private notifyState: 'none' | 'asking' | 'working' | 'done' = 'none';
+  private notifyTimer: number | undefined;
+  private lastBadge: boolean | null = null;
   private party: Party | null = null;
   private state: GameState | null = null;
   private seat: number | null = null;
@@ -62,7 +69,10 @@ export class GameView {
   private actionsKey = '';
   private onKey = (e: KeyboardEvent) => this.key(e);
 
-  constructor(private send: Send) {
+  constructor(
+    private send: Send,
+    private code: string,
+  ) {
     this.topBar = makeBar('bar-top');
     this.bottomBar = makeBar('bar-bottom');
     this.boardBox = h('div', { class: 'board-box', 'data-testid': 'board' });
@@ -75,10 +85,14 @@ export class GameView {
     this.movesEl = h('div', { class: 'movelist', 'data-testid': 'moves', role: 'list' });
     this.viewingEl = h('div', { class: 'viewing', 'data-testid': 'viewing' });
     this.metaEl = h('div', { class: 'game-meta', 'data-testid': 'game-meta' });
+    this.turnInfoEl = h('div', { class: 'turn-info', 'data-testid': 'turn-info', hidden: true });
+    this.notifyEl = h('div', { class: 'notify-box', 'aria-live': 'polite' });
     const side = h(
       'div',
       { class: 'side-col' },
       this.statusEl,
+      this.turnInfoEl,
+      this.notifyEl,
       this.actionsEl,
       this.navEl,
       this.viewingEl,
@@ -159,8 +173,11 @@ export class GameView {
     const party = this.party!;
     const me = this.myColor();
     const live = this.viewPly === null;
-    const over = s.result !== '*';
-    const myTurn = !!me && !over && s.turn === me && live;
+    // A turn-based table that went 45 days without a move is read-only from then on.
+    const expired = party.status === 'expired' || s.reason === 'expired';
+    const over = s.result !== '*' || expired;
+    const myTurnNow = !!me && !over && s.turn === me;
+    const myTurn = myTurnNow && live;
 
     // labels and their names
     this.boardCol.classList.toggle('labels', !!party.rules.labels);
@@ -242,9 +259,14 @@ export class GameView {
     // status
     this.statusEl.classList.toggle('over', over);
     this.statusEl.classList.toggle('check', s.check && !over);
+    this.statusEl.classList.toggle('expired', expired);
     let main: string;
     let sub = '';
-    if (over) {
+    if (expired) {
+      main = t('noWinner');
+      const r = t('reason_expired');
+      sub = r.charAt(0).toUpperCase() + r.slice(1);
+    } else if (over) {
       const draw = s.result === '1/2-1/2';
       const winner: Color | null = s.result === '1-0' ? 'w' : s.result === '0-1' ? 'b' : null;
       if (draw) main = t('draw');
@@ -263,16 +285,112 @@ export class GameView {
     setText(this.mainLine, main);
     setText(this.subLine, sub);
     this.statusEl.dataset.result = s.result;
-    this.statusEl.dataset.reason = s.reason ?? '';
+    this.statusEl.dataset.reason = s.reason ?? (expired ? 'expired' : '');
+    this.statusEl.dataset.expired = String(expired);
+    this.el.classList.toggle('read-only', expired);
     this.statusEl.dataset.turn = s.turn;
     this.statusEl.dataset.check = String(s.check);
 
-    this.renderActions(me, over);
+    this.renderActions(me, over, expired);
     this.renderMoves();
     this.renderMeta();
+    this.renderTurnInfo(over);
+    this.renderNotify(me, over);
 
-    // the tab title says when it is your turn
-    document.title = myTurn ? `● ${t('yourTurn')} · ${t('appName')}` : over ? `${main} · ${t('appName')}` : t('appName');
+    // the tab title says when it is your turn (even while stepping through old moves)
+    document.title = myTurnNow ? `● ${t('yourTurn')} · ${t('appName')}` : over ? `${main} · ${t('appName')}` : t('appName');
+    this.el.dataset.yourTurn = String(myTurnNow);
+    // and so does the app badge, for turn-based tables
+    if (party.mode === 'turn' && me && this.lastBadge !== myTurnNow) {
+      this.lastBadge = myTurnNow;
+      setTurnBadge(this.code, myTurnNow);
+    }
+  }
+
+  private renderTurnInfo(over: boolean): void {
+    const p = this.party!;
+    const el = this.turnInfoEl;
+    if (p.mode !== 'turn') {
+      el.hidden = true;
+      return;
+    }
+    el.hidden = false;
+    const text = !over && typeof p.expiresAt === 'number' ? t('turnInfo', { date: formatDate(p.expiresAt) }) : t('turnBased');
+    setText(el, text);
+    if (typeof p.expiresAt === 'number') el.dataset.expiresAt = String(p.expiresAt);
+    else delete el.dataset.expiresAt;
+  }
+
+  // ---------- "Tell me when it's my turn" ----------
+
+  /** Whether this player has made a move in this game (the prompt comes after the first). */
+  private iHaveMoved(me: Color): boolean {
+    const s = this.state!;
+    const first: Color = this.startWhite ? 'w' : 'b';
+    return s.moves.length > (me === first ? 0 : 1);
+  }
+
+  private renderNotify(me: Color | null, over: boolean): void {
+    if (this.notifyState === 'working' || this.notifyState === 'done') return;
+    const want =
+      this.party?.mode === 'turn' &&
+      !!me &&
+      !over &&
+      this.iHaveMoved(me) &&
+      permission() === 'default' &&
+      !notNow(this.code);
+    // once shown, the prompt stays until answered (or the game ends), even if permission
+    // was given elsewhere meanwhile: [Turn on] then only subscribes
+    const keep = this.notifyState === 'asking' && !over && !notNow(this.code);
+    if (!want && !keep) {
+      if (this.notifyState === 'asking') {
+        this.notifyState = 'none';
+        replace(this.notifyEl);
+      }
+      return;
+    }
+    if (this.notifyState === 'asking') return;
+    this.notifyState = 'asking';
+    this.showNotifyPrompt();
+  }
+
+  private showNotifyPrompt(): void {
+    const on = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'notify-on' }, t('notifyOn'));
+    const later = h('button', { type: 'button', class: 'btn quiet', 'data-testid': 'notify-not-now' }, t('notifyNotNow'));
+    later.addEventListener('click', () => {
+      setNotNow(this.code);
+      this.notifyState = 'done';
+      replace(this.notifyEl);
+    });
+    on.addEventListener('click', () => void this.turnOnNotifications());
+    replace(
+      this.notifyEl,
+      h(
+        'div',
+        { class: 'notify-prompt', 'data-testid': 'notify-prompt', role: 'group', 'aria-labelledby': 'notify-ask' },
+        h('div', { class: 'np-text' }, h('b', { id: 'notify-ask' }, t('notifyAsk')), h('small', null, t('notifyAskSub'))),
+        h('div', { class: 'row' }, on, later),
+      ),
+    );
+  }
+
+  private notifyMessage(text: string, kind: 'ok' | 'fail'): void {
+    replace(this.notifyEl, h('p', { class: `notify-msg ${kind}`, 'data-testid': 'notify-msg', 'data-kind': kind }, text));
+    window.clearTimeout(this.notifyTimer);
+    this.notifyTimer = window.setTimeout(() => replace(this.notifyEl), 12000);
+  }
+
+  private async turnOnNotifications(): Promise<void> {
+    this.notifyState = 'working';
+    this.notifyEl.querySelectorAll('button').forEach((b) => ((b as HTMLButtonElement).disabled = true));
+    const status = this.notifyEl.querySelector('small');
+    if (status) status.textContent = t('notifyWorking');
+    const r = await enablePush();
+    this.notifyState = 'done';
+    if (r.result === 'on') this.notifyMessage(t('notifyDone'), 'ok');
+    else if (r.result === 'denied') this.notifyMessage(t('notifyDenied'), 'fail');
+    else this.notifyMessage(t('notifyFailed'), 'fail');
+    if (r.detail) this.notifyEl.dataset.detail = r.detail;
   }
 
   private startTurnWhite(): boolean {
@@ -313,9 +431,17 @@ export class GameView {
     return typeof v === 'string' ? v : reason;
   }
 
-  private renderActions(me: Color | null, over: boolean): void {
+  private renderActions(me: Color | null, over: boolean, expired: boolean): void {
     const s = this.state!;
     const items: { id: string; text: string; cls: string; run: () => void }[] = [];
+    if (expired) {
+      // read-only: no count, claim, resign or rematch; only the way home
+      const key = `${lang()}|expired`;
+      if (key === this.actionsKey) return;
+      this.actionsKey = key;
+      replace(this.actionsEl, link('/', { class: 'btn primary', 'data-testid': 'go-home' }, t('home')));
+      return;
+    }
     if (me && !over) {
       if (s.canCount?.[me]) items.push({ id: 'count', text: t('startCounting'), cls: 'btn primary', run: () => this.intent({ t: 'count', v: s.v }) });
       if (s.canStop?.[me]) items.push({ id: 'stop', text: t('stopCounting'), cls: 'btn primary', run: () => this.intent({ t: 'stop', v: s.v }) });
@@ -474,10 +600,12 @@ export class GameView {
   relabel(): void {
     this.buildNav();
     this.actionsKey = '';
+    if (this.notifyState === 'asking') this.showNotifyPrompt();
     if (this.state) this.render();
   }
 
   destroy(): void {
+    window.clearTimeout(this.notifyTimer);
     document.removeEventListener('keydown', this.onKey);
     this.cg?.destroy();
     this.cg = null;

@@ -2,6 +2,7 @@ import { h } from '../dom';
 import { strings, t } from '../i18n';
 import { pieceSvg, type RoleId } from '../pieces';
 import { link, type Screen } from '../ui';
+import { MyGamesView } from './mygames';
 
 function bigButton(href: string, title: string, sub: string, testid: string, primary = false): HTMLElement {
   return link(href, { class: primary ? 'big primary' : 'big', 'data-testid': testid }, h('b', null, title), h('small', null, sub));
@@ -17,12 +18,14 @@ export function homeScreen(): Screen {
       h('img', { src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(pieceSvg(r, i % 2 ? 'black' : 'white'))}`, alt: '' }),
     ),
   );
+  const myGames = new MyGamesView();
   const el = h(
     'div',
     { class: 'home', 'data-testid': 'home' },
     hero,
     h('h1', null, t('appName')),
     h('p', { class: 'lead', 'data-testid': 'tagline' }, t('tagline')),
+    myGames.el,
     h(
       'div',
       { class: 'big-buttons' },
@@ -34,5 +37,5 @@ export function homeScreen(): Screen {
     h('ol', { class: 'rules', 'data-testid': 'rules' }, s.rules.map((r) => h('li', null, r))),
     h('footer', null, 'Makruk · Ouk Chatrang'),
   );
-  return { el };
+  return { el, destroy: () => myGames.destroy() };
 }

@@ -1,8 +1,9 @@
 // The invite: the code in large letters, the QR code, ways to share, the seats filling
 // live, and Start for the host once two are in.
 import { api, type Party } from '../api';
-import { h, replace } from '../dom';
+import { h, replace, setText } from '../dom';
 import { t } from '../i18n';
+import { countdown, formatWhen } from '../time';
 import { toast } from '../ui';
 
 type Send = (m: Record<string, unknown>) => string | null;
@@ -12,9 +13,17 @@ export class InviteView {
   private seatsEl: HTMLElement;
   private footEl: HTMLElement;
   private summaryEl: HTMLElement;
+  private scheduleEl: HTMLElement;
+  private whenEl: HTMLElement;
+  private countdownEl: HTMLElement;
+  private refusedEl: HTMLElement;
   private party: Party | null = null;
   private seat: number | null = null;
   private host = false;
+  private timer: number | undefined;
+  private startBtn: HTMLButtonElement | null = null;
+  private startId: string | null = null;
+  private footKey = '';
 
   constructor(
     private code: string,
@@ -22,7 +31,11 @@ export class InviteView {
   ) {
     this.seatsEl = h('ul', { class: 'seats', 'data-testid': 'seats' });
     this.footEl = h('div', { class: 'invite-foot', style: { minHeight: '60px' } });
-    this.summaryEl = h('p', { class: 'muted', style: { textAlign: 'center' } });
+    this.summaryEl = h('p', { class: 'muted', style: { textAlign: 'center' }, 'data-testid': 'invite-summary' });
+    this.whenEl = h('div', { class: 'when', 'data-testid': 'starts-at-text' });
+    this.countdownEl = h('div', { class: 'countdown', 'data-testid': 'countdown', role: 'timer', 'aria-live': 'off' });
+    this.scheduleEl = h('div', { class: 'card schedule', 'data-testid': 'schedule', hidden: true });
+    this.refusedEl = h('p', { class: 'error', role: 'alert', 'data-testid': 'start-refused', style: { textAlign: 'center' } });
     this.el = h('div', { class: 'invite', 'data-testid': 'invite' });
     this.build();
   }
@@ -79,9 +92,11 @@ export class InviteView {
       h('h1', { style: { textAlign: 'center', marginBottom: '0' } }, t('tableCode')),
       h('div', { class: 'invite-code', 'data-testid': 'invite-code', 'aria-label': this.code.split('').join(' ') }, this.code),
       this.summaryEl,
+      this.scheduleEl,
       // the seats and Start come first, so the host sees them without scrolling
       h('div', { class: 'card', 'aria-label': t('players') }, this.seatsEl),
       this.footEl,
+      this.refusedEl,
       h('img', { class: 'qr', src: api.qrUrl(this.code), alt: t('qrAlt'), width: 240, height: 240, 'data-testid': 'qr' }),
       h('p', { class: 'muted', style: { textAlign: 'center' } }, t('inviteHint')),
       shareRow,
@@ -109,13 +124,110 @@ export class InviteView {
     }
   }
 
+  /** Before the scheduled start (by this device's clock). */
+  private early(): boolean {
+    const at = this.party?.startsAt;
+    return typeof at === 'number' && at > Date.now();
+  }
+
+  private renderSchedule(): void {
+    const p = this.party;
+    const at = p?.startsAt;
+    if (!p || typeof at !== 'number') {
+      this.scheduleEl.hidden = true;
+      window.clearInterval(this.timer);
+      this.timer = undefined;
+      return;
+    }
+    if (this.scheduleEl.hidden || !this.scheduleEl.firstChild) {
+      this.scheduleEl.hidden = false;
+      replace(
+        this.scheduleEl,
+        this.whenEl,
+        this.countdownEl,
+        h(
+          'a',
+          {
+            class: 'btn',
+            href: api.icsUrl(this.code),
+            download: `makruk-${this.code}.ics`,
+            'data-testid': 'ics',
+          },
+          t('addToCalendar'),
+        ),
+      );
+    }
+    this.whenEl.dataset.at = String(at);
+    setText(this.whenEl, t('startsAtWhen', { when: formatWhen(at) }));
+    this.tick();
+    if (this.timer === undefined) this.timer = window.setInterval(() => this.tick(), 1000);
+  }
+
+  private tick(): void {
+    const at = this.party?.startsAt;
+    if (typeof at !== 'number') return;
+    const left = at - Date.now();
+    this.countdownEl.dataset.left = String(Math.max(0, left));
+    setText(this.countdownEl, left > 0 ? t('startsIn', { time: countdown(left) }) : t('startsNow'));
+    // the time has come: Start opens (the server still has the last word)
+    if (left <= 0 && this.startBtn?.disabled && this.startId === null) this.renderFoot(true);
+  }
+
+  /** The server refused an intent (e.g. `start` before the time). */
+  onRefused(e: { id?: string; error: string; code: string }): void {
+    if (this.startId === null || (e.id && e.id !== this.startId)) return;
+    this.startId = null;
+    const at = this.party?.startsAt;
+    this.refusedEl.textContent = e.code === 'conflict' && typeof at === 'number' ? t('startRefused', { when: formatWhen(at) }) : e.error;
+    if (this.startBtn) this.startBtn.disabled = false;
+  }
+
+  private renderFoot(force = false): void {
+    const p = this.party;
+    if (!p) return;
+    const host = this.host;
+    const early = this.early();
+    const key = `${p.status}|${host}|${early}|${p.players.length}`;
+    if (!force && key === this.footKey) return;
+    this.footKey = key;
+    this.startBtn = null;
+    const foot: (HTMLElement | string)[] = [];
+    if (p.status === 'expired') {
+      foot.push(h('p', { class: 'notice', 'data-testid': 'table-expired' }, t('tableExpired')));
+    } else if (host && p.status === 'ready') {
+      const btn = h('button', { type: 'button', class: 'btn primary block', 'data-testid': 'start', disabled: early }, t('start'));
+      btn.addEventListener('click', () => {
+        btn.disabled = true;
+        this.refusedEl.textContent = '';
+        this.startId = this.send({ t: 'start' });
+        if (this.startId === null) btn.disabled = false;
+        window.setTimeout(() => {
+          if (this.startBtn === btn) btn.disabled = this.early();
+          this.startId = null;
+        }, 3000);
+      });
+      this.startBtn = btn;
+      foot.push(btn);
+      if (early) foot.push(h('p', { class: 'muted', style: { textAlign: 'center', margin: '6px 0 0' }, 'data-testid': 'start-locked' }, t('startLocked')));
+    } else {
+      const full = p.players.length >= 2;
+      foot.push(h('p', { class: 'muted', style: { textAlign: 'center' }, 'data-testid': 'invite-wait' }, full ? (host ? t('waitingStart') : t('waitingHost')) : t('waitingOpponent')));
+    }
+    replace(this.footEl, foot);
+  }
+
   update(p: Party, seat: number | null, host: boolean): void {
     this.party = p;
     this.seat = seat;
     this.host = host;
-    this.summaryEl.textContent = `${p.variant === 'ouk' ? t('ouk') : t('makruk')} · ${t('countStart')}: ${
-      p.rules.counting === 'declare' ? t('countDeclare') : t('countAuto')
-    }`;
+    const summary = [
+      p.variant === 'ouk' ? t('ouk') : t('makruk'),
+      p.mode === 'turn' ? t('turnBased') : null,
+      `${t('countStart')}: ${p.rules.counting === 'declare' ? t('countDeclare') : t('countAuto')}`,
+    ];
+    this.summaryEl.textContent = summary.filter(Boolean).join(' · ');
+    this.el.dataset.mode = p.mode ?? 'live';
+    this.renderSchedule();
     const rows: HTMLElement[] = [];
     for (let s = 0; s < 2; s++) {
       const pl = p.players.find((x) => x.seat === s);
@@ -136,25 +248,20 @@ export class InviteView {
     }
     if (p.spectators > 0) rows.push(h('li', { class: 'seat muted' }, t('spectators', { n: p.spectators })));
     replace(this.seatsEl, rows);
-
-    const foot: (HTMLElement | string)[] = [];
-    if (host && p.status === 'ready') {
-      const btn = h('button', { type: 'button', class: 'btn primary block', 'data-testid': 'start' }, t('start'));
-      btn.addEventListener('click', () => {
-        btn.disabled = true;
-        if (this.send({ t: 'start' }) === null) btn.disabled = false;
-        window.setTimeout(() => (btn.disabled = false), 3000);
-      });
-      foot.push(btn);
-    } else {
-      const full = p.players.length >= 2;
-      foot.push(h('p', { class: 'muted', style: { textAlign: 'center' }, 'data-testid': 'invite-wait' }, full ? (host ? t('waitingStart') : t('waitingHost')) : t('waitingOpponent')));
-    }
-    replace(this.footEl, foot);
+    this.renderFoot();
   }
 
   relabel(): void {
     this.build();
+    replace(this.scheduleEl);
+    this.scheduleEl.hidden = true;
+    this.footKey = '';
+    this.refusedEl.textContent = '';
     if (this.party) this.update(this.party, this.seat, this.host);
+  }
+
+  destroy(): void {
+    window.clearInterval(this.timer);
+    this.timer = undefined;
   }
 }

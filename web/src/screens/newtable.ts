@@ -1,6 +1,7 @@
-import { api, lastName, saveName, saveSeat, type Counting, type Variant } from '../api';
+import { api, lastName, saveName, saveSeat, type Counting, type TableMode, type Variant } from '../api';
 import { h } from '../dom';
 import { t } from '../i18n';
+import { fromLocalInput, toLocalInput, zoneName } from '../time';
 import { errorText, link, navigate, type Screen } from '../ui';
 
 function seg<T extends string | number>(
@@ -38,6 +39,11 @@ function toggle(label: string, get: () => boolean, set: (v: boolean) => void, te
   return h('label', { class: 'toggle' }, h('span', null, label), input);
 }
 
+function withHint(field: HTMLElement, hint: HTMLElement): HTMLElement {
+  field.append(hint);
+  return field;
+}
+
 const defaults = {
   variant: 'makruk' as Variant,
   counting: 'auto' as Counting,
@@ -45,7 +51,26 @@ const defaults = {
   swapColors: true,
   labels: true,
   cpu: 3,
+  mode: 'live' as TableMode,
 };
+
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+
+/** The default start: the next full hour at least 30 minutes away. */
+function defaultStart(now = Date.now()): number {
+  const d = new Date(now + 30 * 60 * 1000);
+  d.setMinutes(0, 0, 0);
+  d.setHours(d.getHours() + 1);
+  return d.getTime();
+}
+
+/** Checks a start time: null when fine, else the message to show. */
+export function startTimeProblem(ms: number, now = Date.now()): string | null {
+  if (!Number.isFinite(ms)) return t('timeNeeded');
+  if (ms <= now) return t('timePast');
+  if (ms > now + YEAR_MS) return t('timeTooFar');
+  return null;
+}
 
 export function newTableScreen(practice: boolean): Screen {
   const o = { ...defaults };
@@ -59,6 +84,89 @@ export function newTableScreen(practice: boolean): Screen {
     'data-testid': 'name',
   });
   const err = h('div', { class: 'error', role: 'alert', 'data-testid': 'error' });
+
+  // ---- live or turn-based, and "Pick a time" (tables with friends only) ----
+  const modeHint = h('div', { class: 'hint', 'data-testid': 'mode-hint', 'aria-live': 'polite' });
+  const showModeHint = () => (modeHint.textContent = o.mode === 'turn' ? t('modeTurnHint') : t('modeLiveHint'));
+  showModeHint();
+  let pickTime = false;
+  const timeInput = h('input', {
+    type: 'datetime-local',
+    id: 'starts-at',
+    step: 60,
+    value: toLocalInput(defaultStart()),
+    min: toLocalInput(Date.now()),
+    max: toLocalInput(Date.now() + YEAR_MS),
+    'data-testid': 'starts-at',
+    'aria-describedby': 'starts-at-hint',
+  });
+  const timeErr = h('div', { class: 'error', role: 'alert', 'data-testid': 'starts-at-error' });
+  const timeField = h(
+    'div',
+    { class: 'field time-field', hidden: true },
+    h('label', { for: 'starts-at' }, t('startTimeLabel')),
+    timeInput,
+    h('div', { class: 'hint', id: 'starts-at-hint' }, t('yourTimeZone', { zone: zoneName() }), ' · ', t('pickTimeHint')),
+    timeErr,
+  );
+  const checkTime = (): number | null => {
+    const ms = fromLocalInput(timeInput.value);
+    const problem = startTimeProblem(ms);
+    timeErr.textContent = problem ?? '';
+    timeInput.setAttribute('aria-invalid', String(!!problem));
+    return problem ? null : ms;
+  };
+  const recheck = () => {
+    const had = err.textContent !== '' && err.textContent === timeErr.textContent;
+    checkTime();
+    if (had) err.textContent = timeErr.textContent ?? '';
+  };
+  timeInput.addEventListener('change', recheck);
+  timeInput.addEventListener('input', recheck);
+  const friendsOnly = practice
+    ? null
+    : h(
+        'div',
+        null,
+        withHint(
+          seg(
+            t('tableMode'),
+            [
+              { value: 'live', text: t('modeLive') },
+              { value: 'turn', text: t('modeTurn') },
+            ],
+            () => o.mode,
+            (v) => {
+              o.mode = v;
+              showModeHint();
+            },
+            'mode',
+          ),
+          modeHint,
+        ),
+        h(
+          'div',
+          { class: 'card' },
+          toggle(
+            t('pickTime'),
+            () => pickTime,
+            (v) => {
+              pickTime = v;
+              timeField.hidden = !v;
+              timeErr.textContent = '';
+              if (v) {
+                if (!Number.isFinite(fromLocalInput(timeInput.value)) || fromLocalInput(timeInput.value) <= Date.now()) {
+                  timeInput.value = toLocalInput(defaultStart());
+                }
+                timeInput.min = toLocalInput(Date.now());
+                timeInput.max = toLocalInput(Date.now() + YEAR_MS);
+              }
+            },
+            'pick-time',
+          ),
+          timeField,
+        ),
+      );
   const create = h(
     'button',
     { type: 'submit', class: 'btn primary block', 'data-testid': 'create' },
@@ -98,7 +206,7 @@ export function newTableScreen(practice: boolean): Screen {
           ),
           h('div', { class: 'hint muted' }, t('cpuLevelHint')),
         )
-      : null,
+      : friendsOnly,
     h('h2', null, t('houseRules')),
     h(
       'div',
@@ -130,6 +238,16 @@ export function newTableScreen(practice: boolean): Screen {
       nameInput.focus();
       return;
     }
+    let startsAt: number | undefined;
+    if (!practice && pickTime) {
+      const ms = checkTime();
+      if (ms === null) {
+        err.textContent = timeErr.textContent ?? '';
+        timeInput.focus();
+        return;
+      }
+      startsAt = ms;
+    }
     err.textContent = '';
     create.disabled = true;
     try {
@@ -141,6 +259,8 @@ export function newTableScreen(practice: boolean): Screen {
         swapColors: o.swapColors,
         labels: o.labels,
         cpu: practice ? o.cpu : null,
+        ...(practice ? {} : { mode: o.mode }),
+        ...(startsAt !== undefined ? { startsAt } : {}),
       });
       saveName(name);
       saveSeat(r.code, { token: r.token, seat: r.seat, name });

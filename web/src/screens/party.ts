@@ -2,6 +2,7 @@
 // WebSocket connection to the party.
 import {
   api,
+  forgetSeat,
   lastName,
   saveName,
   saveSeat,
@@ -12,7 +13,9 @@ import {
 import { Conn, type ServerError, type Welcome } from '../conn';
 import { h, replace } from '../dom';
 import { t } from '../i18n';
+import { onPushMessage, resendSubscription } from '../push';
 import { errorText, link, setConnBanner, toast, type Screen } from '../ui';
+import { formatWhen } from '../time';
 import { GameView } from './game';
 import { InviteView } from './invite';
 
@@ -32,6 +35,8 @@ export class PartyScreen implements Screen {
   private game: GameView | null = null;
   private promptParty: Party | null = null;
   private destroyed = false;
+  private resent = false;
+  private offPush: () => void;
 
   constructor(private code: string) {
     this.el = h('div', { class: 'party', 'data-testid': 'party', 'data-code': code });
@@ -42,6 +47,10 @@ export class PartyScreen implements Screen {
       this.loadPrompt();
     }
     this.render();
+    // A push about this table (the service worker tells open pages): make sure we are current.
+    this.offPush = onPushMessage((m) => {
+      if (m.code === this.code) this.conn?.sync();
+    });
     // Expose a little for the browser tests (no secrets: the token is in localStorage anyway).
     (window as unknown as Record<string, unknown>).__makruk = {
       drop: () => this.conn?.dropForTest(),
@@ -108,11 +117,7 @@ export class PartyScreen implements Screen {
       }
       if (e.code === 'forbidden' || e.code === 'bad-request') {
         // The saved token is not (or no longer) valid here: ask for a name again.
-        try {
-          localStorage.removeItem(`makruk.seat.${this.code}`);
-        } catch {
-          /* ignore */
-        }
+        forgetSeat(this.code);
         this.conn?.close();
         this.conn = null;
         setConnBanner(null);
@@ -120,13 +125,20 @@ export class PartyScreen implements Screen {
         return;
       }
     }
-    if (e.code === 'conflict') return; // the connection resyncs by itself
+    if (this.mode === 'invite' && this.invite) this.invite.onRefused(e);
+    if (e.code === 'conflict') return; // the connection resyncs by itself (the invite said why)
     this.game?.onError(e);
     toast(e.error);
   }
 
   private update(): void {
     if (!this.party) return;
+    // Opening a turn-based table where this browser holds a seat: when notifications are on,
+    // send the subscription again with every table, so this one is covered too.
+    if (!this.resent && this.welcomed && this.seat !== null && this.party.mode === 'turn') {
+      this.resent = true;
+      void resendSubscription();
+    }
     const wantGame = this.party.game !== null && this.state !== null;
     const mode: Mode = wantGame ? 'game' : 'invite';
     if (mode !== this.mode) {
@@ -138,7 +150,10 @@ export class PartyScreen implements Screen {
   }
 
   private render(): void {
-    if (this.mode !== 'invite' && this.invite) this.invite = null;
+    if (this.invite && (this.mode !== 'invite' || !this.el.contains(this.invite.el))) {
+      this.invite.destroy();
+      this.invite = null;
+    }
     if (this.mode !== 'game' && this.game) {
       this.game.destroy();
       this.game = null;
@@ -162,12 +177,13 @@ export class PartyScreen implements Screen {
         replace(this.el, this.promptView());
         break;
       case 'invite':
+        this.invite?.destroy();
         this.invite = new InviteView(this.code, (m) => this.conn?.send(m) ?? null);
         replace(this.el, this.invite.el);
         if (this.party) this.invite.update(this.party, this.seat, this.host);
         break;
       case 'game':
-        this.game = new GameView((m) => this.conn?.send(m) ?? null);
+        this.game = new GameView((m) => this.conn?.send(m) ?? null, this.code);
         replace(this.el, this.game.el);
         if (this.party && this.state) this.game.update(this.party, this.state, this.seat);
         this.game.setOnline(this.conn?.online ?? false);
@@ -213,11 +229,20 @@ export class PartyScreen implements Screen {
       'form',
       { novalidate: true, 'data-testid': 'join-prompt' },
       h('h1', null, t('joinTitle', { code: this.code })),
-      p ? h('p', { class: 'muted' }, `${p.variant === 'ouk' ? t('ouk') : t('makruk')} · ${p.rules.counting === 'declare' ? t('countDeclare') : t('countAuto')}`) : null,
+      p
+        ? h(
+            'p',
+            { class: 'muted' },
+            [p.variant === 'ouk' ? t('ouk') : t('makruk'), p.mode === 'turn' ? t('turnBased') : null, p.rules.counting === 'declare' ? t('countDeclare') : t('countAuto')]
+              .filter(Boolean)
+              .join(' · '),
+          )
+        : null,
+      p && typeof p.startsAt === 'number' ? h('p', { 'data-testid': 'prompt-starts-at' }, t('startsAtWhen', { when: formatWhen(p.startsAt) })) : null,
+      p?.status === 'expired' ? h('p', { class: 'notice', 'data-testid': 'table-expired' }, t('tableExpired')) : null,
       players,
-      h('div', { class: 'field' }, h('label', { for: 'name' }, t('yourName')), nameInput),
-      err,
-      btn,
+      // an expired table takes no new player: it can only be looked at
+      p?.status === 'expired' ? null : [h('div', { class: 'field' }, h('label', { for: 'name' }, t('yourName')), nameInput), err, btn],
       h('div', { style: { height: '10px' } }),
       watch,
     );
@@ -260,6 +285,8 @@ export class PartyScreen implements Screen {
 
   destroy(): void {
     this.destroyed = true;
+    this.offPush();
+    this.invite?.destroy();
     this.conn?.close();
     this.conn = null;
     this.game?.destroy();
