@@ -1,4 +1,5 @@
-import { api, CODE_RE, lastName, normaliseCode, saveName, saveSeat, savedSeat } from '../api';
+import { api, CODE_RE, normaliseCode, saveName, saveSeat, savedSeat } from '../api';
+import { nameField } from '../namefield';
 import { h } from '../dom';
 import { t } from '../i18n';
 import { errorText, link, navigate, type Screen } from '../ui';
@@ -22,15 +23,7 @@ export function joinScreen(initial: string): Screen {
     const v = normaliseCode(codeInput.value).slice(0, 6);
     if (v !== codeInput.value) codeInput.value = v;
   });
-  const nameInput = h('input', {
-    type: 'text',
-    id: 'name',
-    maxlength: 24,
-    autocomplete: 'nickname',
-    placeholder: t('namePlaceholder'),
-    value: lastName(),
-    'data-testid': 'name',
-  });
+  const who = nameField();
   const err = h('div', { class: 'error', role: 'alert', 'data-testid': 'error' });
   const btn = h('button', { type: 'submit', class: 'btn primary block', 'data-testid': 'join' }, t('join'));
   const form = h(
@@ -44,7 +37,7 @@ export function joinScreen(initial: string): Screen {
       codeInput,
       h('div', { class: 'hint', id: 'code-hint' }, t('codeHint')),
     ),
-    h('div', { class: 'field' }, h('label', { for: 'name' }, t('yourName')), nameInput),
+    who.field,
     err,
     btn,
     h('p', null, link('/', { class: 'btn quiet' }, t('back'))),
@@ -52,17 +45,13 @@ export function joinScreen(initial: string): Screen {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const code = normaliseCode(codeInput.value);
-    const name = nameInput.value.trim();
     if (!CODE_RE.test(code)) {
       err.textContent = t('badCode');
       codeInput.focus();
       return;
     }
-    if (!name) {
-      err.textContent = t('needName');
-      nameInput.focus();
-      return;
-    }
+    const name = who.read(err);
+    if (!name) return;
     err.textContent = '';
     btn.disabled = true;
     try {

@@ -1,5 +1,6 @@
-import { api, lastName, saveName, saveSeat, type Counting, type TableMode, type Variant } from '../api';
+import { api, saveName, saveSeat, type Counting, type TableMode, type Variant } from '../api';
 import { h } from '../dom';
+import { nameField } from '../namefield';
 import { t } from '../i18n';
 import { fromLocalInput, toLocalInput, zoneName } from '../time';
 import { errorText, link, navigate, type Screen } from '../ui';
@@ -74,15 +75,7 @@ export function startTimeProblem(ms: number, now = Date.now()): string | null {
 
 export function newTableScreen(practice: boolean): Screen {
   const o = { ...defaults };
-  const nameInput = h('input', {
-    type: 'text',
-    id: 'name',
-    maxlength: 24,
-    autocomplete: 'nickname',
-    placeholder: t('namePlaceholder'),
-    value: lastName(),
-    'data-testid': 'name',
-  });
+  const who = nameField();
   const err = h('div', { class: 'error', role: 'alert', 'data-testid': 'error' });
 
   // ---- live or turn-based, and "Pick a time" (tables with friends only) ----
@@ -177,12 +170,7 @@ export function newTableScreen(practice: boolean): Screen {
     'form',
     { novalidate: true },
     h('h1', null, practice ? t('practiceTable') : t('newTable')),
-    h(
-      'div',
-      { class: 'field' },
-      h('label', { for: 'name' }, t('yourName')),
-      nameInput,
-    ),
+    who.field,
     seg(
       t('variant'),
       [
@@ -232,12 +220,8 @@ export function newTableScreen(practice: boolean): Screen {
 
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    const name = nameInput.value.trim();
-    if (!name) {
-      err.textContent = t('needName');
-      nameInput.focus();
-      return;
-    }
+    const name = who.read(err);
+    if (!name) return;
     let startsAt: number | undefined;
     if (!practice && pickTime) {
       const ms = checkTime();

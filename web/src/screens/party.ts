@@ -3,7 +3,6 @@
 import {
   api,
   forgetSeat,
-  lastName,
   saveName,
   saveSeat,
   savedSeat,
@@ -16,6 +15,7 @@ import { t } from '../i18n';
 import { onPushMessage, resendSubscription } from '../push';
 import { errorText, link, setConnBanner, toast, type Screen } from '../ui';
 import { formatWhen } from '../time';
+import { nameField } from '../namefield';
 import { GameView } from './game';
 import { InviteView } from './invite';
 
@@ -193,15 +193,7 @@ export class PartyScreen implements Screen {
 
   private promptView(): HTMLElement {
     const p = this.promptParty;
-    const nameInput = h('input', {
-      type: 'text',
-      id: 'name',
-      maxlength: 24,
-      autocomplete: 'nickname',
-      placeholder: t('namePlaceholder'),
-      value: lastName(),
-      'data-testid': 'name',
-    });
+    const who = nameField();
     const err = h('div', { class: 'error', role: 'alert', 'data-testid': 'error' });
     const btn = h('button', { type: 'submit', class: 'btn primary block', 'data-testid': 'join' }, t('join'));
     const watch = h('button', { type: 'button', class: 'btn quiet block', 'data-testid': 'watch' }, t('justWatch'));
@@ -242,18 +234,14 @@ export class PartyScreen implements Screen {
       p?.status === 'expired' ? h('p', { class: 'notice', 'data-testid': 'table-expired' }, t('tableExpired')) : null,
       players,
       // an expired table takes no new player: it can only be looked at
-      p?.status === 'expired' ? null : [h('div', { class: 'field' }, h('label', { for: 'name' }, t('yourName')), nameInput), err, btn],
+      p?.status === 'expired' ? null : [who.field, err, btn],
       h('div', { style: { height: '10px' } }),
       watch,
     );
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
-      const name = nameInput.value.trim();
-      if (!name) {
-        err.textContent = t('needName');
-        nameInput.focus();
-        return;
-      }
+      const name = who.read(err);
+      if (!name) return;
       btn.disabled = true;
       try {
         const r = await api.join(this.code, name);
