@@ -44,7 +44,16 @@ bool allows_mate_in_one(const Position& pos, Move m) {
 
 SearchResult play_at_level(Engine& engine, const Position& pos, int level, const Limits& limits,
                            std::mt19937_64& rng) {
-  const LevelSettings s = level_settings(level);
+  LevelSettings s = level_settings(level);
+  // A pawnless ending is played precisely at every level: the count leaves no
+  // room for wandering, and a weak level that cannot convert a won ending only
+  // draws by the count (both sides alike), which hides the levels' difference.
+  const bool pawnless = !pos.pieces(PAWN);
+  if (pawnless && s.depth) {
+    s.depth = std::max(s.depth, ENDGAME_MIN_DEPTH);
+    s.nodes = std::max(s.nodes, ENDGAME_MIN_NODES);
+    s.temperature = 0;
+  }
   Limits l = limits;
   if (s.depth) l.depth = l.depth ? std::min(l.depth, s.depth) : s.depth;
   if (s.nodes) l.nodes = l.nodes ? std::min(l.nodes, s.nodes) : s.nodes;
@@ -73,8 +82,21 @@ SearchResult play_at_level(Engine& engine, const Position& pos, int level, const
     if (allows_mate_in_one(pos, m)) v = std::min(v, -VALUE_MATE_IN_MAX_PLY);
     candidates.push_back({m, v});
   }
-  Value top = std::max_element(candidates.begin(), candidates.end(),
-                               [](auto& a, auto& b) { return a.score < b.score; })->score;
+  const Candidate& first = *std::max_element(candidates.begin(), candidates.end(),
+                                             [](auto& a, auto& b) { return a.score < b.score; });
+  const Value top = first.score;
+  // A mate that is seen is played: the temperature would wander between mates
+  // of every length.
+  auto play = [&](const Candidate& c) {
+    if (c.move != best.best) {
+      best.best = c.move;
+      best.ponder = Move();
+      best.score = c.score;
+      best.pv = {c.move};
+    }
+    return best;
+  };
+  if (top >= VALUE_MATE_IN_MAX_PLY) return play(first);
   // Keep moves within the level's tolerance; a move that allows mate stays out
   // unless every move does.
   std::vector<double> weights;
@@ -84,14 +106,7 @@ SearchResult play_at_level(Engine& engine, const Position& pos, int level, const
     weights.push_back(ok ? std::exp(double(c.score - top) / s.temperature) : 0.0);
   }
   std::discrete_distribution<size_t> pick(weights.begin(), weights.end());
-  const Candidate& chosen = candidates[pick(rng)];
-  if (chosen.move != best.best) {
-    best.best = chosen.move;
-    best.ponder = Move();
-    best.score = chosen.score;
-    best.pv = {chosen.move};
-  }
-  return best;
+  return play(candidates[pick(rng)]);
 }
 
 }  // namespace makruk::engine

@@ -22,6 +22,11 @@ struct LevelSettings {
 
 LevelSettings level_settings(int level);
 
+// Below level 8, pawnless endings are searched at least this deep (or this many
+// nodes) and played without temperature.
+constexpr int ENDGAME_MIN_DEPTH = 8;
+constexpr uint64_t ENDGAME_MIN_NODES = 100000;
+
 // Approximate strength of each level, for UCI_Elo.
 int level_from_elo(int elo);
 constexpr int MIN_ELO = 600, MAX_ELO = 2400;

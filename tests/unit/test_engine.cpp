@@ -250,6 +250,32 @@ TEST(Levels, LowLevelsVaryAndFullStrengthDoesNot) {
   EXPECT_EQ(full.size(), 1u);
 }
 
+TEST(Levels, PawnlessEndingsArePlayedWithoutTemperature) {
+  // K+R+N v K+M (no table): under the count a low level plays its best move,
+  // the same every time, searched at least ENDGAME_MIN_DEPTH deep.
+  Position pos = position("8/8/3k4/4m3/8/2R5/8/3KN3 w - - 0 1");
+  Engine engine;
+  std::mt19937_64 rng(7);
+  std::set<uint16_t> moves;
+  for (int i = 0; i < 8; ++i) {
+    engine.new_game();  // the same search each time: only a temperature could vary the move
+    SearchResult r = play_at_level(engine, pos, 1, Limits{}, rng);
+    EXPECT_GE(r.depth, ENDGAME_MIN_DEPTH);
+    moves.insert(r.best.raw());
+  }
+  EXPECT_EQ(moves.size(), 1u);
+}
+
+TEST(Levels, TheShortestSeenMateIsPlayed) {
+  // Rh8 mates at once; almost every other rook move mates next time. With
+  // pawns on the board the temperature applies, but not between mates.
+  Position pos = position("k7/8/1K6/8/8/P7/8/7R w - - 0 1");
+  Engine engine;
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(move_to_string(play_at_level(engine, pos, 5, Limits{}, rng).best), "h1h8");
+}
+
 TEST(Levels, EloMapsOntoLevels) {
   EXPECT_EQ(level_from_elo(MIN_ELO), MIN_LEVEL);
   EXPECT_EQ(level_from_elo(MAX_ELO), MAX_LEVEL);
