@@ -12,6 +12,7 @@
 #include "engine/bench.h"
 #include "engine/match.h"
 #include "engine/openings.h"
+#include "engine/tune.h"
 #include "engine/uci.h"
 #include "server/http_server.h"
 #include "json.h"
@@ -244,6 +245,39 @@ int main(int argc, char** argv) {
   matchCmd->add_option("--max-plies", mo.max_plies, "adjudicate a draw after this many plies (default 800)")
       ->check(CLI::Range(10, 100000));
 
+  engine::SelfplayCommand sp;
+  auto* selfplayCmd = app.add_subcommand("selfplay", "play fast engine games; write quiet positions and results");
+  selfplayCmd->add_option("--variant", sp.variant, "makruk, ouk (cambodian, ouk-chatrang)");
+  selfplayCmd->add_option("--openings", sp.openings, "openings file (startpos|FEN [moves …] per line)");
+  selfplayCmd->add_option("--games", sp.options.games, "games to play (default 100)")->check(CLI::Range(1, 10000000));
+  selfplayCmd->add_option("--nodes", sp.options.nodes, "nodes per move, varied ±50% (default 3000)")
+      ->check(CLI::Range(100, 100000000));
+  selfplayCmd->add_option("--random-plies", sp.options.random_plies, "random moves after the opening (default 2)")
+      ->check(CLI::Range(0, 40));
+  selfplayCmd->add_option("--threads", sp.options.threads, "games at once (default 1)")->check(CLI::Range(1, 256));
+  selfplayCmd->add_option("--seed", sp.options.seed, "random seed (default 1)");
+  selfplayCmd->add_option("--params", sp.params, "play with this weights file (default: the compiled-in table)");
+  selfplayCmd->add_option("--out", sp.out, "append the positions to this file (default: standard output)");
+
+  engine::TuneCommand tc;
+  auto* tuneCmd = app.add_subcommand("tune", "fit the evaluation's weights to self-play results (Texel)");
+  tuneCmd->add_option("--variant", tc.variant, "makruk, ouk (cambodian, ouk-chatrang)");
+  tuneCmd->add_option("--data", tc.data, "FEN;RESULT file (repeatable)");
+  tuneCmd->add_option("--from", tc.from, "start from this weights file (default: the compiled-in table)");
+  tuneCmd->add_option("--out", tc.out, "write the tuned table here as C++ (src/engine/eval_params.cpp)");
+  tuneCmd->add_option("--iterations", tc.iterations, "Adam iterations (default 500)")->check(CLI::Range(0, 1000000));
+  tuneCmd->add_option("--rate", tc.rate, "Adam step in centipawns (default 1)");
+  tuneCmd->add_option("--max-positions", tc.max_positions, "read at most this many positions");
+  tuneCmd->add_option("--k", tc.k, "sigmoid scale (default: fitted)");
+  tuneCmd->add_option("--lambda", tc.lambda, "target: lambda * result + (1 - lambda) * sigmoid(search score) (default 1)")
+      ->check(CLI::Range(0.0, 1.0));
+  tuneCmd->add_option("--l2", tc.l2, "L2 pull towards the starting weights (default 0)");
+  tuneCmd->add_flag("--global-step", tc.global_step, "one step scale for all weights instead of Adam's per weight");
+  tuneCmd->add_option("--freeze", tc.freeze, "leave this EvalParams field as it is (repeatable), e.g. psq");
+  tuneCmd->add_flag("!--no-hold-out", tc.hold_out, "tune on every position (default: a tenth held out)");
+  tuneCmd->add_option("--report", tc.report, "print the error every N iterations (default 10)")
+      ->check(CLI::Range(1, 1000000));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -264,6 +298,8 @@ int main(int argc, char** argv) {
   if (*uciCmd) return engine::uci_loop(std::cin, std::cout);
   if (*benchCmd) return engine::run_bench(benchDepth, std::cout);
   if (*matchCmd) return run_match_command(mo);
+  if (*selfplayCmd) return engine::run_selfplay_command(sp, std::cerr);
+  if (*tuneCmd) return engine::run_tune_command(tc, std::cerr);
   if (*serveCmd) return server::run_server(so);
   if (*openCmd) {
     if (!parse_variant(ooVariant, oo.variant)) {

@@ -1,22 +1,18 @@
 #include "evaluate.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 
 #include "core/game.h"
 
 namespace makruk::engine {
 
-// Indexed by PieceType: -, pawn, met, khon, knight, rook, king, promoted pawn.
-Score PIECE_VALUE[PIECE_TYPE_NB] = {{0, 0},     {100, 140},  {320, 350}, {520, 500},
-                                    {620, 660}, {1060, 1150}, {0, 0},     {320, 350}};
 int SEE_VALUE[PIECE_TYPE_NB] = {0, 100, 330, 510, 640, 1100, 20000, 330};
 
 namespace {
 
-// Game phase: 1.0 with all pieces, 0 with none but pawns and kings.
-constexpr int PHASE_WEIGHT[PIECE_TYPE_NB] = {0, 0, 1, 2, 2, 4, 0, 1};
-constexpr int PHASE_MAX = 2 * (1 + 2 * 2 + 2 * 2 + 2 * 4);
+const EvalParams* g_params = &DEFAULT_EVAL_PARAMS;
 
 int center_distance(Square s) {
   int f = file_of(s), r = rank_of(s);
@@ -26,87 +22,120 @@ int distance(Square a, Square b) {
   return std::max(std::abs(file_of(a) - file_of(b)), std::abs(rank_of(a) - rank_of(b)));
 }
 
-// Piece-square terms from White's point of view (rank counted from the owner's side).
-Score psq(PieceType pt, Color c, Square s) {
-  int rr = relative_rank(c, s), cd = center_distance(s);
-  int fileCenter = 3 - std::min(file_of(s), 7 - file_of(s));  // 0 edge … 3 centre files
-  switch (pt) {
-    case PAWN: {
-      static constexpr int adv_mg[8] = {0, 0, 0, 6, 18, 0, 0, 0};
-      static constexpr int adv_eg[8] = {0, 0, 0, 12, 30, 0, 0, 0};
-      return {adv_mg[rr] + 3 * fileCenter, adv_eg[rr]};
-    }
-    case KNIGHT: return {18 - 8 * cd, 14 - 6 * cd};
-    case KHON: return {12 - 5 * cd + 4 * std::min(rr, 4), 8 - 4 * cd};
-    case MET:
-    case PROMOTED: return {8 - 4 * cd + 3 * std::min(rr, 4), 8 - 4 * cd};
-    case ROOK: return {2 * fileCenter, 0};
-    case KING: return {rr <= 1 ? 10 : -8 * (rr - 1), 12 - 8 * cd};
-    default: return {};
+// The squares ahead of a pawn on its own and the adjacent files: with no enemy
+// pawn there, the pawn is passed.
+struct PassedMasks {
+  Bitboard m[COLOR_NB][64] = {};
+  PassedMasks() {
+    for (int c = 0; c < COLOR_NB; ++c)
+      for (Square s = 0; s < 64; ++s)
+        for (int r = 0; r < 8; ++r) {
+          if (c == WHITE ? r <= rank_of(s) : r >= rank_of(s)) continue;
+          for (int f = std::max(0, file_of(s) - 1); f <= std::min(7, file_of(s) + 1); ++f)
+            m[c][s] |= square_bb(make_square(f, r));
+        }
   }
-}
+};
+const PassedMasks PASSED;
 
-Score evaluate_side(const Position& pos, Color us, int& phase) {
-  const Color them = ~us;
-  Score s;
+// The evaluation's terms, handed one by one to a sink: ScoreSink adds the
+// weights (evaluate), FeatureSink counts how often each weight applies (tuning).
+struct ScoreSink {
+  const EvalParams& p;
+  Score s[COLOR_NB] = {};
+  void add(Color c, const Score& w) { s[c] += w; }
+};
+
+struct FeatureSink {
+  const EvalParams& p;
+  EvalFeatures& f;
+  void add(Color c, const Score& w) {
+    f.count[&w - param_array(p)] += c == WHITE ? 1 : -1;
+  }
+};
+
+template <class Sink>
+int evaluate_terms(const Position& pos, Sink& sink) {
+  const EvalParams& P = sink.p;
   const Bitboard occupied = pos.pieces();
-  const Bitboard ours = pos.pieces(us);
-  const Bitboard theirPawns = pos.pieces(them, PAWN);
-  Bitboard pawnAttacks = 0;
-  for (Bitboard b = theirPawns; b;) pawnAttacks |= pawn_attacks(them, pop_lsb(b));
-  const Bitboard safe = ~ours & ~pawnAttacks;
-  const Square theirKing = pos.king_square(them);
-  const Bitboard kingZone = king_attacks(theirKing) | square_bb(theirKing);
-  int attackUnits = 0, attackers = 0;
+  Bitboard pawnAttacks[COLOR_NB], attacked[COLOR_NB];
+  for (Color c : {WHITE, BLACK}) {
+    pawnAttacks[c] = 0;
+    for (Bitboard b = pos.pieces(c, PAWN); b;) pawnAttacks[c] |= pawn_attacks(c, pop_lsb(b));
+    attacked[c] = pawnAttacks[c] | king_attacks(pos.king_square(c));
+  }
+  int phase = 0;
 
-  for (Bitboard b = ours; b;) {
-    Square sq = pop_lsb(b);
-    PieceType pt = type_of(pos.piece_on(sq));
-    s += PIECE_VALUE[pt] + psq(pt, us, sq);
-    phase += PHASE_WEIGHT[pt];
-    Bitboard att = 0;
-    switch (pt) {
-      case KNIGHT:
-        att = knight_attacks(sq);
-        s += Score{4, 4} * (popcount(att & safe) - 4);
-        if (att & kingZone) attackUnits += 2, ++attackers;
-        break;
-      case ROOK: {
-        att = rook_attacks(sq, occupied);
-        s += Score{3, 5} * (popcount(att & safe) - 6);
-        Bitboard file = file_bb(file_of(sq));
-        if (!(file & pos.pieces(PAWN))) s += Score{24, 10};
-        else if (!(file & pos.pieces(us, PAWN))) s += Score{12, 6};
-        if (att & kingZone) attackUnits += 3, ++attackers;
-        break;
+  for (Color us : {WHITE, BLACK}) {
+    const Color them = ~us;
+    const Bitboard ours = pos.pieces(us);
+    const Bitboard safe = ~ours & ~pawnAttacks[them];
+    const Square theirKing = pos.king_square(them);
+    const Bitboard kingZone = king_attacks(theirKing) | square_bb(theirKing);
+    int attackUnits = 0, attackers = 0;
+
+    for (Bitboard b = ours; b;) {
+      Square sq = pop_lsb(b);
+      PieceType pt = type_of(pos.piece_on(sq));
+      sink.add(us, P.piece_value[pt]);
+      sink.add(us, P.psq[pt][psq_index(us, sq)]);
+      phase += PHASE_WEIGHT[pt];
+      if (square_bb(sq) & pawnAttacks[us]) sink.add(us, P.defended_by_pawn[pt]);
+      if (square_bb(sq) & pawnAttacks[them]) sink.add(us, P.threat_by_pawn[pt]);
+      Bitboard att = 0;
+      switch (pt) {
+        case KNIGHT:
+          att = knight_attacks(sq);
+          sink.add(us, P.mobility_knight[popcount(att & safe)]);
+          break;
+        case ROOK: {
+          att = rook_attacks(sq, occupied);
+          sink.add(us, P.mobility_rook[popcount(att & safe)]);
+          Bitboard file = file_bb(file_of(sq));
+          if (!(file & pos.pieces(PAWN))) sink.add(us, P.rook_open_file);
+          else if (!(file & pos.pieces(us, PAWN))) sink.add(us, P.rook_half_open_file);
+          break;
+        }
+        case KHON:
+          att = khon_attacks(us, sq);
+          sink.add(us, P.mobility_khon[popcount(att & safe)]);
+          break;
+        case MET:
+        case PROMOTED:
+          att = met_attacks(sq);
+          sink.add(us, P.mobility_met[popcount(att & safe)]);
+          break;
+        default: break;
       }
-      case KHON:
-        att = khon_attacks(us, sq);
-        s += Score{3, 2} * (popcount(att & safe) - 2);
-        if (att & kingZone) attackUnits += 2, ++attackers;
-        break;
-      case MET:
-      case PROMOTED:
-        att = met_attacks(sq);
-        s += Score{2, 2} * (popcount(att & safe) - 2);
-        if (att & kingZone) attackUnits += 1, ++attackers;
-        break;
-      default: break;
+      attacked[us] |= att;
+      if (att & kingZone) attackUnits += KING_ATTACK_UNITS[pt], ++attackers;
+    }
+    if (attackers >= 2) sink.add(us, P.king_attack[std::min(attackUnits, 31)]);
+
+    // The king's guard: our pieces and pawns next to it.
+    for (Bitboard b = king_attacks(pos.king_square(us)) & ours; b;)
+      sink.add(us, P.king_defender[type_of(pos.piece_on(pop_lsb(b)))]);
+
+    // Pawn structure: chains hold, doubled and isolated pawns are weak, a
+    // passed pawn heads for its sixth rank.
+    const Bitboard pawns = pos.pieces(us, PAWN);
+    const Bitboard theirPawns = pos.pieces(them, PAWN);
+    for (Bitboard b = pawns; b;) {
+      Square sq = pop_lsb(b);
+      int f = file_of(sq);
+      Bitboard adjacent = (f > 0 ? file_bb(f - 1) : 0) | (f < 7 ? file_bb(f + 1) : 0);
+      if (!(pawns & adjacent)) sink.add(us, P.pawn_isolated);
+      if (more_than_one(pawns & file_bb(f))) sink.add(us, P.pawn_doubled);
+      if (pawns & adjacent & rank_bb(rank_of(sq))) sink.add(us, P.pawn_phalanx);
+      if (!(PASSED.m[us][sq] & theirPawns)) sink.add(us, P.pawn_passed[relative_rank(us, sq)]);
     }
   }
-  if (attackers >= 2) s += Score{attackUnits * attackUnits * 2, 0};
 
-  // Pawn structure: chains hold, doubled and isolated pawns are weak.
-  const Bitboard pawns = pos.pieces(us, PAWN);
-  for (Bitboard b = pawns; b;) {
-    Square sq = pop_lsb(b);
-    int f = file_of(sq);
-    Bitboard adjacent = (f > 0 ? file_bb(f - 1) : 0) | (f < 7 ? file_bb(f + 1) : 0);
-    if (!(pawns & adjacent)) s -= Score{8, 10};
-    if (more_than_one(pawns & file_bb(f))) s -= Score{6, 10};
-    if (pawn_attacks(them, sq) & pawns) s += Score{6, 4};  // defended by a pawn
-  }
-  return s;
+  // Pieces the opponent attacks and we do not defend.
+  for (Color us : {WHITE, BLACK})
+    for (Bitboard b = pos.pieces(us) & ~pos.pieces(KING) & attacked[~us] & ~attacked[us]; b;)
+      sink.add(us, P.hanging[type_of(pos.piece_on(pop_lsb(b)))]);
+  return phase;
 }
 
 // Mop-up: with the defender reduced to a bare king, drive it to the edge and
@@ -118,9 +147,39 @@ Value mop_up(const Position& pos, Color strong) {
 
 }  // namespace
 
-Value evaluate(const Position& pos) {
-  int phase = 0;
-  Score s = evaluate_side(pos, WHITE, phase) - evaluate_side(pos, BLACK, phase);
+const EvalParams& eval_params() { return *g_params; }
+
+void set_eval_params(const EvalParams& p) {
+  static EvalParams custom;
+  custom = p;
+  g_params = &custom;
+}
+
+const std::vector<ParamField>& param_fields() {
+#define MAKRUK_FIELD(name, rows) \
+  ParamField { #name, int(offsetof(EvalParams, name) / sizeof(Score)), int(sizeof(EvalParams::name) / sizeof(Score)), rows }
+  static const std::vector<ParamField> fields = {
+      MAKRUK_FIELD(piece_value, 1),        MAKRUK_FIELD(psq, PIECE_TYPE_NB),
+      MAKRUK_FIELD(mobility_knight, 1),    MAKRUK_FIELD(mobility_khon, 1),
+      MAKRUK_FIELD(mobility_met, 1),       MAKRUK_FIELD(mobility_rook, 1),
+      MAKRUK_FIELD(rook_open_file, 1),     MAKRUK_FIELD(rook_half_open_file, 1),
+      MAKRUK_FIELD(king_attack, 1),        MAKRUK_FIELD(king_defender, 1),
+      MAKRUK_FIELD(pawn_isolated, 1),      MAKRUK_FIELD(pawn_doubled, 1),
+      MAKRUK_FIELD(pawn_phalanx, 1),       MAKRUK_FIELD(pawn_passed, 1),
+      MAKRUK_FIELD(defended_by_pawn, 1),   MAKRUK_FIELD(threat_by_pawn, 1),
+      MAKRUK_FIELD(hanging, 1),            MAKRUK_FIELD(tempo, 1),
+  };
+#undef MAKRUK_FIELD
+  return fields;
+}
+
+void evaluation_features(const Position& pos, EvalFeatures& f) {
+  f = EvalFeatures{};
+  FeatureSink sink{eval_params(), f};
+  f.phase = std::min(evaluate_terms(pos, sink), PHASE_MAX);
+}
+
+Value finish_evaluation(const Position& pos, Score s, int phase, const EvalParams& p) {
   phase = std::min(phase, PHASE_MAX);
   int v = (s.mg * phase + s.eg * (PHASE_MAX - phase)) / PHASE_MAX;
 
@@ -140,8 +199,15 @@ Value evaluate(const Position& pos) {
       if (remaining < 16) v = v * (remaining + 2) / 18;
     }
   }
-  v += pos.side_to_move() == WHITE ? 10 : -10;  // tempo
+  const int tempo = (p.tempo.mg * phase + p.tempo.eg * (PHASE_MAX - phase)) / PHASE_MAX;
+  v += pos.side_to_move() == WHITE ? tempo : -tempo;
   return pos.side_to_move() == WHITE ? v : -v;
+}
+
+Value evaluate(const Position& pos) {
+  ScoreSink sink{*g_params};
+  int phase = evaluate_terms(pos, sink);
+  return finish_evaluation(pos, sink.s[WHITE] - sink.s[BLACK], phase, sink.p);
 }
 
 }  // namespace makruk::engine

@@ -28,6 +28,8 @@ void init_reductions() {
   (void)done;
 }
 
+}  // namespace
+
 // Static exchange evaluation: the material balance of the capture sequence on
 // the move's destination, each side taking with its least valuable piece.
 int see(const Position& pos, Move m) {
@@ -67,6 +69,8 @@ int see(const Position& pos, Move m) {
   }
   return gain[0];
 }
+
+namespace {
 
 bool is_capture(const Position& pos, Move m) { return pos.piece_on(m.to()) != NO_PIECE; }
 

@@ -45,6 +45,9 @@ struct SearchResult {
   std::vector<Move> pv;
 };
 
+// Static exchange evaluation of a capture (or promotion), in SEE_VALUE units.
+int see(const Position& pos, Move m);
+
 // "cp 35" or "mate -3", as UCI writes scores.
 std::string score_to_uci(Value v);
 

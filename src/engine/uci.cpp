@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "core/notation.h"
 #include "levels.h"
 #include "search.h"
+#include "tune.h"
 
 namespace makruk::engine {
 
@@ -81,6 +83,7 @@ void Uci::cmd_uci() {
       "option name UCI_LimitStrength type check default false\n"
       "option name UCI_Elo type spin default " + std::to_string(MAX_ELO) + " min " +
       std::to_string(MIN_ELO) + " max " + std::to_string(MAX_ELO) + "\n"
+      "option name EvalParams type string default <empty>\n"
       "uciok");
 }
 
@@ -125,6 +128,19 @@ void Uci::cmd_setoption(std::istringstream& is) {
     else say("info string option 'UCI_LimitStrength' needs true or false, got '" + value + "'");
   } else if (name == "UCI_Elo") {
     if (as_int(MIN_ELO, MAX_ELO, v)) elo_ = v;
+  } else if (name == "EvalParams") {
+    // A weights table written by `makruk tune` (for testing); empty: the compiled-in one.
+    if (value.empty() || value == "<empty>") {
+      set_eval_params(DEFAULT_EVAL_PARAMS);
+      return;
+    }
+    std::ifstream in(value);
+    EvalParams p;
+    std::string error = "cannot open it";
+    if (!in || !read_params_source(in, p, &error))
+      say("info string option 'EvalParams': " + value + ": " + error);
+    else
+      set_eval_params(p);
   } else if (name == "Ponder") {
     // The GUI decides when to ponder; nothing to set.
   } else {

@@ -1,0 +1,234 @@
+// The evaluation's weight table and the tuning tool: features reproduce the
+// evaluation, the table round-trips through its source format, self-play
+// output parses, and tuning lowers the error.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <sstream>
+
+#include "core/game.h"
+#include "engine/evaluate.h"
+#include "engine/tune.h"
+
+using namespace makruk;
+using namespace makruk::engine;
+
+namespace {
+
+// Positions from random games of both variants, pawnless endings included.
+std::vector<Position> random_positions(int games, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Position> out;
+  for (Variant v : {Variant::Makruk, Variant::Ouk})
+    for (int g = 0; g < games; ++g) {
+      std::string error;
+      auto game = Game::create(v, Counting::Automatic, "", &error);
+      for (int ply = 0; ply < 300 && !game->over(); ++ply) {
+        MoveList legal = game->legal_moves();
+        // Prefer captures now and then, so that endings are reached.
+        Move m = legal.moves[rng() % legal.size];
+        for (Move c : legal)
+          if (game->position().piece_on(c.to()) != NO_PIECE && rng() % 2) m = c;
+        game->play(m, &error);
+        if (ply % 7 == 0 && !game->position().in_check()) out.push_back(game->position());
+      }
+    }
+  return out;
+}
+
+Value eval_from_features(const Position& pos, const EvalParams& p) {
+  EvalFeatures f;
+  evaluation_features(pos, f);
+  Score total;
+  const Score* a = param_array(p);
+  for (int i = 0; i < EVAL_PARAM_COUNT; ++i) total += a[i] * f.count[i];
+  return finish_evaluation(pos, total, f.phase, p);
+}
+
+// A table with every weight set at random, so that each term shows.
+EvalParams random_params(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  EvalParams p = DEFAULT_EVAL_PARAMS;
+  Score* a = param_array(p);
+  for (int i = 0; i < EVAL_PARAM_COUNT; ++i) a[i] = {int(rng() % 201) - 100, int(rng() % 201) - 100};
+  return p;
+}
+
+struct ParamsGuard {
+  EvalParams saved = eval_params();
+  ~ParamsGuard() { set_eval_params(saved); }
+};
+
+}  // namespace
+
+TEST(EvalParams, FieldsCoverTheTable) {
+  int next = 0;
+  for (const ParamField& f : param_fields()) {
+    EXPECT_EQ(f.offset, next) << f.name;
+    EXPECT_EQ(f.size % f.rows, 0) << f.name;
+    next = f.offset + f.size;
+  }
+  EXPECT_EQ(next, EVAL_PARAM_COUNT);
+}
+
+TEST(EvalParams, FeaturesReproduceTheEvaluation) {
+  ParamsGuard guard;
+  std::vector<Position> positions = random_positions(6, 11);
+  ASSERT_GT(positions.size(), 200u);
+  int pawnless = 0;
+  for (uint64_t seed : {0, 1, 2}) {
+    EvalParams p = seed == 0 ? DEFAULT_EVAL_PARAMS : random_params(seed);
+    set_eval_params(p);
+    for (const Position& pos : positions) {
+      ASSERT_EQ(evaluate(pos), eval_from_features(pos, p)) << pos.fen();
+      pawnless += !pos.pieces(PAWN);
+    }
+  }
+  EXPECT_GT(pawnless, 0);
+}
+
+TEST(EvalParams, EvaluationIsSymmetric) {
+  // The same position with colours swapped and the board turned over scores
+  // the same for the side to move.
+  std::vector<Position> positions = random_positions(3, 5);
+  for (const Position& pos : positions) {
+    if (pos.variant() != Variant::Makruk || pos.count().running()) continue;
+    std::string fen = pos.fen();
+    // Turned over: ranks and files reversed, colours swapped ("M~" stays one token).
+    std::string board = fen.substr(0, fen.find(' '));
+    std::vector<std::string> tokens;
+    for (size_t i = 0; i < board.size(); ++i) {
+      char c = board[i];
+      std::string t(1, std::isupper(static_cast<unsigned char>(c)) ? char(std::tolower(c))
+                                                                   : char(std::toupper(c)));
+      if (i + 1 < board.size() && board[i + 1] == '~') t += board[++i];
+      tokens.push_back(t);
+    }
+    std::string turned;
+    for (auto it = tokens.rbegin(); it != tokens.rend(); ++it) turned += *it;
+    std::string flipped = turned + (pos.side_to_move() == WHITE ? " b" : " w") + " - - 0 1";
+    Position other;
+    std::string error;
+    ASSERT_TRUE(other.set(flipped, Variant::Makruk, Counting::Automatic, &error)) << flipped << error;
+    if (other.count().running()) continue;
+    EXPECT_EQ(evaluate(pos), evaluate(other)) << fen << " / " << flipped;
+  }
+}
+
+TEST(EvalParams, SourceFormatRoundTrips) {
+  EvalParams p = random_params(9);
+  std::ostringstream out;
+  write_params_source(p, out, "a comment with numbers 1 2 3\nand a second line");
+  std::istringstream in(out.str());
+  EvalParams back{};
+  std::string error;
+  ASSERT_TRUE(read_params_source(in, back, &error)) << error;
+  const Score *a = param_array(p), *b = param_array(back);
+  for (int i = 0; i < EVAL_PARAM_COUNT; ++i) ASSERT_EQ(a[i], b[i]) << i;
+  std::istringstream truncated(out.str().substr(0, out.str().size() / 2));
+  EXPECT_FALSE(read_params_source(truncated, back, &error));
+}
+
+TEST(EvalParams, WeightsRoundTrip) {
+  EvalParams p = random_params(4);
+  EvalParams back = weights_to_params(params_to_weights(p));
+  const Score *a = param_array(p), *b = param_array(back);
+  for (int i = 0; i < EVAL_PARAM_COUNT; ++i) ASSERT_EQ(a[i], b[i]) << i;
+}
+
+TEST(Selfplay, OutputParsesAndIsQuiet) {
+  SelfplayOptions o;
+  o.games = 2;
+  o.nodes = 600;
+  o.skip_plies = 4;
+  o.max_plies = 120;
+  std::ostringstream out;
+  uint64_t n = run_selfplay(o, out, nullptr);
+  ASSERT_GT(n, 10u);
+  std::istringstream in(out.str());
+  uint64_t lines = 0;
+  for (std::string line; std::getline(in, line); ++lines) {
+    std::string fen;
+    double result;
+    ASSERT_TRUE(parse_sample_line(line, fen, result)) << line;
+    Position pos;
+    std::string error;
+    ASSERT_TRUE(pos.set(fen, Variant::Makruk, Counting::Automatic, &error)) << fen << error;
+    EXPECT_FALSE(pos.in_check()) << fen;
+    EXPECT_TRUE(result == 0 || result == 0.5 || result == 1);
+  }
+  EXPECT_EQ(lines, n);
+  std::string fen;
+  double result;
+  EXPECT_FALSE(parse_sample_line("no result here", fen, result));
+  EXPECT_FALSE(parse_sample_line("8/8/8 w - - 0 1;2", fen, result));
+}
+
+TEST(Tune, LowersTheErrorOnGeneratedData) {
+  // Label random positions by a "true" evaluation that values the pieces
+  // differently from the table (as the search score, with the target the
+  // score's sigmoid alone); tuning must move the evaluation towards it.
+  ParamsGuard guard;
+  std::vector<Position> positions;
+  for (const Position& pos : random_positions(8, 3))
+    if (pos.variant() == Variant::Makruk) positions.push_back(pos);
+  EvalParams truth = DEFAULT_EVAL_PARAMS;
+  const EvalParams& d = DEFAULT_EVAL_PARAMS;
+  truth.piece_value[ROOK] = d.piece_value[ROOK] - Score{400, 400};
+  truth.piece_value[KHON] = d.piece_value[KHON] - Score{200, 200};
+  truth.piece_value[PAWN] = d.piece_value[PAWN] + Score{60, 60};
+  truth.hanging[KNIGHT] = {-150, -150};
+  set_eval_params(truth);
+  std::ostringstream lines;
+  for (const Position& pos : positions) {
+    Value v = evaluate(pos);
+    lines << sample_line(pos.fen(), 0.5, pos.side_to_move() == WHITE ? v : -v) << "\n";
+  }
+  set_eval_params(DEFAULT_EVAL_PARAMS);
+  TuneData data;
+  std::istringstream in(lines.str());
+  std::string error;
+  ASSERT_TRUE(load_tune_data(in, Variant::Makruk, 0, data, &error)) << error;
+  ASSERT_GT(data.entries.size(), 100u);
+  const double k = 1.0;
+  set_targets(data, k, 0.0);
+  std::vector<double> w = params_to_weights(DEFAULT_EVAL_PARAMS);
+  // How far the entries' evaluations are from the true ones, on average.
+  const std::vector<double> wt = params_to_weights(truth);
+  auto distance = [&](const std::vector<double>& weights) {
+    double sum = 0;
+    for (const TuneEntry& e : data.entries)
+      sum += std::abs(entry_eval(data, e, weights) - entry_eval(data, e, wt));
+    return sum / double(data.entries.size());
+  };
+  EXPECT_NEAR(tune_error(data, wt, k), 0.0, 1e-5);  // truth is a perfect fit, up to rounding
+  const double before = tune_error(data, w, k), distance_before = distance(w);
+  const double after = tune_weights(data, w, k, 100, 2.0, nullptr);
+  EXPECT_LT(after, before * 0.5);
+  EXPECT_LT(distance(w), distance_before * 0.7);
+
+  // The targets were made with k = 1: fit_k finds it back for the true weights.
+  EXPECT_NEAR(fit_k(data, wt), 1.0, 0.02);
+}
+
+TEST(Tune, EntryEvalMatchesEvaluate) {
+  // Positions with pawns: the tuner's evaluation is the engine's, before rounding.
+  std::vector<Position> positions = random_positions(3, 8);
+  std::ostringstream lines;
+  std::vector<Value> expected;
+  for (const Position& pos : positions) {
+    if (!pos.pieces(PAWN) || pos.variant() != Variant::Makruk) continue;
+    lines << sample_line(pos.fen(), 0.5) << "\n";
+    Position reread;
+    reread.set(pos.fen(), pos.variant(), Counting::Automatic, nullptr);
+    Value v = evaluate(reread);
+    expected.push_back(pos.side_to_move() == WHITE ? v : -v);
+  }
+  TuneData data;
+  std::istringstream in(lines.str());
+  ASSERT_TRUE(load_tune_data(in, Variant::Makruk, 0, data, nullptr));
+  ASSERT_EQ(data.entries.size(), expected.size());
+  std::vector<double> w = params_to_weights(eval_params());
+  for (size_t i = 0; i < expected.size(); ++i)
+    EXPECT_NEAR(entry_eval(data, data.entries[i], w), expected[i], 2.0) << i;
+}
