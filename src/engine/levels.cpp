@@ -15,8 +15,8 @@ LevelSettings level_settings(int level) {
       {3, 5000, 120, 220},     // 3
       {4, 15000, 80, 150},     // 4
       {6, 60000, 45, 100},     // 5
-      {8, 250000, 20, 50},     // 6
-      {12, 1500000, 8, 25},    // 7
+      {7, 150000, 25, 60},     // 6
+      {9, 500000, 12, 35},     // 7
       {0, 0, 0, 0},            // 8: full strength
   };
   return TABLE[std::clamp(level, MIN_LEVEL, MAX_LEVEL)];
