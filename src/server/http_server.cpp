@@ -116,7 +116,7 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string path,
     std::string rest = path.substr(prefix.size());
     std::string code = rest.substr(0, rest.find('/'));
     std::string tail = rest.substr(code.size());
-    for (char& ch : code) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+    code = normalise_code(std::move(code));
     // A malformed code goes through the hub too, so it counts as a wrong guess.
     if (tail.empty() && method == http::verb::get) co_return hub.get_party(code, ip);
     if (tail == "/join" && method == http::verb::post) co_return hub.join(code, body, ip);

@@ -32,6 +32,9 @@ HttpReply error_reply(const Error& e) {
   return reply(http_status(e.code), json::object{{"error", e.message}, {"code", error_code_name(e.code)}});
 }
 HttpReply bad_request(std::string msg) { return error_reply(Error{ErrorCode::BadRequest, std::move(msg)}); }
+HttpReply storage_failed(const std::exception& e) {
+  return reply(500, json::object{{"error", std::string("storage failed: ") + e.what()}, {"code", "internal"}});
+}
 
 // Parses a JSON object, or explains why not.
 std::optional<json::object> parse_object(const std::string& text, std::string& why) {
@@ -178,6 +181,11 @@ std::shared_ptr<const std::string> message(const json::object& o) {
 
 }  // namespace
 
+std::string normalise_code(std::string code) {
+  for (char& ch : code) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+  return code;
+}
+
 std::string random_token() {
   unsigned char bytes[16];
   if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("no randomness from the OS");
@@ -299,7 +307,7 @@ HttpReply Hub::create_party(const std::string& body, const std::string& /*ip*/) 
       p.begin_game(store_, r.created_at);
     }
   } catch (const std::exception& e) {
-    return reply(500, json::object{{"error", std::string("storage failed: ") + e.what()}, {"code", "internal"}});
+    return storage_failed(e);
   }
   auto [it, _] = parties_.emplace(r.code, std::move(p));
   maybe_cpu(it->second);
@@ -346,7 +354,7 @@ HttpReply Hub::join(const std::string& code, const std::string& body, const std:
   try {
     if (auto e = p->add_player(store_, *name, hash_token(token), seat)) return error_reply(*e);
   } catch (const std::exception& e) {
-    return reply(500, json::object{{"error", std::string("storage failed: ") + e.what()}, {"code", "internal"}});
+    return storage_failed(e);
   }
   if (seat >= 0) broadcast(*p, true, false);
   json::object out{{"token", seat >= 0 ? token : ""}, {"party", party_json(*p)}};
@@ -527,9 +535,7 @@ void Hub::on_cpu_result(const std::string& code, int64_t game, int version, std:
 // ---------------------------------------------------------------- turn-based tables and Web Push
 
 void Hub::notify(Party& p, int actor, const std::string& kind) {
-  if (!p.turn_based() || !deliver_) return;
-  auto subs = subscriptions_.find(p.code());
-  if (subs == subscriptions_.end()) return;
+  if (!p.turn_based() || !deliver_ || !subscriptions_.count(p.code())) return;
   const std::string actorName = actor >= 0 && size_t(actor) < p.seats().size() ? p.seats()[size_t(actor)].name : "";
   if (kind == "expired") {
     for (int seat = 0; seat < int(p.seats().size()) && seat < 2; ++seat) push_to_seat(p, seat, "expired", "", "");
@@ -605,13 +611,28 @@ std::optional<std::vector<std::pair<std::string, std::string>>> table_list(const
       why = "each table must be {code, token} strings";
       return std::nullopt;
     }
-    for (char& ch : code) ch = char(std::toupper(static_cast<unsigned char>(ch)));
-    out.emplace_back(std::move(code), std::move(token));
+    out.emplace_back(normalise_code(std::move(code)), std::move(token));
   }
   return out;
 }
 
 }  // namespace
+
+std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string, std::string>>& tables,
+                                        const std::string& ip, std::vector<std::pair<Party*, int>>& seats,
+                                        std::vector<std::string>& unknown) {
+  for (const auto& [code, token] : tables) {
+    Party* p = find(code);
+    int seat = p ? p->seat_of_token(hash_token(token)) : -1;
+    if (seat >= 0) {
+      seats.emplace_back(p, seat);
+      continue;
+    }
+    if (!code_guess_allowed(ip, true)) return Error{ErrorCode::RateLimited, "too many wrong codes; wait a minute"};
+    unknown.push_back(code);
+  }
+  return std::nullopt;
+}
 
 HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
   if (!deliver_) return push_key();
@@ -654,20 +675,17 @@ HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
   } catch (const std::exception&) {
     return bad_request("p256dh is not a P-256 public key");
   }
-  json::array subscribed, unknown;
-  for (const auto& [code, token] : *tables) {
-    auto it = parties_.find(code);
-    int seat = it == parties_.end() ? -1 : it->second.seat_of_token(hash_token(token));
-    if (seat < 0) {
-      if (!code_guess_allowed(ip, true)) return error_reply(Error{ErrorCode::RateLimited, "too many wrong codes; wait a minute"});
-      unknown.push_back(json::value(code));
-      continue;
-    }
+  json::array subscribed;
+  std::vector<std::string> unknown;
+  std::vector<std::pair<Party*, int>> seats;
+  if (auto e = resolve_seats(*tables, ip, seats, unknown)) return error_reply(*e);
+  for (const auto& [party, seat] : seats) {
+    const std::string& code = party->code();
     SubscriptionRecord rec{endpoint, code, seat, p256dh, auth, lang, now()};
     try {
       store_.add_subscription(rec);
     } catch (const std::exception& e) {
-      return reply(500, json::object{{"error", std::string("storage failed: ") + e.what()}, {"code", "internal"}});
+      return storage_failed(e);
     }
     auto& list = subscriptions_[code];
     auto same = std::find_if(list.begin(), list.end(),
@@ -676,7 +694,8 @@ HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
     else list.push_back(rec);
     subscribed.push_back(json::value(code));
   }
-  return reply(200, json::object{{"subscribed", std::move(subscribed)}, {"unknown", std::move(unknown)}});
+  return reply(200, json::object{{"subscribed", std::move(subscribed)},
+                                 {"unknown", json::array(unknown.begin(), unknown.end())}});
 }
 
 HttpReply Hub::push_unsubscribe(const std::string& body) {
@@ -689,20 +708,25 @@ HttpReply Hub::push_unsubscribe(const std::string& body) {
   try {
     removed = store_.remove_subscription(endpoint);
   } catch (const std::exception& e) {
-    return reply(500, json::object{{"error", std::string("storage failed: ") + e.what()}, {"code", "internal"}});
+    return storage_failed(e);
   }
-  drop_subscription(endpoint);
+  forget_subscription(endpoint);
   return reply(200, json::object{{"removed", removed}});
 }
 
-void Hub::drop_subscription(const std::string& endpoint) {
+void Hub::forget_subscription(const std::string& endpoint) {
   for (auto it = subscriptions_.begin(); it != subscriptions_.end();) {
     std::erase_if(it->second, [&](const SubscriptionRecord& s) { return s.endpoint == endpoint; });
     it = it->second.empty() ? subscriptions_.erase(it) : std::next(it);
   }
+}
+
+void Hub::drop_subscription(const std::string& endpoint) {
+  forget_subscription(endpoint);
   try {
     store_.remove_subscription(endpoint);
   } catch (const std::exception&) {
+    // kept in storage: dropped again after the next failed delivery
   }
 }
 
@@ -718,15 +742,11 @@ HttpReply Hub::my_games(const std::string& body, const std::string& ip) {
     int64_t at;
   };
   std::vector<Entry> entries;
-  json::array unknown;
-  for (const auto& [code, token] : *tables) {
-    Party* p = find(code);
-    int seat = p ? p->seat_of_token(hash_token(token)) : -1;
-    if (seat < 0) {
-      if (!code_guess_allowed(ip, true)) return error_reply(Error{ErrorCode::RateLimited, "too many wrong codes; wait a minute"});
-      unknown.push_back(json::value(code));
-      continue;
-    }
+  std::vector<std::string> unknown;
+  std::vector<std::pair<Party*, int>> seats;
+  if (auto e = resolve_seats(*tables, ip, seats, unknown)) return error_reply(*e);
+  for (const auto& [p, seat] : seats) {
+    const std::string& code = p->code();
     const PartyRecord& r = p->record();
     json::object e{{"code", code}, {"variant", r.variant}, {"mode", r.mode}, {"seat", seat}, {"status", p->status()}};
     int other = 1 - seat;
@@ -759,7 +779,7 @@ HttpReply Hub::my_games(const std::string& body, const std::string& ip) {
                    [](const Entry& a, const Entry& b) { return a.rank != b.rank ? a.rank < b.rank : a.at > b.at; });
   json::array games;
   for (Entry& e : entries) games.push_back(std::move(e.o));
-  return reply(200, json::object{{"games", std::move(games)}, {"unknown", std::move(unknown)}});
+  return reply(200, json::object{{"games", std::move(games)}, {"unknown", json::array(unknown.begin(), unknown.end())}});
 }
 
 namespace {

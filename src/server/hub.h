@@ -94,6 +94,12 @@ class Hub {
   // Pushes to the seats that must now act after `actor` did `type` (turn-based tables).
   void notify(Party& p, int actor, const std::string& kind);
   void push_to_seat(Party& p, int seat, const std::string& kind, const std::string& opponent, const std::string& move);
+  // The seat each (code, token) pair holds; wrong pairs go to `unknown` and
+  // count as wrong codes (an error once the address is limited).
+  std::optional<Error> resolve_seats(const std::vector<std::pair<std::string, std::string>>& tables,
+                                     const std::string& ip, std::vector<std::pair<Party*, int>>& seats,
+                                     std::vector<std::string>& unknown);
+  void forget_subscription(const std::string& endpoint);  // in memory only
   bool code_guess_allowed(const std::string& ip, bool wrong);
   // The party for a code, counting a wrong code against the address; sets *e
   // (not found, or rate limited) when there is none to use.
@@ -125,6 +131,7 @@ class Hub {
 
 // Secrets and codes.
 std::string random_token();            // 128 bits, hex
+std::string normalise_code(std::string code);  // party codes are upper case
 std::string hash_token(const std::string& token);  // hex SHA-256
 constexpr std::string_view CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 

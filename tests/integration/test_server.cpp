@@ -159,6 +159,15 @@ class WsClient {
   bool closed_ = false, timed_out_ = false;
 };
 
+// Both players say hello and are welcomed.
+void both_hello(WsClient& host, WsClient& guest, const std::string& code, const std::string& hostToken,
+                const std::string& guestToken) {
+  host.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
+  guest.send({{"t", "hello"}, {"code", code}, {"token", guestToken}});
+  host.wait_for("welcome");
+  guest.wait_for("welcome");
+}
+
 std::function<bool(const json::value&)> at_version(int64_t v) {
   return [v](const json::value& m) { return m.at("v").as_int64() == v; };
 }
@@ -243,10 +252,7 @@ TEST_F(ServerTest, TwoPlayersCreateJoinAndPlayToCheckmate) {
 TEST_F(ServerTest, GameFromTheStartPositionAndResignation) {
   auto [code, hostToken, guestToken] = two_players({{"name", "Somchai"}, {"variant", "ouk"}});
   WsClient host(port()), guest(port());
-  host.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
-  guest.send({{"t", "hello"}, {"code", code}, {"token", guestToken}});
-  host.wait_for("welcome");
-  guest.wait_for("welcome");
+  both_hello(host, guest, code, hostToken, guestToken);
   host.send({{"t", "start"}});
   json::value s = guest.wait_for("state");
   EXPECT_EQ(str(s, "fen"), "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1");
@@ -470,10 +476,7 @@ TEST_F(ServerTest, TurnBasedTablePushesEachTurnToALoopbackPushService) {
   };
 
   WsClient host(port()), guest(port());
-  host.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
-  guest.send({{"t", "hello"}, {"code", code}, {"token", guestToken}});
-  host.wait_for("welcome");
-  guest.wait_for("welcome");
+  both_hello(host, guest, code, hostToken, guestToken);
   host.send({{"t", "start"}});
   guest.wait_for("state", at_version(0));
   host.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}});
