@@ -110,33 +110,12 @@ struct Worker {
   Move killers[MAX_PLY + 2][2] = {};
   int history[COLOR_NB][64][64] = {};
   Move countermoves[PIECE_NB][64] = {};
-  // Continuation history: how a quiet move (piece, to) fared after the move
-  // one and two plies before it. moved[ply + 2] is the table of the move
-  // played at `ply`; the table of NO_PIECE stands for "no move" (root, null move).
-  using PieceTo = int16_t[PIECE_NB][64];
-  PieceTo cont_hist[PIECE_NB][64] = {};
-  PieceTo* moved[MAX_PLY + 4] = {};
   Value static_evals[MAX_PLY + 2] = {};
   Move pv[MAX_PLY + 2][MAX_PLY + 2] = {};
   int pv_length[MAX_PLY + 2] = {};
 
   Worker(Engine& e, const Limits& l, const Budget& b, const Position& root, int i)
-      : engine(e), limits(l), budget(b), pos(root), id(i), root_history(root.history_size()) {
-    for (auto& m : moved) m = &cont_hist[NO_PIECE][0];
-  }
-  PieceTo* no_move() { return &cont_hist[NO_PIECE][0]; }
-  void set_moved(int ply, Move m) {
-    if (ply <= MAX_PLY) moved[ply + 2] = m.is_none() ? no_move() : &cont_hist[pos.piece_on(m.from())][m.to()];
-  }
-  // The quiet move's standing: its history and its two continuation entries.
-  int quiet_score(Move m, int ply) const {
-    int s = history[pos.side_to_move()][m.from()][m.to()];
-    if (ply <= MAX_PLY) {
-      const Piece pc = pos.piece_on(m.from());
-      s += (*moved[ply + 1])[pc][m.to()] + (*moved[ply])[pc][m.to()];
-    }
-    return s;
-  }
+      : engine(e), limits(l), budget(b), pos(root), id(i), root_history(root.history_size()) {}
 
   bool stopped() const { return engine.stop_.load(std::memory_order_relaxed) && completed_depth > 0; }
   void count_node() { nodes.store(nodes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
@@ -264,6 +243,7 @@ bool Worker::probe_tables(int ply, Value& v) {
 void Worker::score_moves(const MoveList& list, int scores[], Move tt_move, int ply) const {
   Move prev = pos.last_move();
   Move counter = prev.is_none() ? Move() : countermoves[pos.piece_on(prev.to())][prev.to()];
+  Color us = pos.side_to_move();
   for (int i = 0; i < list.size; ++i) {
     Move m = list.moves[i];
     int& s = scores[i];
@@ -274,7 +254,7 @@ void Worker::score_moves(const MoveList& list, int scores[], Move tt_move, int p
     else if (m == killers[ply][0]) s = (1 << 27) + 2;
     else if (m == killers[ply][1]) s = (1 << 27) + 1;
     else if (m == counter) s = 1 << 27;
-    else s = quiet_score(m, ply);
+    else s = history[us][m.from()][m.to()];
   }
 }
 
@@ -291,16 +271,9 @@ static Move pick_next(MoveList& list, int scores[], int i) {
 void Worker::update_quiet_stats(Move best, const Move* quiets, int quiet_count, int depth, int ply) {
   Color us = pos.side_to_move();
   int bonus = std::min(depth * depth, 400);
-  PieceTo* const before[2] = {moved[ply + 1], moved[ply]};
   auto update = [&](Move m, int b) {
     int& h = history[us][m.from()][m.to()];
     h += b - h * std::abs(b) / 16384;
-    const Piece pc = pos.piece_on(m.from());
-    for (PieceTo* t : before) {
-      if (t == no_move()) continue;
-      int16_t& c = (*t)[pc][m.to()];
-      c = int16_t(c + b - c * std::abs(b) / 16384);
-    }
   };
   update(best, bonus);
   for (int i = 0; i < quiet_count; ++i)
@@ -410,10 +383,6 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
       (tte->bound() & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER)))
     return tt_value;
 
-  // No hash move where one is expected: search this node a ply shallower
-  // first; the next iteration finds the move in the table.
-  if (!root && depth >= 4 && tt_move.is_none() && (pv_node || cut_node)) --depth;
-
   Value static_eval = VALUE_NONE;
   if (!in_check) static_eval = tt_hit && tte->eval != VALUE_NONE ? tte->eval : evaluate(pos);
   static_evals[ply] = static_eval;
@@ -432,7 +401,6 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
         (pos.pieces(us, ROOK) | pos.pieces(us, KNIGHT) | pos.pieces(us, KHON)) &&
         !pos.count().running()) {
       int r = 3 + depth / 4 + std::min((static_eval - beta) / 200, 2);
-      set_moved(ply, Move());
       pos.do_null_move();
       Value v = -search(depth - r, -beta, -beta + 1, ply + 1, !cut_node);
       pos.undo_null_move();
@@ -460,8 +428,6 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
     if (!root && best_value > -VALUE_MATE_IN_MAX_PLY) {
       if (!quiet && depth <= 6 && see(pos, m) < -120 * depth) continue;
     }
-    const int stat = quiet ? quiet_score(m, ply) : 0;
-    set_moved(ply, m);
     pos.do_move(m);
     const bool gives_check = pos.in_check();
     // Shallow pruning of quiet moves that neither check nor escape check.
@@ -483,7 +449,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
       if (depth >= 3 && quiet && !gives_check && !in_check) {
         r = REDUCTIONS[std::min(depth, 63)][std::min(move_count, 63)];
         r += !pv_node + cut_node - improving;
-        r -= stat / 10000;
+        r -= history[us][m.from()][m.to()] / 6000;
         r = std::clamp(r, 0, new_depth - 1);
       }
       v = -search(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
