@@ -1,0 +1,82 @@
+// Endgame conversion benchmark: random positions of a bare king against king +
+// the given pieces (no table covers three), the engine on both sides at a fixed
+// number of nodes a move, played out under the rules core's referee. Prints how
+// many were mated before the count ran out, and the unconverted ones.
+//
+// Usage: endgames [MATERIAL (White's FEN letters R S N M, default NMM)] [POSITIONS (40)] [NODES (20000)] [SEED (1)]
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+
+#include "core/game.h"
+#include "engine/search.h"
+
+using namespace makruk;
+using namespace makruk::engine;
+
+int main(int argc, char** argv) {
+  const std::string material = argc > 1 ? argv[1] : "NMM";
+  const int positions = argc > 2 ? std::atoi(argv[2]) : 40;
+  const uint64_t nodes = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 20000;
+  std::mt19937_64 rng(argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 1);
+  const bool letters = material.find_first_not_of("RSNM") == std::string::npos;
+  if (material.empty() || material.size() > 6 || !letters || positions <= 0 || nodes == 0) {
+    std::fprintf(stderr, "usage: endgames [MATERIAL] [POSITIONS] [NODES] [SEED]\n");
+    return 2;
+  }
+  int won = 0, played = 0;
+  long plies = 0;
+  while (played < positions) {
+    char board[64] = {};
+    auto put = [&](char piece) {
+      int s;
+      do s = int(rng() % 64);
+      while (board[s]);
+      board[s] = piece;
+    };
+    put('K');
+    put('k');
+    for (char c : material) put(c);
+    std::string fen;
+    for (int r = 7; r >= 0; --r) {
+      int empty = 0;
+      for (int f = 0; f < 8; ++f) {
+        const char c = board[r * 8 + f];
+        if (!c) {
+          ++empty;
+          continue;
+        }
+        if (empty) fen += char('0' + empty), empty = 0;
+        fen += c;
+      }
+      if (empty) fen += char('0' + empty);
+      if (r) fen += '/';
+    }
+    fen += " w - - 0 1";
+    std::string error;
+    auto game = Game::create(Variant::Makruk, Counting::Automatic, fen, &error);
+    // Legal, not decided already, and material that can mate at all.
+    if (!game || game->over() || game->position().in_check() || !can_checkmate(game->position(), WHITE))
+      continue;
+    Engine engine;
+    while (!game->over() && game->plies() < 400) {
+      Limits limits;
+      limits.nodes = nodes;
+      if (!game->play(engine.search(game->position(), limits).best, &error)) {
+        std::fprintf(stderr, "illegal move: %s\n", error.c_str());
+        return 1;
+      }
+    }
+    ++played;
+    if (game->result() == Result::WhiteWins) {
+      ++won;
+      plies += game->plies();
+    } else {
+      std::printf("not mated: %s (%s)\n", fen.c_str(), std::string(reason_string(game->reason())).c_str());
+    }
+  }
+  std::printf("K%sK: %d of %d mated, %.1f plies on average\n", material.c_str(), won, played,
+              won ? double(plies) / won : 0.0);
+  return 0;
+}
