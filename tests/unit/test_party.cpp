@@ -1,13 +1,11 @@
 // Parties, seats, house rules, game flow and storage, without the network.
 #include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <filesystem>
 
 #include "server/cpu.h"
 #include "server/hub.h"
 #include "server/party.h"
 #include "server/store.h"
+#include "temp_db.h"
 
 using namespace makruk;
 using namespace makruk::server;
@@ -17,22 +15,15 @@ namespace {
 class StoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    path_ = std::filesystem::temp_directory_path() /
-            ("makruk-unit-" + std::to_string(getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".db");
-    remove_files();
-    store_ = open_sqlite_store(path_.string());
+    store_ = open_sqlite_store(db_.path());
   }
   void TearDown() override {
     store_.reset();
-    remove_files();
-  }
-  void remove_files() {
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path_.string() + suffix);
+    db_.clear();
   }
   void reopen() {
     store_.reset();
-    store_ = open_sqlite_store(path_.string());
+    store_ = open_sqlite_store(db_.path());
   }
 
   Party new_party(PartyRecord r) {
@@ -43,7 +34,7 @@ class StoreTest : public ::testing::Test {
     return p;
   }
 
-  std::filesystem::path path_;
+  testing_helpers::TempDb db_{"makruk-unit"};
   std::unique_ptr<Store> store_;
 };
 

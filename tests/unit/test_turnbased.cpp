@@ -2,13 +2,12 @@
 // store: days between moves, pushes to the player whose turn it is, the
 // 45-day end, scheduled starts, the My games list.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <boost/json.hpp>
-#include <filesystem>
 
 #include "server/hub.h"
 #include "server/webpush.h"
+#include "temp_db.h"
 
 using namespace makruk;
 using namespace makruk::server;
@@ -37,25 +36,18 @@ json::object body(const HttpReply& r) { return json::parse(r.body).as_object(); 
 class TurnBased : public ::testing::Test {
  protected:
   void SetUp() override {
-    path_ = std::filesystem::temp_directory_path() /
-            ("makruk-turn-" + std::to_string(getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".db");
-    remove_files();
     open();
   }
   void TearDown() override {
     hub_.reset();
     store_.reset();
-    remove_files();
-  }
-  void remove_files() {
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path_.string() + suffix);
+    db_.clear();
   }
   // (Re)starts the hub on the same database, as a server restart would.
   void open() {
     hub_.reset();
     store_.reset();
-    store_ = open_sqlite_store(path_.string());
+    store_ = open_sqlite_store(db_.path());
     hub_ = std::make_unique<Hub>(*store_, [](std::function<void()> f) { f(); }, [this] { return clock_; });
     hub_->load();
     hub_->set_push("PUBLICKEY", [this](webpush::Delivery d) { pushes_.push_back(std::move(d)); }, false);
@@ -102,7 +94,7 @@ class TurnBased : public ::testing::Test {
   }
   json::object payload(size_t i) { return json::parse(pushes_.at(i).payload).as_object(); }
 
-  std::filesystem::path path_;
+  testing_helpers::TempDb db_{"makruk-turn"};
   std::unique_ptr<Store> store_;
   std::unique_ptr<Hub> hub_;
   int64_t clock_ = T0;
