@@ -38,19 +38,10 @@ int main(int argc, char** argv) {
     put('K');
     put('k');
     for (char c : material) put(c);
+    // One digit per empty square: the FEN reader adds runs of digits up.
     std::string fen;
     for (int r = 7; r >= 0; --r) {
-      int empty = 0;
-      for (int f = 0; f < 8; ++f) {
-        const char c = board[r * 8 + f];
-        if (!c) {
-          ++empty;
-          continue;
-        }
-        if (empty) fen += char('0' + empty), empty = 0;
-        fen += c;
-      }
-      if (empty) fen += char('0' + empty);
+      for (int f = 0; f < 8; ++f) fen += board[r * 8 + f] ? board[r * 8 + f] : '1';
       if (r) fen += '/';
     }
     fen += " w - - 0 1";
@@ -73,7 +64,8 @@ int main(int argc, char** argv) {
       ++won;
       plies += game->plies();
     } else {
-      std::printf("not mated: %s (%s)\n", fen.c_str(), std::string(reason_string(game->reason())).c_str());
+      std::printf("not mated: %s (%s)\n", game->start_fen().c_str(),
+                  std::string(reason_string(game->reason())).c_str());
     }
   }
   std::printf("K%sK: %d of %d mated, %.1f plies on average\n", material.c_str(), won, played,
