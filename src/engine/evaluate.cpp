@@ -139,9 +139,7 @@ int evaluate_terms(const Position& pos, Sink& sink) {
 
 // Mop-up: with the defender reduced to a bare king, drive it to the edge and
 // the corner, and bring the king and the pieces to it, so that mates within
-// the count are found (K+N+2M v K at 20k nodes a move: 4 of 20 random
-// positions mated with the placement terms kept, 37 of 40 with this alone).
-
+// the count are found (bench/endgames.cpp; figures in docs/engine.md).
 Value mop_up(const Position& pos, Color strong) {
   const Square weakKing = pos.king_square(~strong), strongKing = pos.king_square(strong);
   int v = 25 * edge_distance(weakKing) + 10 * (7 - distance(weakKing, strongKing));
