@@ -221,10 +221,47 @@ int main(int argc, char** argv) {
   serveCmd->add_option("--threads", so.threads, "network threads (default 2)")->check(CLI::Range(1, 64));
   serveCmd->add_option("--push-subject", so.push_subject,
                        "VAPID contact given to push services (default mailto:admin@localhost)");
-  serveCmd->add_flag("--push-allow-http", so.push_allow_http, "accept plain-http push endpoints (for tests)");
+  serveCmd->add_flag("--push-allow-http", so.push_allow_http,
+                     "accept plain-http push endpoints and deliver to loopback and private addresses (for tests)");
   serveCmd->add_flag("--test-clock", so.test_clock, "let POST /api/test/clock move the server's clock (for tests)");
   serveCmd->add_option("--cpu-threads", so.cpu_threads, "threads searching CPU moves (default 1)")
       ->check(CLI::Range(1, 64));
+  // Budgets against hostile clients; 0 is unlimited for each.
+  const auto nonNegative = CLI::Range(0, 1 << 30);
+  serveCmd->add_option("--max-connections", so.max_connections, "open connections in all (default 20000)")
+      ->check(nonNegative);
+  serveCmd->add_option("--max-connections-per-ip", so.max_connections_per_ip,
+                       "open connections from one address (default 100)")
+      ->check(nonNegative);
+  serveCmd->add_option("--hello-timeout-ms", so.hello_timeout_ms,
+                       "close a WebSocket that has not joined a table by then (default 5000)")
+      ->check(nonNegative);
+  serveCmd->add_option("--limit-create", so.limits.create_per_minute,
+                       "tables one address may create a minute (default 10)")
+      ->check(nonNegative);
+  serveCmd->add_option("--limit-join", so.limits.join_per_minute, "join requests from one address a minute (default 30)")
+      ->check(nonNegative);
+  serveCmd->add_option("--limit-cpu", so.limits.cpu_per_minute,
+                       "tables against the CPU one address may create a minute (default 3)")
+      ->check(nonNegative);
+  serveCmd->add_option("--limit-wrong-codes", so.limits.wrong_codes_per_minute,
+                       "wrong table codes from one address a minute (default 10)")
+      ->check(nonNegative);
+  serveCmd->add_option("--cpu-max-ms", so.limits.cpu_max_ms, "time cap on one CPU search (default 1500)")
+      ->check(CLI::Range(1, 60000));
+  serveCmd->add_option("--cpu-queue", so.limits.cpu_queue,
+                       "CPU searches waiting; past it no new CPU table is made (default 256)");
+  int64_t liveIdleMinutes = so.limits.live_idle_ms / 60000;
+  serveCmd->add_option("--live-idle-minutes", liveIdleMinutes,
+                       "a live table nobody is at ends after this long without a move (default 1440)")
+      ->check(CLI::Range(int64_t(0), int64_t(1) << 30));
+  serveCmd->add_option("--public-url", so.public_url,
+                       "the address links and QR codes point to, e.g. https://makruk.example "
+                       "(default http://localhost:PORT)");
+  serveCmd->add_option("--trusted-proxy", so.trusted_proxies,
+                       "a reverse proxy's address whose X-Forwarded-For names the client (repeatable)");
+  serveCmd->add_option("--allowed-origin", so.allowed_origins,
+                       "another origin whose pages may use the API and WebSocket (repeatable)");
 
   MatchOptions mo;
   auto* matchCmd = app.add_subcommand("match", "play two UCI engines against each other");
@@ -300,7 +337,10 @@ int main(int argc, char** argv) {
   if (*matchCmd) return run_match_command(mo);
   if (*selfplayCmd) return engine::run_selfplay_command(sp, std::cerr);
   if (*tuneCmd) return engine::run_tune_command(tc, std::cerr);
-  if (*serveCmd) return server::run_server(so);
+  if (*serveCmd) {
+    so.limits.live_idle_ms = liveIdleMinutes * 60000;
+    return server::run_server(so);
+  }
   if (*openCmd) {
     if (!parse_variant(ooVariant, oo.variant)) {
       std::cerr << "makruk openings: unknown variant '" << ooVariant << "'\n";

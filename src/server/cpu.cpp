@@ -1,5 +1,6 @@
 #include "cpu.h"
 
+#include <algorithm>
 #include <random>
 
 #include "core/notation.h"
@@ -23,9 +24,17 @@ CpuPool::~CpuPool() {
 void CpuPool::submit(CpuJob job) {
   {
     std::lock_guard lock(mutex_);
-    jobs_.push_back(std::move(job));
+    auto& queue = queues_[job.owner];
+    if (queue.empty()) turns_.push_back(job.owner);
+    queue.push_back(std::move(job));
+    ++pending_;
   }
   cv_.notify_one();
+}
+
+size_t CpuPool::pending() const {
+  std::lock_guard lock(mutex_);
+  return pending_;
 }
 
 void CpuPool::run() {
@@ -33,16 +42,24 @@ void CpuPool::run() {
     CpuJob job;
     {
       std::unique_lock lock(mutex_);
-      cv_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+      cv_.wait(lock, [this] { return stopping_ || !turns_.empty(); });
       if (stopping_) return;
-      job = std::move(jobs_.front());
-      jobs_.pop_front();
+      // Round robin over owners: the next owner's oldest search, and the
+      // owner goes to the back of the line if it has more.
+      std::string owner = std::move(turns_.front());
+      turns_.pop_front();
+      auto it = queues_.find(owner);
+      job = std::move(it->second.front());
+      it->second.pop_front();
+      if (it->second.empty()) queues_.erase(it);
+      else turns_.push_back(std::move(owner));
+      --pending_;
     }
-    job.done(cpu_actions(job.position, job.level));
+    job.done(cpu_actions(job.position, job.level, job.max_ms));
   }
 }
 
-std::vector<std::string> cpu_actions(const Position& root, int level) {
+std::vector<std::string> cpu_actions(const Position& root, int level, int max_ms) {
   thread_local engine::Engine engine;
   thread_local std::mt19937_64 rng{std::random_device{}()};
   std::vector<std::string> actions;
@@ -64,6 +81,7 @@ std::vector<std::string> cpu_actions(const Position& root, int level) {
       stopped.set_count(Count{});
       engine::Limits probe;
       probe.depth = 6;
+      probe.movetime = std::max(1, max_ms / 4);
       if (engine.search(stopped, probe).score >= 400) {
         pos = stopped;
         actions.push_back("stop:" + side);
@@ -71,7 +89,7 @@ std::vector<std::string> cpu_actions(const Position& root, int level) {
     }
   }
   engine::Limits limits;
-  limits.movetime = level >= engine::MAX_LEVEL ? 1500 : 1000;
+  limits.movetime = std::max(1, std::min(max_ms, level >= engine::MAX_LEVEL ? 1500 : 1000));
   engine::SearchResult r = engine::play_at_level(engine, pos, level, limits, rng);
   if (!r.best.is_none()) actions.push_back(move_to_string(r.best));
   return actions;

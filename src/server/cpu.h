@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -17,6 +18,11 @@ namespace makruk::server {
 struct CpuJob {
   Position position;  // with its history and count
   int level = 8;
+  int max_ms = 1500;  // time cap on the search
+  // Whom the search is for (the client's address): waiting searches are taken
+  // in turn from each owner, so that one owner's many tables cannot hold up
+  // another's.
+  std::string owner;
   // The actions to play, in order (e.g. {"stop:b", "h8a8"}), on the hub's side.
   std::function<void(std::vector<std::string>)> done;
 };
@@ -26,18 +32,23 @@ class CpuPool {
   explicit CpuPool(int threads);
   ~CpuPool();
   void submit(CpuJob job);
+  // Searches waiting for a thread.
+  size_t pending() const;
 
  private:
   void run();
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable cv_;
-  std::deque<CpuJob> jobs_;
+  std::map<std::string, std::deque<CpuJob>> queues_;  // by owner
+  std::deque<std::string> turns_;  // owners with waiting searches, next first
+  size_t pending_ = 0;
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };
 
 // What the CPU does in a position: its move, preceded in declaration mode by
 // starting a count it qualifies for, or by stopping its count when it can win.
-std::vector<std::string> cpu_actions(const Position& pos, int level);
+// The search takes at most about `max_ms`.
+std::vector<std::string> cpu_actions(const Position& pos, int level, int max_ms = 1500);
 
 }  // namespace makruk::server

@@ -5,6 +5,7 @@
 #include "http_server.h"
 
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
@@ -15,7 +16,10 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <mutex>
+#include <optional>
 #include <thread>
+#include <unordered_map>
 
 #include "hub.h"
 #include "webpush.h"
@@ -34,13 +38,109 @@ namespace {
 
 constexpr size_t MAX_BODY = 16 * 1024;
 constexpr size_t MAX_WS_MESSAGE = 4096;
-constexpr size_t MAX_QUEUED = 512;  // a client this far behind is dropped
+constexpr size_t MAX_QUEUED = 512;                 // messages; a client this far behind is dropped
+constexpr size_t MAX_QUEUED_BYTES = 4 * 1024 * 1024;  // the same, in bytes
+constexpr int MAX_AT_HUB = 100;  // a client's messages read but not yet handled by the hub
+constexpr auto REQUEST_TIMEOUT = std::chrono::seconds(30);
+
+// The browser-facing security headers. The client is one origin: its scripts,
+// styles, pictures and sockets all come from the server itself.
+constexpr const char* CSP =
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
+    "font-src 'self' data:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+// Open connections, overall and per address.
+class ConnectionGate {
+ public:
+  ConnectionGate(int max_total, int max_per_ip) : max_total_(max_total), max_per_ip_(max_per_ip) {}
+
+  // A ticket frees its place when it goes.
+  class Ticket {
+   public:
+    Ticket() = default;
+    Ticket(ConnectionGate* gate, std::string key) : gate_(gate), key_(std::move(key)) {}
+    Ticket(Ticket&& o) noexcept : gate_(std::exchange(o.gate_, nullptr)), key_(std::move(o.key_)) {}
+    Ticket& operator=(Ticket&&) = delete;
+    ~Ticket() {
+      if (gate_) gate_->release(key_);
+    }
+    explicit operator bool() const { return gate_ != nullptr; }
+
+   private:
+    ConnectionGate* gate_ = nullptr;
+    std::string key_;
+  };
+
+  // A place for a connection from `key` (empty: not counted per address), or
+  // an empty ticket when a cap is reached.
+  Ticket admit(const std::string& key) {
+    std::lock_guard lock(mutex_);
+    if (max_total_ > 0 && total_ >= max_total_) return {};
+    if (!key.empty() && max_per_ip_ > 0) {
+      int& n = per_ip_[key];
+      if (n >= max_per_ip_) return {};
+      ++n;
+    }
+    ++total_;
+    return Ticket(this, key);
+  }
+
+ private:
+  void release(const std::string& key) {
+    std::lock_guard lock(mutex_);
+    --total_;
+    if (!key.empty() && max_per_ip_ > 0) {
+      auto it = per_ip_.find(key);
+      if (it != per_ip_.end() && --it->second <= 0) per_ip_.erase(it);
+    }
+  }
+
+  std::mutex mutex_;
+  int max_total_, max_per_ip_;
+  int total_ = 0;
+  std::unordered_map<std::string, int> per_ip_;
+};
+
+// The key that per-address limits count under: an IPv4 address, or the /64
+// network of an IPv6 address (one subscriber usually holds a whole /64).
+std::string address_key(const asio::ip::address& a) {
+  if (a.is_v6()) {
+    asio::ip::address_v6 v6 = a.to_v6();
+    if (v6.is_v4_mapped()) return asio::ip::make_address_v4(asio::ip::v4_mapped, v6).to_string();
+    auto bytes = v6.to_bytes();
+    std::fill(bytes.begin() + 8, bytes.end(), 0);
+    return asio::ip::address_v6(bytes).to_string() + "/64";
+  }
+  return a.to_string();
+}
 
 struct Context {
   asio::io_context& hub_ioc;
   Hub& hub;
   std::filesystem::path web_dir;
+  std::string public_url;  // links point here
+  std::vector<asio::ip::address> trusted_proxies;
+  std::vector<std::string> allowed_origins;  // besides the public URL's and the request's own
+  int hello_timeout_ms;
+  ConnectionGate gate;
+
+  bool trusted(const asio::ip::address& a) const {
+    return std::find(trusted_proxies.begin(), trusted_proxies.end(), a) != trusted_proxies.end();
+  }
 };
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
 
 std::string_view content_type(const std::filesystem::path& p) {
   std::string ext = p.extension().string();
@@ -64,10 +164,82 @@ Response make_response(const Request& req, int status, std::string body, std::st
   res.set(http::field::server, "makruk");
   res.set(http::field::content_type, type);
   res.set("X-Content-Type-Options", "nosniff");
+  res.set("Content-Security-Policy", CSP);
+  res.set("Referrer-Policy", "no-referrer");
+  res.set("X-Frame-Options", "DENY");
+  res.set("Cross-Origin-Opener-Policy", "same-origin");
   res.keep_alive(req.keep_alive());
   res.body() = std::move(body);
   res.prepare_payload();
+  if (req.method() == http::verb::head) {  // the headers of a GET, and no body
+    const size_t n = res.body().size();
+    res.body().clear();
+    res.content_length(n);
+  }
   return res;
+}
+
+// The client's address: the TCP peer, or, when the peer is a trusted proxy,
+// the nearest address in X-Forwarded-For that is not one of the trusted proxies.
+asio::ip::address client_address(const Context& ctx, const asio::ip::address& peer, const Request& req) {
+  if (!ctx.trusted(peer)) return peer;
+  std::vector<std::string_view> hops;
+  auto fields = req.equal_range("X-Forwarded-For");
+  for (auto it = fields.first; it != fields.second; ++it) {
+    std::string_view v(it->value().data(), it->value().size());
+    for (size_t pos = 0; pos <= v.size();) {
+      size_t comma = std::min(v.find(',', pos), v.size());
+      hops.push_back(trim(v.substr(pos, comma - pos)));
+      pos = comma + 1;
+    }
+  }
+  asio::ip::address client = peer;
+  for (auto it = hops.rbegin(); it != hops.rend(); ++it) {
+    boost::system::error_code ec;
+    asio::ip::address a = asio::ip::make_address(std::string(*it), ec);
+    if (ec) break;  // what lies beyond an unreadable hop cannot be trusted
+    client = a;
+    if (!ctx.trusted(a)) break;
+  }
+  return client;
+}
+
+// A browser's request from a page of another site is refused: WebSockets and
+// API POSTs that carry an Origin must come from the public URL, the request's
+// own host, or an allowed origin. Requests without Origin (not from a page)
+// pass.
+bool origin_allowed(const Context& ctx, const Request& req) {
+  auto it = req.find(http::field::origin);
+  if (it == req.end()) return true;
+  const std::string origin = lower(trim(std::string_view(it->value().data(), it->value().size())));
+  const std::string host = lower(std::string_view(req[http::field::host].data(), req[http::field::host].size()));
+  if (!host.empty() && (origin == "http://" + host || origin == "https://" + host)) return true;
+  if (origin == webpush::origin_of(ctx.public_url)) return true;
+  return std::find(ctx.allowed_origins.begin(), ctx.allowed_origins.end(), origin) != ctx.allowed_origins.end();
+}
+
+bool is_json(const Request& req) {
+  std::string_view type(req[http::field::content_type].data(), req[http::field::content_type].size());
+  return lower(trim(type.substr(0, type.find(';')))) == "application/json";
+}
+
+Response json_error(const Request& req, int status, std::string_view code, std::string_view message);
+
+// Only "chunked" is understood as a transfer coding; anything else (or both
+// Transfer-Encoding and Content-Length) is refused, so that no one can make
+// the server read a body as the next request.
+std::optional<Response> framing_error(const Request& req) {
+  size_t codings = req.count(http::field::transfer_encoding);
+  if (codings == 0) return std::nullopt;
+  Request r;  // the answer closes the connection
+  r.version(req.version());
+  r.keep_alive(false);
+  if (req.count(http::field::content_length))
+    return json_error(r, 400, "bad-request", "both Transfer-Encoding and Content-Length");
+  std::string_view te(req[http::field::transfer_encoding].data(), req[http::field::transfer_encoding].size());
+  if (codings > 1 || lower(trim(te)) != "chunked")
+    return json_error(r, 501, "bad-request", "only the chunked transfer coding is understood");
+  return std::nullopt;
 }
 
 Response json_error(const Request& req, int status, std::string_view code, std::string_view message) {
@@ -98,8 +270,8 @@ Response serve_static(const Context& ctx, const Request& req) {
 }
 
 // Runs on the hub's thread (co_spawned there).
-awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string path, std::string body, std::string ip,
-                              std::string base) {
+awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string path, std::string body, std::string ip) {
+  const std::string& base = ctx.public_url;
   Hub& hub = ctx.hub;
   if (path == "/api/parties") {
     if (method != http::verb::post) co_return HttpReply{405, R"({"error":"use POST","code":"bad-request"})"};
@@ -128,16 +300,19 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string path,
 
 class WsSession : public Client, public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(tcp::socket&& socket, Context& ctx, std::string peer) : ws_(std::move(socket)), ctx_(ctx) {
-    ip = std::move(peer);
+  WsSession(tcp::socket&& socket, Context& ctx, std::string client, ConnectionGate::Ticket ticket)
+      : ws_(std::move(socket)), ctx_(ctx), hello_timer_(ws_.get_executor()), ticket_(std::move(ticket)) {
+    ip = std::move(client);
   }
 
   void send(std::shared_ptr<const std::string> text) override {
     asio::post(ws_.get_executor(), [self = shared_from_this(), text = std::move(text)] {
       if (self->closed_) return;
-      if (self->queue_.size() >= MAX_QUEUED) return self->do_close();
+      if (self->queue_.size() >= MAX_QUEUED || self->queued_bytes_ + text->size() > MAX_QUEUED_BYTES)
+        return self->do_close();
+      self->queued_bytes_ += text->size();
       self->queue_.push_back(text);
-      if (self->queue_.size() == 1) self->write_next();
+      if (!self->writing_) self->write_next();
     });
   }
 
@@ -151,32 +326,51 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     ws.read_message_max(MAX_WS_MESSAGE);
     try {
       co_await ws.async_accept(req, use_awaitable);
+      // A connection that has not joined a table by then is closed.
+      if (self->ctx_.hello_timeout_ms > 0) {
+        self->hello_timer_.expires_after(std::chrono::milliseconds(self->ctx_.hello_timeout_ms));
+        self->hello_timer_.async_wait([self](beast::error_code ec) {
+          if (!ec && !self->greeted) self->do_close();
+        });
+      }
       beast::flat_buffer buffer;
       for (;;) {
         buffer.clear();
         co_await ws.async_read(buffer, use_awaitable);
+        if (self->closed_) break;
+        // A client whose messages pile up at the hub is flooding it.
+        if (self->at_hub_.fetch_add(1) >= MAX_AT_HUB) break;
         std::string text = beast::buffers_to_string(buffer.data());
         asio::post(self->ctx_.hub_ioc, [self, text = std::move(text)] {
           self->ctx_.hub.on_message(self, text);
+          self->at_hub_.fetch_sub(1);
         });
       }
     } catch (const std::exception&) {
       // closed, timed out, or a message over the size limit
     }
-    self->closed_ = true;
+    self->do_close();
+    self->hello_timer_.cancel();
     asio::post(self->ctx_.hub_ioc, [self] { self->ctx_.hub.on_close(self); });
   }
 
  private:
+  // Writes run one at a time, on the session's strand. The queue belongs to
+  // the writer while a write is in flight: closing only marks the session
+  // closed and shuts the socket, and the write's completion empties it.
   void write_next() {
+    writing_ = true;
     ws_.text(true);
     ws_.async_write(asio::buffer(*queue_.front()), [self = shared_from_this()](beast::error_code ec, size_t) {
-      if (ec) {
+      self->queued_bytes_ -= self->queue_.front()->size();
+      self->queue_.pop_front();
+      self->writing_ = false;
+      if (ec || self->closed_) {
         self->closed_ = true;
         self->queue_.clear();
+        self->queued_bytes_ = 0;
         return;
       }
-      self->queue_.pop_front();
       if (!self->queue_.empty()) self->write_next();
     });
   }
@@ -184,59 +378,81 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
   void do_close() {
     if (closed_) return;
     closed_ = true;
-    queue_.clear();
+    if (!writing_) {
+      queue_.clear();
+      queued_bytes_ = 0;
+    }
     beast::error_code ec;
     beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ec);
   }
 
   websocket::stream<beast::tcp_stream> ws_;
   Context& ctx_;
+  asio::steady_timer hello_timer_;
+  ConnectionGate::Ticket ticket_;  // this connection's place, freed with the session
   std::deque<std::shared_ptr<const std::string>> queue_;
+  size_t queued_bytes_ = 0;
+  bool writing_ = false;
   bool closed_ = false;
+  std::atomic<int> at_hub_{0};
 };
 
-awaitable<void> serve_http(tcp::socket socket, Context& ctx) {
+awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Ticket ticket) {
   beast::tcp_stream stream(std::move(socket));
   beast::flat_buffer buffer;
-  std::string ip;
+  asio::ip::address peer;
   {
     beast::error_code ec;
     auto ep = stream.socket().remote_endpoint(ec);
-    ip = ec ? "?" : ep.address().to_string();
+    if (ec) co_return;
+    peer = ep.address();
   }
   try {
     for (;;) {
       http::request_parser<http::string_body> parser;
       parser.body_limit(MAX_BODY);
-      stream.expires_after(std::chrono::seconds(60));
-      co_await http::async_read(stream, buffer, parser, use_awaitable);
+      stream.expires_after(REQUEST_TIMEOUT);
+      co_await http::async_read_header(stream, buffer, parser, use_awaitable);
+      if (auto refused = framing_error(parser.get())) {
+        co_await http::async_write(stream, *refused, use_awaitable);
+        break;
+      }
+      if (!parser.is_done()) co_await http::async_read(stream, buffer, parser, use_awaitable);
       Request req = parser.release();
       std::string target(req.target());
       std::string path = target.substr(0, target.find('?'));
+      const std::string ip = address_key(client_address(ctx, peer, req));
 
       if (websocket::is_upgrade(req)) {
-        if (path != "/ws") {
-          co_await http::async_write(stream, json_error(req, 404, "not-found", "WebSocket lives at /ws"), use_awaitable);
-          co_return;
+        std::optional<Response> refused;
+        if (path != "/ws") refused = json_error(req, 404, "not-found", "WebSocket lives at /ws");
+        else if (!origin_allowed(ctx, req)) refused = json_error(req, 403, "forbidden", "origin not allowed");
+        if (refused) {
+          refused->keep_alive(false);
+          co_await http::async_write(stream, *refused, use_awaitable);
+          break;
         }
         stream.expires_never();
-        auto session = std::make_shared<WsSession>(stream.release_socket(), ctx, ip);
+        auto session = std::make_shared<WsSession>(stream.release_socket(), ctx, ip, std::move(ticket));
         co_await WsSession::run(session, std::move(req));
         co_return;
       }
 
       Response res;
+      const bool head = req.method() == http::verb::head;
       if (path.rfind("/api/", 0) == 0) {
-        std::string host(req[http::field::host]);
-        bool hostOk = !host.empty() && host.size() < 256 &&
-                      host.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]") ==
-                          std::string::npos;
-        std::string base = "http://" + (hostOk ? host : std::string("localhost"));
-        HttpReply r = co_await asio::co_spawn(
-            ctx.hub_ioc, call_hub(ctx, req.method(), path, req.body(), ip, base), use_awaitable);
-        res = make_response(req, r.status, std::move(r.body), r.content_type);
+        const bool post = req.method() == http::verb::post;
+        if (post && !origin_allowed(ctx, req)) {
+          res = json_error(req, 403, "forbidden", "origin not allowed");
+        } else if (post && !is_json(req)) {
+          res = json_error(req, 415, "bad-request", "the body must be application/json");
+        } else {
+          HttpReply r = co_await asio::co_spawn(
+              ctx.hub_ioc, call_hub(ctx, head ? http::verb::get : req.method(), path, req.body(), ip), use_awaitable);
+          res = make_response(req, r.status, std::move(r.body), r.content_type);
+        }
         res.set(http::field::cache_control, "no-store");
-      } else if (req.method() == http::verb::get || req.method() == http::verb::head) {
+      } else if (req.method() == http::verb::get || head) {
         res = serve_static(ctx, req);
       } else {
         res = json_error(req, 405, "bad-request", "method not allowed");
@@ -248,8 +464,14 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx) {
   } catch (const boost::system::system_error& e) {
     if (e.code() == http::error::body_limit) {
       Request dummy;
+      dummy.keep_alive(false);
       beast::error_code ec;
       http::write(stream, json_error(dummy, 413, "bad-request", "request body too large"), ec);
+    } else if (e.code() == http::error::header_limit) {
+      Request dummy;
+      dummy.keep_alive(false);
+      beast::error_code ec;
+      http::write(stream, json_error(dummy, 431, "bad-request", "request headers too large"), ec);
     }
   } catch (const std::exception&) {
   }
@@ -257,28 +479,91 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx) {
   stream.socket().shutdown(tcp::socket::shutdown_send, ec);
 }
 
+// Accepts for as long as the server runs. No error ends the loop: when the
+// process is out of file descriptors (or memory), it waits a little and tries
+// again, and connections over the caps are closed at once.
 awaitable<void> listen(tcp::acceptor& acceptor, Context& ctx) {
+  asio::steady_timer pause(acceptor.get_executor());
   for (;;) {
-    tcp::socket socket = co_await acceptor.async_accept(asio::make_strand(acceptor.get_executor()), use_awaitable);
+    tcp::socket socket(asio::make_strand(acceptor.get_executor()));
+    beast::error_code ec;
+    co_await acceptor.async_accept(socket, asio::redirect_error(use_awaitable, ec));
+    if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
+    if (ec) {
+      const bool exhausted = ec == asio::error::no_descriptors || ec == asio::error::no_memory ||
+                             ec == asio::error::no_buffer_space || ec.value() == ENFILE;
+      pause.expires_after(std::chrono::milliseconds(exhausted ? 100 : 5));
+      co_await pause.async_wait(asio::redirect_error(use_awaitable, ec));
+      continue;
+    }
+    beast::error_code peerError;
+    auto peer = socket.remote_endpoint(peerError);
+    if (peerError) continue;  // already gone
+    // Connections through a trusted proxy are not counted per address: the
+    // proxy carries everyone's.
+    std::string key = ctx.trusted(peer.address()) ? "" : address_key(peer.address());
+    ConnectionGate::Ticket ticket = ctx.gate.admit(key);
+    if (!ticket) {
+      socket.close(peerError);
+      continue;
+    }
     auto ex = socket.get_executor();
-    asio::co_spawn(ex, serve_http(std::move(socket), ctx), asio::detached);
+    asio::co_spawn(ex, serve_http(std::move(socket), ctx, std::move(ticket)), asio::detached);
   }
 }
 
 }  // namespace
 
 int run_server(const ServerOptions& o) {
-  // Each connection is a file descriptor: allow as many as the system lets us.
+  // Each connection is a file descriptor: allow as many as the system lets
+  // us, and keep the connection cap under that with room for the database,
+  // push deliveries and the web client's files.
   rlimit files;
-  if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
-    files.rlim_cur = files.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &files);
+  int max_connections = o.max_connections;
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0) {
+    if (files.rlim_cur < files.rlim_max) {
+      files.rlim_cur = files.rlim_max;
+      setrlimit(RLIMIT_NOFILE, &files);
+      getrlimit(RLIMIT_NOFILE, &files);
+    }
+    if (files.rlim_cur != RLIM_INFINITY) {
+      const int room = std::max(1, int(std::min<rlim_t>(files.rlim_cur, 1 << 30)) - 48);
+      if (max_connections <= 0 || max_connections > room) max_connections = room;
+    }
   }
+  // The database holds push secrets and seat tokens' hashes: only the
+  // server's user may read it.
+  umask(077);
   std::error_code fsError;
   std::filesystem::create_directories(o.data_dir, fsError);
   if (fsError) {
     std::cerr << "makruk serve: cannot create data folder '" << o.data_dir << "': " << fsError.message() << "\n";
     return 1;
+  }
+  for (const char* name : {"", "makruk.db", "makruk.db-wal", "makruk.db-shm", "vapid.pem"}) {
+    const auto path = std::filesystem::path(o.data_dir) / name;
+    if (std::filesystem::exists(path, fsError))
+      std::filesystem::permissions(path,
+                                   *name ? std::filesystem::perms::owner_read | std::filesystem::perms::owner_write
+                                         : std::filesystem::perms::owner_all,
+                                   fsError);
+  }
+  std::vector<asio::ip::address> proxies;
+  for (const std::string& a : o.trusted_proxies) {
+    boost::system::error_code ec;
+    proxies.push_back(asio::ip::make_address(a, ec));
+    if (ec) {
+      std::cerr << "makruk serve: --trusted-proxy '" << a << "' is not an IP address\n";
+      return 1;
+    }
+  }
+  std::string publicUrl = o.public_url;
+  if (!publicUrl.empty()) {
+    while (publicUrl.size() > 1 && publicUrl.back() == '/') publicUrl.pop_back();
+    if (webpush::origin_of(publicUrl) != lower(publicUrl)) {
+      std::cerr << "makruk serve: --public-url must be an origin such as https://makruk.example\n";
+      return 1;
+    }
   }
   std::unique_ptr<Store> store;
   try {
@@ -305,6 +590,13 @@ int run_server(const ServerOptions& o) {
     return 1;
   }
   if (o.test_clock) hub.enable_test_clock();
+  hub.set_limits(o.limits);
+  hub.set_defer([&hub_ioc](int64_t ms, std::function<void()> f) {
+    auto timer = std::make_shared<asio::steady_timer>(hub_ioc, std::chrono::milliseconds(ms));
+    timer->async_wait([timer, f = std::move(f)](beast::error_code ec) {
+      if (!ec) f();
+    });
+  });
 
   // Web Push: the VAPID key lives in the data folder; deliveries run on the
   // sender's thread, and a gone subscription is dropped on the hub's.
@@ -314,6 +606,7 @@ int run_server(const ServerOptions& o) {
     std::string publicKey = webpush::b64url_encode(vapid.public_raw());
     webpush::SenderOptions so;
     so.subject = o.push_subject;
+    so.allow_private = o.push_allow_http;  // tests: a push service on loopback
     sender = std::make_unique<webpush::Sender>(std::move(vapid), so, [&hub_ioc, &hub](const std::string& endpoint) {
       asio::post(hub_ioc, [&hub, endpoint] { hub.drop_subscription(endpoint); });
     });
@@ -337,7 +630,8 @@ int run_server(const ServerOptions& o) {
     hub.tick();
     schedule_tick();
   });
-  Context ctx{hub_ioc, hub, o.web_dir};
+  std::vector<std::string> origins;
+  for (const std::string& origin : o.allowed_origins) origins.push_back(lower(origin));
 
   tcp::acceptor acceptor(net_ioc);
   try {
@@ -350,6 +644,13 @@ int run_server(const ServerOptions& o) {
     std::cerr << "makruk serve: cannot listen on " << o.address << ":" << o.port << ": " << e.what() << "\n";
     return 1;
   }
+  if (publicUrl.empty()) {
+    std::string host = o.address == "0.0.0.0" || o.address == "::" ? "localhost" : o.address;
+    if (host.find(':') != std::string::npos) host = "[" + host + "]";
+    publicUrl = "http://" + host + ":" + std::to_string(acceptor.local_endpoint().port());
+  }
+  Context ctx{hub_ioc, hub, o.web_dir, lower(publicUrl), std::move(proxies), std::move(origins), o.hello_timeout_ms,
+              ConnectionGate(max_connections, o.max_connections_per_ip)};
   asio::co_spawn(net_ioc, listen(acceptor, ctx), asio::detached);
 
   asio::signal_set signals(net_ioc, SIGINT, SIGTERM);

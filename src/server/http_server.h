@@ -3,6 +3,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "hub.h"
 
 namespace makruk::server {
 
@@ -16,6 +19,22 @@ struct ServerOptions {
   std::string push_subject = "mailto:admin@localhost";  // VAPID contact for push services
   bool push_allow_http = false;  // accept plain-http push endpoints (tests)
   bool test_clock = false;       // POST /api/test/clock moves the clock (tests)
+
+  // Budgets against hostile clients (0: unlimited). The overall connection
+  // cap is also kept under the process's open-file limit.
+  int max_connections = 20000;
+  int max_connections_per_ip = 100;  // not applied to trusted proxies
+  int hello_timeout_ms = 5000;       // a WebSocket must join a table this soon
+  HubLimits limits;
+
+  // The address links (QR codes, calendar events) point to; empty: made from
+  // the listening address. The Host header is never used for links.
+  std::string public_url;
+  // Peers whose X-Forwarded-For names the client (a reverse proxy in front).
+  std::vector<std::string> trusted_proxies;
+  // Origins besides the public URL's and the request's own host that may open
+  // WebSockets and POST to the API from a browser.
+  std::vector<std::string> allowed_origins;
 };
 
 // Runs until SIGINT or SIGTERM. Returns the process exit code.

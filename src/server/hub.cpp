@@ -4,6 +4,7 @@
 #include <openssl/rand.h>
 
 #include <algorithm>
+#include <limits>
 
 #include <boost/json.hpp>
 
@@ -18,7 +19,7 @@ namespace json = boost::json;
 namespace {
 
 constexpr size_t MAX_NAME = 40;
-constexpr int WRONG_CODES_PER_MINUTE = 10;
+constexpr int64_t MINUTE_MS = 60000;
 
 std::string hex(const unsigned char* p, size_t n) {
   static const char* digits = "0123456789abcdef";
@@ -76,11 +77,30 @@ bool get_int(const json::object& o, const char* key, int64_t& out, bool& present
   return true;
 }
 
-// A display name: trimmed, 1–40 characters of valid UTF-8 without control characters.
+// Code points that show nothing by themselves: spaces, joiners, fillers,
+// variation selectors and other format characters.
+bool invisible(uint32_t cp) {
+  return cp <= 0x20 || cp == 0xA0 || cp == 0xAD || cp == 0x34F || cp == 0x61C || cp == 0x115F || cp == 0x1160 ||
+         cp == 0x1680 || (cp >= 0x17B4 && cp <= 0x17B5) || (cp >= 0x180B && cp <= 0x180F) ||
+         (cp >= 0x2000 && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F) || (cp >= 0x205F && cp <= 0x206F) ||
+         cp == 0x3000 || cp == 0x3164 || (cp >= 0xFE00 && cp <= 0xFE0F) || cp == 0xFEFF || cp == 0xFFA0 ||
+         (cp >= 0xFFF0 && cp <= 0xFFFB) || (cp >= 0x1D173 && cp <= 0x1D17A) || (cp >= 0xE0000 && cp <= 0xE0FFF);
+}
+
+// Direction marks, embeddings, overrides and isolates: they can make a name
+// look like another or flip the text around it.
+bool direction_control(uint32_t cp) {
+  return cp == 0x61C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2066 && cp <= 0x2069);
+}
+
+// A display name: trimmed, 1–40 characters of valid UTF-8 without control or
+// direction characters, at least one of them visible.
 std::optional<std::string> clean_name(const std::string& raw, std::string& why) {
   size_t b = raw.find_first_not_of(" \t"), e = raw.find_last_not_of(" \t");
   std::string name = b == std::string::npos ? "" : raw.substr(b, e - b + 1);
   size_t chars = 0;
+  bool visible = false;
   for (size_t i = 0; i < name.size(); ++chars) {
     unsigned char c = name[i];
     size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
@@ -88,12 +108,30 @@ std::optional<std::string> clean_name(const std::string& raw, std::string& why) 
       why = "the name must be text without control characters";
       return std::nullopt;
     }
-    for (size_t k = 1; k < n; ++k)
-      if ((static_cast<unsigned char>(name[i + k]) & 0xC0) != 0x80) {
+    uint32_t cp = n == 1 ? c : c & (0x7F >> n);
+    for (size_t k = 1; k < n; ++k) {
+      unsigned char cont = static_cast<unsigned char>(name[i + k]);
+      if ((cont & 0xC0) != 0x80) {
         why = "the name is not valid UTF-8";
         return std::nullopt;
       }
+      cp = (cp << 6) | (cont & 0x3F);
+    }
+    static constexpr uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < smallest[n] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) {
+      why = "the name is not valid UTF-8";
+      return std::nullopt;
+    }
+    if (direction_control(cp) || (cp >= 0x80 && cp < 0xA0)) {
+      why = "the name must be text without control or direction characters";
+      return std::nullopt;
+    }
+    visible = visible || !invisible(cp);
     i += n;
+  }
+  if (chars > 0 && !visible) {
+    why = "the name must have a visible character";
+    return std::nullopt;
   }
   if (chars == 0 || chars > MAX_NAME) {
     why = "the name must have 1 to " + std::to_string(MAX_NAME) + " characters";
@@ -220,9 +258,26 @@ Party* Hub::find(const std::string& code) {
   return &it->second;
 }
 
+bool AddressLimiter::allow(const std::string& ip, int64_t now, int limit, bool record) {
+  if (limit <= 0) return true;
+  auto it = events_.find(ip);
+  if (it != events_.end()) {
+    auto& times = it->second;
+    while (!times.empty() && times.front() <= now - MINUTE_MS) times.pop_front();
+    if (int(times.size()) >= limit) return false;
+  }
+  if (record) events_[ip].push_back(now);
+  else if (it != events_.end() && it->second.empty()) events_.erase(it);
+  return true;
+}
+
+void AddressLimiter::sweep(int64_t now) {
+  std::erase_if(events_, [now](const auto& entry) { return entry.second.back() <= now - MINUTE_MS; });
+}
+
 void Hub::expire_if_due(Party& p) {
   try {
-    if (!p.expire_if_due(store_, now())) return;
+    if (!p.expire_if_due(store_, now(), limits_.live_idle_ms)) return;
   } catch (const std::exception&) {
     return;  // storage failed: nothing changed; the next look or tick tries again
   }
@@ -232,6 +287,8 @@ void Hub::expire_if_due(Party& p) {
 
 void Hub::tick() {
   for (auto& [code, p] : parties_) expire_if_due(p);
+  const int64_t now = this->now();
+  for (AddressLimiter* l : {&wrong_codes_, &creates_, &joins_, &cpu_creates_}) l->sweep(now);
 }
 
 std::string Hub::new_code() {
@@ -244,16 +301,19 @@ std::string Hub::new_code() {
 
 // Wrong party codes are limited per address, so codes cannot be enumerated.
 bool Hub::code_guess_allowed(const std::string& ip, bool wrong) {
-  auto& times = wrong_codes_[ip];
-  const int64_t now = this->now();
-  while (!times.empty() && times.front() < now - 60000) times.pop_front();
-  if (int(times.size()) >= WRONG_CODES_PER_MINUTE) return false;
-  if (wrong) times.push_back(now);
-  if (times.empty()) wrong_codes_.erase(ip);
-  return true;
+  return wrong_codes_.allow(ip, now(), limits_.wrong_codes_per_minute, wrong);
 }
 
-HttpReply Hub::create_party(const std::string& body, const std::string& /*ip*/) {
+namespace {
+
+HttpReply rate_limited(const std::string& what) {
+  return error_reply(Error{ErrorCode::RateLimited, "too many " + what + " from your address; wait a minute"});
+}
+
+}  // namespace
+
+HttpReply Hub::create_party(const std::string& body, const std::string& ip) {
+  if (!creates_.allow(ip, now(), limits_.create_per_minute, false)) return rate_limited("new tables");
   std::string why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
@@ -280,6 +340,12 @@ HttpReply Hub::create_party(const std::string& body, const std::string& /*ip*/) 
     if (cpuPresent) return bad_request("a table against the CPU starts at once");
     if (startsAt <= created) return bad_request("startsAt must be in the future");
     if (startsAt > created + 366LL * 24 * 3600 * 1000) return bad_request("startsAt must be within a year");
+  }
+  if (cpuPresent) {
+    if (!cpu_creates_.allow(ip, created, limits_.cpu_per_minute, false)) return rate_limited("tables against the CPU");
+    if (limits_.cpu_queue && cpu_.pending() >= limits_.cpu_queue)
+      return reply(503, json::object{{"error", "the CPU players are all busy; try again in a minute"},
+                                     {"code", "busy"}});
   }
   if (!fen.empty()) {
     if (fen.size() > 120) return bad_request("fen is too long");
@@ -309,6 +375,11 @@ HttpReply Hub::create_party(const std::string& body, const std::string& /*ip*/) 
   } catch (const std::exception& e) {
     return storage_failed(e);
   }
+  creates_.allow(ip, created, limits_.create_per_minute);
+  if (r.cpu_level) {
+    cpu_creates_.allow(ip, created, limits_.cpu_per_minute);
+    cpu_owner_[r.code] = ip;
+  }
   auto [it, _] = parties_.emplace(r.code, std::move(p));
   maybe_cpu(it->second);
   return reply(201, json::object{{"code", r.code},
@@ -333,20 +404,24 @@ HttpReply Hub::get_party(const std::string& code, const std::string& ip) {
 }
 
 HttpReply Hub::join(const std::string& code, const std::string& body, const std::string& ip) {
-  std::optional<Error> e;
-  Party* p = find_guarded(code, ip, e);
-  if (!p) return error_reply(*e);
+  if (!joins_.allow(ip, now(), limits_.join_per_minute)) return rate_limited("join requests");
   std::string why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
   std::string rawName, token;
   if (!get_string(*o, "name", rawName) || !get_string(*o, "token", token))
     return bad_request("a field has the wrong type");
-  if (!token.empty()) {  // a returning browser keeps its seat
+  if (token.size() > 64) return bad_request("token too long");
+  // A returning browser keeps its seat, even when its address is limited for
+  // wrong codes: the token shows it is no guess.
+  if (Party* p = token.empty() ? nullptr : find(code)) {
     int seat = p->seat_of_token(hash_token(token));
     if (seat >= 0)
       return reply(200, json::object{{"token", token}, {"seat", seat}, {"party", party_json(*p)}});
   }
+  std::optional<Error> e;
+  Party* p = find_guarded(code, ip, e);
+  if (!p) return error_reply(*e);
   auto name = clean_name(rawName, why);
   if (!name) return bad_request(why);
   token = random_token();
@@ -392,19 +467,42 @@ void Hub::broadcast(Party& p, bool party_changed, bool state_changed) {
   }
 }
 
-void Hub::hello(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token) {
-  std::optional<Error> e;
-  Party* p = find_guarded(code, c->ip, e);
-  if (!p) return send_error(*c, "", *e);
-  if (c->joined) on_close(c);  // a second hello moves the connection
-  int seat = token.empty() ? -1 : p->seat_of_token(hash_token(token));
-  if (!token.empty() && seat < 0) return send_error(*c, "", Error{ErrorCode::Forbidden, "unknown token for this party"});
-  c->code = code;
-  c->seat = seat;
-  c->joined = true;
-  watchers_[code].insert(c);
-  if (seat >= 0) ++p->seats()[size_t(seat)].connections;
-  else ++p->spectators;
+void Hub::presence_changed(Party& p) {
+  if (!presence_pending_.insert(p.code()).second) return;  // one is already on its way
+  auto flush = [this, code = p.code()] {
+    presence_pending_.erase(code);
+    if (Party* q = find(code)) broadcast(*q, true, false);
+  };
+  if (defer_) defer_(limits_.presence_delay_ms, std::move(flush));
+  else post_(std::move(flush));
+}
+
+void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, const std::string& token) {
+  const std::string code = normalise_code(raw_code);
+  if (token.size() > 64) return send_error(*c, "", Error{ErrorCode::BadRequest, "token too long"});
+  // A seat's token lets its holder in even while the address is limited for
+  // wrong codes: it shows the code is no guess.
+  Party* p = token.empty() ? nullptr : find(code);
+  int seat = p ? p->seat_of_token(hash_token(token)) : -1;
+  if (seat < 0) {
+    std::optional<Error> e;
+    p = find_guarded(code, c->ip, e);
+    if (!p) return send_error(*c, "", *e);
+    if (!token.empty()) return send_error(*c, "", Error{ErrorCode::Forbidden, "unknown token for this party"});
+  }
+  // Saying hello again to the same table as the same seat only resends the
+  // table to this client; the others hear nothing of it.
+  const bool again = c->joined && c->code == code && c->seat == seat;
+  if (!again) {
+    if (c->joined) on_close(c);  // a hello to another table moves the connection
+    c->code = code;
+    c->seat = seat;
+    c->joined = true;
+    c->greeted = true;
+    watchers_[code].insert(c);
+    if (seat >= 0) ++p->seats()[size_t(seat)].connections;
+    else ++p->spectators;
+  }
   json::object w{{"t", "welcome"}, {"host", seat == 0}};
   w["seat"] = seat >= 0 ? json::value(seat) : json::value(nullptr);
   c->send(message(w));
@@ -412,7 +510,7 @@ void Hub::hello(const std::shared_ptr<Client>& c, const std::string& code, const
   o["t"] = "party";
   c->send(message(o));
   if (p->game()) c->send(message(state_json(*p)));
-  broadcast(*p, true, false);
+  if (!again) presence_changed(*p);
 }
 
 void Hub::on_close(const std::shared_ptr<Client>& c) {
@@ -426,7 +524,7 @@ void Hub::on_close(const std::shared_ptr<Client>& c) {
   if (Party* p = find(c->code)) {
     if (c->seat >= 0) --p->seats()[size_t(c->seat)].connections;
     else --p->spectators;
-    broadcast(*p, true, false);
+    presence_changed(*p);
   }
 }
 
@@ -452,6 +550,8 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
       !get_string(*o, "token", token) || !get_string(*o, "move", move) || !get_int(*o, "v", version, hasVersion))
     return send_error(*c, id, Error{ErrorCode::BadRequest, "a field has the wrong type"});
   if (id.size() > 64) return send_error(*c, "", Error{ErrorCode::BadRequest, "id too long"});
+  if (hasVersion && (version < 0 || version > std::numeric_limits<int>::max()))
+    return send_error(*c, id, Error{ErrorCode::BadRequest, "'v' must be a game version (0 or more)"});
 
   if (type == "ping") return c->send(message(json::object{{"t", "pong"}}));
   if (type == "hello") return hello(c, code, token);
@@ -507,11 +607,18 @@ void Hub::maybe_cpu(Party& p) {
   std::string code = p.code();
   int64_t game = g.id;
   int version = g.version;
-  cpu_.submit(CpuJob{g.game.position(), p.cpu_level(), [this, code, game, version](std::vector<std::string> actions) {
-                       post_([this, code, game, version, actions = std::move(actions)]() mutable {
-                         on_cpu_result(code, game, version, std::move(actions));
-                       });
-                     }});
+  CpuJob job;
+  job.position = g.game.position();
+  job.level = p.cpu_level();
+  job.max_ms = limits_.cpu_max_ms;
+  auto owner = cpu_owner_.find(code);
+  job.owner = owner == cpu_owner_.end() ? "" : owner->second;
+  job.done = [this, code, game, version](std::vector<std::string> actions) {
+    post_([this, code, game, version, actions = std::move(actions)]() mutable {
+      on_cpu_result(code, game, version, std::move(actions));
+    });
+  };
+  cpu_.submit(std::move(job));
 }
 
 void Hub::on_cpu_result(const std::string& code, int64_t game, int version, std::vector<std::string> actions) {
@@ -661,10 +768,15 @@ HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
     std::string host = origin.substr(8);
     if (host.front() == '[') host = "[";  // an IPv6 literal
     else host = host.substr(0, host.find(':'));
-    bool literal = host == "[" || host.find_first_not_of("0123456789.") == std::string::npos;
+    while (!host.empty() && host.back() == '.') host.pop_back();  // "localhost." is localhost
+    // An address in any spelling (127.1, 0x7f.1, 2130706433) ends in a number;
+    // a top-level domain never does. This is a first, clear answer only: the
+    // sender checks the address it actually connects to.
+    const std::string tld = host.substr(host.rfind('.') + 1);
+    bool literal = host == "[" || tld.empty() || std::isdigit(static_cast<unsigned char>(tld[0]));
     auto ends = [&](std::string_view tail) { return host.size() >= tail.size() && host.ends_with(tail); };
-    if (literal || host.find('.') == std::string::npos || ends(".local") || ends(".localhost") || ends(".internal") ||
-        ends(".lan") || ends(".home.arpa"))
+    if (literal || host.find('.') == std::string::npos || ends(".local") || ends(".localhost") ||
+        ends(".internal") || ends(".lan") || ends(".home.arpa"))
       return bad_request("the endpoint must be a push service's public https URL");
   }
   auto rawKey = webpush::b64url_decode(p256dh);
@@ -682,14 +794,25 @@ HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
   for (const auto& [party, seat] : seats) {
     const std::string& code = party->code();
     SubscriptionRecord rec{endpoint, code, seat, p256dh, auth, lang, now()};
+    auto& list = subscriptions_[code];
+    auto mine = [&](const SubscriptionRecord& s) { return s.seat == seat; };
+    auto same = std::find_if(list.begin(), list.end(),
+                             [&](const SubscriptionRecord& s) { return s.endpoint == endpoint && s.seat == seat; });
     try {
+      // A seat keeps its newest few browsers: a new one past the cap replaces the oldest.
+      if (same == list.end() && limits_.subscriptions_per_seat &&
+          size_t(std::count_if(list.begin(), list.end(), mine)) >= limits_.subscriptions_per_seat) {
+        auto oldest = std::find_if(list.begin(), list.end(), mine);
+        for (auto it = oldest; it != list.end(); ++it)
+          if (mine(*it) && it->created_at < oldest->created_at) oldest = it;
+        store_.remove_seat_subscription(oldest->endpoint, code, seat);
+        list.erase(oldest);
+        same = list.end();
+      }
       store_.add_subscription(rec);
     } catch (const std::exception& e) {
       return storage_failed(e);
     }
-    auto& list = subscriptions_[code];
-    auto same = std::find_if(list.begin(), list.end(),
-                             [&](const SubscriptionRecord& s) { return s.endpoint == endpoint && s.seat == seat; });
     if (same != list.end()) *same = rec;
     else list.push_back(rec);
     subscribed.push_back(json::value(code));

@@ -4,6 +4,7 @@
 // and come back through `post`, the hub's own queue.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -28,8 +29,12 @@ class Client {
   virtual void send(std::shared_ptr<const std::string> text) = 0;
   virtual void close() = 0;
 
+  // Set (on the hub's executor) by the first hello that joins a table; the
+  // network layer reads it to close connections that never say hello.
+  std::atomic<bool> greeted{false};
+
   // Hub-side state, touched only on the hub's executor.
-  std::string ip;  // the peer's address, for the wrong-code limit
+  std::string ip;  // the client's address, for the per-address limits
   std::string code;
   int seat = -1;  // -1: spectator
   bool joined = false;
@@ -44,6 +49,35 @@ struct HttpReply {
   std::string content_type = "application/json";
 };
 
+// What one address, or the whole server, may ask of the hub. Every "per
+// minute" limit counts per client address over a sliding minute; 0 means
+// unlimited.
+struct HubLimits {
+  int create_per_minute = 10;       // tables created
+  int join_per_minute = 30;         // join requests
+  int cpu_per_minute = 3;           // tables against the CPU created
+  int wrong_codes_per_minute = 10;  // lookups of codes that do not exist
+  int64_t live_idle_ms = 24LL * 3600 * 1000;  // a live table nobody is at ends after this long without action
+  int cpu_max_ms = 1500;            // time cap on one CPU search
+  size_t cpu_queue = 256;           // CPU searches waiting; past it no new CPU table is made
+  size_t subscriptions_per_seat = 10;  // push subscriptions (browsers) per seat
+  int64_t presence_delay_ms = 200;  // players online and spectator counts go out at most this often
+};
+
+// Sliding one-minute windows of events per address.
+class AddressLimiter {
+ public:
+  // True when `ip` has had fewer than `limit` events in the minute before
+  // `now` (always for limit 0); records one event when `record`.
+  bool allow(const std::string& ip, int64_t now, int limit, bool record = true);
+  // Forgets the windows that have emptied (call now and then).
+  void sweep(int64_t now);
+  size_t size() const { return events_.size(); }
+
+ private:
+  std::map<std::string, std::deque<int64_t>> events_;
+};
+
 class Hub {
  public:
   using Post = std::function<void(std::function<void()>)>;
@@ -51,6 +85,13 @@ class Hub {
   // runs a function on the hub's executor.
   Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads = 1);
   ~Hub();
+
+  void set_limits(const HubLimits& limits) { limits_ = limits; }
+  const HubLimits& limits() const { return limits_; }
+  // Runs a function on the hub's executor after a delay (ms). Without it,
+  // delayed work (presence updates) is posted at once.
+  using Defer = std::function<void(int64_t delay_ms, std::function<void()>)>;
+  void set_defer(Defer defer) { defer_ = std::move(defer); }
 
   // Loads every stored party (call once, before serving).
   void load();
@@ -101,6 +142,9 @@ class Hub {
                                      std::vector<std::string>& unknown);
   void forget_subscription(const std::string& endpoint);  // in memory only
   bool code_guess_allowed(const std::string& ip, bool wrong);
+  // Sends the table's players-and-spectators update to its watchers soon,
+  // once for any number of changes in between.
+  void presence_changed(Party& p);
   // The party for a code, counting a wrong code against the address; sets *e
   // (not found, or rate limited) when there is none to use.
   Party* find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e);
@@ -117,8 +161,12 @@ class Hub {
   std::function<int64_t()> now_;
   std::map<std::string, Party> parties_;
   std::map<std::string, std::set<std::shared_ptr<Client>>> watchers_;
-  std::map<std::string, std::deque<int64_t>> wrong_codes_;  // per address
+  HubLimits limits_;
+  Defer defer_;
+  AddressLimiter wrong_codes_, creates_, joins_, cpu_creates_;
+  std::set<std::string> presence_pending_;  // tables with a presence update on its way
   std::set<std::string> cpu_busy_;  // parties whose CPU is thinking
+  std::map<std::string, std::string> cpu_owner_;  // party code -> the address its CPU works for
   std::mt19937_64 rng_;
   std::map<std::string, std::vector<SubscriptionRecord>> subscriptions_;  // by party code
   std::function<void(webpush::Delivery)> deliver_;

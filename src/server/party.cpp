@@ -107,13 +107,21 @@ int64_t Party::expires_at() const {
   return std::max(last_activity_, record_.starts_at) + TURN_BASED_EXPIRY_MS;
 }
 
+bool Party::nobody_connected() const {
+  if (spectators > 0) return false;
+  return std::all_of(seats_.begin(), seats_.end(), [](const Seat& s) { return s.connections == 0; });
+}
+
 std::optional<Error> Party::refuse_if_expired() const {
-  if (expired()) return err(ErrorCode::Conflict, "the table ended after 45 days without a move");
+  if (expired())
+    return err(ErrorCode::Conflict, turn_based() ? "the table ended after 45 days without a move"
+                                                 : "the table ended after a long time without a move");
   return std::nullopt;
 }
 
-bool Party::expire_if_due(Store& store, int64_t now) {
+bool Party::expire_if_due(Store& store, int64_t now, int64_t live_idle_ms) {
   int64_t due = expires_at();
+  if (!turn_based() && !expired() && live_idle_ms > 0 && nobody_connected()) due = last_activity_ + live_idle_ms;
   if (due == 0 || now < due) return false;
   bool running = game_ && !game_->game.over();
   store.expire_party(record_.code, running ? game_->id : 0, running ? game_->version : 0, now);

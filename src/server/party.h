@@ -81,9 +81,13 @@ class Party {
   std::optional<Error> rematch(Store& store, int seat, int64_t now);
   // Starts game number n+1 (used by start, rematch and CPU tables).
   void begin_game(Store& store, int64_t now);
-  // Ends a turn-based table whose time has come (see expires_at): the running
-  // game, if any, gets "expire". False when it is not due (nothing changes).
-  bool expire_if_due(Store& store, int64_t now);
+  // Ends a turn-based table whose time has come (see expires_at), or a live
+  // table that nobody is connected to and that has seen no action for
+  // `live_idle_ms` (0: live tables never end so): the running game, if any,
+  // gets "expire". False when it is not due (nothing changes).
+  bool expire_if_due(Store& store, int64_t now, int64_t live_idle_ms = 0);
+  // No player or spectator has an open connection.
+  bool nobody_connected() const;
 
  private:
   std::optional<Error> refuse_if_expired() const;

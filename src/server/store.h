@@ -88,6 +88,8 @@ class Store {
   virtual void add_subscription(const SubscriptionRecord& s) = 0;
   // Drops an endpoint from every seat; answers how many rows went.
   virtual int remove_subscription(const std::string& endpoint) = 0;
+  // Drops one seat's subscription of an endpoint.
+  virtual void remove_seat_subscription(const std::string& endpoint, const std::string& code, int seat) = 0;
   virtual std::vector<SubscriptionRecord> load_subscriptions() = 0;
 };
 

@@ -177,6 +177,15 @@ class SqliteStore final : public Store {
     return sqlite3_changes(db_);
   }
 
+  void remove_seat_subscription(const std::string& endpoint, const std::string& code, int seat) override {
+    std::lock_guard lock(mutex_);
+    Statement(db_, "DELETE FROM push_subscriptions WHERE endpoint = ?1 AND code = ?2 AND seat = ?3")
+        .bind(1, endpoint)
+        .bind(2, code)
+        .bind(3, int64_t(seat))
+        .step();
+  }
+
   std::vector<SubscriptionRecord> load_subscriptions() override {
     std::lock_guard lock(mutex_);
     std::vector<SubscriptionRecord> out;

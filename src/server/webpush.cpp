@@ -2,6 +2,7 @@
 
 #include <curl/curl.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
@@ -627,6 +628,84 @@ std::string origin_of(std::string_view url) {
   return out;
 }
 
+// ---------------------------------------------------------------- addresses
+
+namespace {
+
+// IPv4 blocks no push goes to: "this network", private networks, shared
+// address space (CGNAT), loopback, link-local, IETF protocol assignments,
+// documentation (TEST-NET-1 to 3), benchmarking, multicast and the reserved
+// 240/4, which holds the broadcast address 255.255.255.255.
+struct V4Block {
+  uint32_t net;
+  int bits;
+};
+constexpr V4Block kBlockedV4[] = {
+    {0x00000000, 8},  {0x0a000000, 8},  {0x64400000, 10}, {0x7f000000, 8},  {0xa9fe0000, 16},
+    {0xac100000, 12}, {0xc0000000, 24}, {0xc0000200, 24}, {0xc0a80000, 16}, {0xc6120000, 15},
+    {0xc6336400, 24}, {0xcb007100, 24}, {0xe0000000, 4},  {0xf0000000, 4},
+};
+
+bool public_v4(const unsigned char* a) {
+  const uint32_t v = uint32_t(a[0]) << 24 | uint32_t(a[1]) << 16 | uint32_t(a[2]) << 8 | a[3];
+  return std::none_of(std::begin(kBlockedV4), std::end(kBlockedV4),
+                      [&](const V4Block& b) { return v >> (32 - b.bits) == b.net >> (32 - b.bits); });
+}
+
+// IPv6 blocks: either refused whole, or carrying an IPv4 address at
+// `embedded` (its byte offset) that the IPv4 rules decide for, since a
+// connection there ends up at that IPv4 address (mapped addresses on a
+// dual-stack socket, NAT64 and 6to4 gateways).
+constexpr int kRefused = -1;
+struct V6Block {
+  unsigned char net[16];
+  int bits;
+  int embedded;
+};
+constexpr V6Block kBlockedV6[] = {
+    {{}, 96, kRefused},                                     // ::/96: unspecified, loopback, IPv4-compatible
+    {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff}, 96, 12},  // ::ffff:0:0/96, IPv4-mapped
+    {{0x00, 0x64, 0xff, 0x9b}, 96, 12},                     // 64:ff9b::/96, NAT64
+    {{0x00, 0x64, 0xff, 0x9b, 0x00, 0x01}, 48, kRefused},   // 64:ff9b:1::/48, local-use NAT64
+    {{0x01, 0x00}, 64, kRefused},                           // 100::/64, discard only
+    {{0x20, 0x01, 0x0d, 0xb8}, 32, kRefused},               // 2001:db8::/32, documentation
+    {{0x20, 0x02}, 16, 2},                                  // 2002::/16, 6to4
+    {{0xfc}, 7, kRefused},                                  // fc00::/7, unique local
+    {{0xfe, 0x80}, 10, kRefused},                           // fe80::/10, link-local
+    {{0xfe, 0xc0}, 10, kRefused},                           // fec0::/10, site-local (deprecated)
+    {{0xff}, 8, kRefused},                                  // ff00::/8, multicast
+};
+
+bool in_block(const unsigned char* a, const V6Block& b) {
+  const int whole = b.bits / 8, rest = b.bits % 8;
+  if (std::memcmp(a, b.net, whole) != 0) return false;
+  return rest == 0 || ((a[whole] ^ b.net[whole]) >> (8 - rest)) == 0;
+}
+
+bool public_v6(const unsigned char* a) {
+  for (const V6Block& b : kBlockedV6)
+    if (in_block(a, b)) return b.embedded != kRefused && public_v4(a + b.embedded);
+  return true;
+}
+
+}  // namespace
+
+bool is_public_address(const sockaddr* addr, socklen_t len) {
+  if (!addr || len < socklen_t(sizeof(sockaddr_in))) return false;
+  // Copied out: `addr` may point into storage of another declared type.
+  if (addr->sa_family == AF_INET) {
+    sockaddr_in in;
+    std::memcpy(&in, addr, sizeof in);
+    return public_v4(reinterpret_cast<const unsigned char*>(&in.sin_addr));
+  }
+  if (addr->sa_family == AF_INET6 && len >= socklen_t(sizeof(sockaddr_in6))) {
+    sockaddr_in6 in6;
+    std::memcpy(&in6, addr, sizeof in6);
+    return public_v6(in6.sin6_addr.s6_addr);
+  }
+  return false;
+}
+
 // ------------------------------------------------------------------- Sender
 
 namespace {
@@ -670,153 +749,228 @@ struct Sender::Impl {
     int attempts = 0;
     std::string body;  // encrypted once, sent as is on each attempt
   };
+  // One request in flight, with what its curl handle points into.
+  struct Transfer {
+    Job job;
+    Ptr<curl_slist, curl_slist_free_all> headers;
+    Ptr<CURL, curl_easy_cleanup> easy;  // declared last: cleaned up first
+    int64_t retry_after_s = -1;
+    bool refused = false;  // the address check refused one of its connections
+  };
 
   KeyPair vapid;
   SenderOptions options;
   Gone on_gone;
   Done on_done;
+  Ptr<curl_slist, curl_slist_free_all> resolve;  // options.resolve, as curl takes it
 
   std::mutex mu;
-  std::condition_variable wake;  // new work, or stop
-  std::condition_variable idle;  // for wait_idle
+  std::condition_variable idle;                 // for wait_idle
   std::multimap<Clock::time_point, Job> queue;  // by due time, then by arrival
-  bool busy = false;
+  std::vector<std::string> turned_away;         // endpoints past max_queue, to report
+  size_t taken = 0;                             // jobs out of `queue`, not yet finished or put back
+  size_t reporting = 0;                         // turned-away endpoints being reported
   std::atomic<bool> stop{false};
-  CURLM* multi = nullptr;  // kept across deliveries for its connection cache
+  // Drives every request; its poll is where the thread sleeps, woken by
+  // send() and the destructor (curl_multi_wakeup). Keeps a connection cache.
+  CURLM* multi = nullptr;
+  std::map<CURL*, std::unique_ptr<Transfer>> flying;  // the sender's thread only
   std::thread thread;
 
   void run();
-  // One POST; the HTTP status, 0 on a network failure, -1 when stopped.
-  int post(const Job& job, int64_t* retry_after_s);
-  void finish(const Job& job, int status) {
+  void start(Job job);
+  void complete(std::unique_ptr<Transfer> t, CURLcode result);
+  int sleep_ms();
+  static curl_socket_t open_socket(void* transfer, curlsocktype, curl_sockaddr* address);
+
+  void finish(const std::string& endpoint, int status, int attempts) {
     try {
-      if (on_done) on_done(job.d.to.endpoint, status, job.attempts);
+      if (on_done) on_done(endpoint, status, attempts);
     } catch (...) {
     }
+  }
+  // A job taken out of `queue` is finished; or, given as `retry`, put back
+  // to be tried again at `at`.
+  void settle(Job* retry = nullptr, Clock::time_point at = {}) {
+    {
+      std::lock_guard lock(mu);
+      if (retry && !stop) queue.emplace(at, std::move(*retry));
+      --taken;
+    }
+    idle.notify_all();
   }
 };
 
 void Sender::Impl::run() {
-  std::unique_lock lock(mu);
   while (!stop) {
-    if (queue.empty()) {
-      wake.wait(lock);
-      continue;
-    }
-    const auto due = queue.begin()->first;
-    if (due > Clock::now()) {
-      wake.wait_until(lock, due);
-      continue;
-    }
-    Job job = std::move(queue.begin()->second);
-    queue.erase(queue.begin());
-    busy = true;
-    lock.unlock();
-
-    std::optional<Clock::time_point> retry_at;
-    try {
-      if (job.body.empty()) {
-        const auto ua = b64url_decode(job.d.to.p256dh);
-        const auto auth = b64url_decode(job.d.to.auth);
-        if (!ua || !auth) throw std::invalid_argument("undecodable subscription keys");
-        if (origin_of(job.d.to.endpoint).empty()) throw std::invalid_argument("bad endpoint");
-        job.body = encrypt(job.d.payload, *ua, *auth);
+    // Due jobs, as many as there are free request slots.
+    std::vector<Job> due;
+    std::vector<std::string> away;
+    {
+      std::lock_guard lock(mu);
+      away.swap(turned_away);
+      reporting = away.size();
+      const auto now = Clock::now();
+      while (!queue.empty() && queue.begin()->first <= now && flying.size() + due.size() < options.max_parallel) {
+        due.push_back(std::move(queue.begin()->second));
+        queue.erase(queue.begin());
       }
-      ++job.attempts;
-      int64_t retry_after_s = -1;
-      const int status = post(job, &retry_after_s);
-      if (status < 0) {
-        // Stopping: dropped, like the rest of the queue.
-      } else if (status == 200 || status == 201 || status == 202) {
-        finish(job, status);
-      } else if (status == 404 || status == 410) {
-        try {
-          if (on_gone) on_gone(job.d.to.endpoint);
-        } catch (...) {
-        }
-        finish(job, status);
-      } else if ((status == 0 || status == 429 || status >= 500) && job.attempts < options.max_attempts) {
-        const double ms = double(options.first_retry_ms) * std::pow(options.backoff, job.attempts - 1);
-        double wait_ms = std::isfinite(ms) ? ms : 0;
-        if (retry_after_s >= 0) wait_ms = std::max(wait_ms, double(retry_after_s) * 1000);
-        wait_ms = std::clamp(wait_ms, 0.0, 24 * 3600 * 1000.0);
-        retry_at = Clock::now() + std::chrono::milliseconds(int64_t(wait_ms));
-      } else {
-        finish(job, status);
-      }
-    } catch (...) {
-      // Bad keys, payload or endpoint: no attempt can succeed.
-      finish(job, 0);
+      taken += due.size();
     }
+    for (const std::string& endpoint : away) finish(endpoint, 0, 0);
+    if (!away.empty()) {
+      {
+        std::lock_guard lock(mu);
+        reporting = 0;
+      }
+      idle.notify_all();
+    }
+    for (Job& job : due) start(std::move(job));
 
-    lock.lock();
-    if (retry_at && !stop) queue.emplace(*retry_at, std::move(job));
-    busy = false;
-    idle.notify_all();
+    int running = 0;
+    curl_multi_perform(multi, &running);
+    bool completed = false;
+    int left = 0;
+    while (CURLMsg* msg = curl_multi_info_read(multi, &left)) {
+      if (msg->msg != CURLMSG_DONE) continue;
+      CURL* h = msg->easy_handle;
+      const CURLcode result = msg->data.result;  // `msg` is gone once the handle is removed
+      const auto it = flying.find(h);
+      if (it == flying.end()) continue;
+      std::unique_ptr<Transfer> t = std::move(it->second);
+      flying.erase(it);
+      curl_multi_remove_handle(multi, h);
+      complete(std::move(t), result);
+      completed = true;
+    }
+    // A finished request frees a slot: look at the queue again before sleeping.
+    if (completed) continue;
+    curl_multi_poll(multi, nullptr, 0, sleep_ms(), nullptr);
   }
+  // Stopping: requests in flight are cut, their connections closed.
+  for (const auto& [h, t] : flying) curl_multi_remove_handle(multi, h);
+  flying.clear();
 }
 
-int Sender::Impl::post(const Job& job, int64_t* retry_after_s) {
-  const Delivery& d = job.d;
-  const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count();
-  std::vector<std::string> lines = {
-      "TTL: " + std::to_string(std::max(0, d.ttl_s)),
-      "Content-Encoding: aes128gcm",
-      "Content-Type: application/octet-stream",
-      "Urgency: " + valid_urgency(d.urgency),
-      "Authorization: " + vapid_authorization(vapid, origin_of(d.to.endpoint), options.subject, now + 12 * 3600),
-      "Expect:",  // no 100-continue round trip
-  };
-  if (valid_topic(d.topic)) lines.push_back("Topic: " + d.topic);
-  Ptr<curl_slist, curl_slist_free_all> headers;
-  for (const auto& l : lines) {
-    curl_slist* next = curl_slist_append(headers.get(), l.c_str());
-    if (!next) return 0;
-    headers.release();
-    headers.reset(next);
+// How long the thread may sleep: until the next job is due, when a slot is
+// free for it. curl_multi_poll wakes earlier for its own timers and sockets,
+// and for send() and the destructor.
+int Sender::Impl::sleep_ms() {
+  constexpr int kLongest = 60000;
+  std::lock_guard lock(mu);
+  if (!turned_away.empty()) return 0;
+  if (queue.empty() || flying.size() >= options.max_parallel) return kLongest;
+  const auto wait = std::chrono::ceil<std::chrono::milliseconds>(queue.begin()->first - Clock::now()).count();
+  return static_cast<int>(std::clamp<int64_t>(wait, 0, kLongest));
+}
+
+// Opens a connection's socket only when its address passes
+// is_public_address. Checking the address actually connected to, rather than
+// the endpoint's host name, covers every spelling of an address (0x7f.1,
+// 2130706433, [::ffff:127.0.0.1], ...) and names that resolve to a private
+// one, whenever they are resolved.
+curl_socket_t Sender::Impl::open_socket(void* transfer, curlsocktype, curl_sockaddr* address) {
+  if (!is_public_address(&address->addr, address->addrlen)) {
+    static_cast<Transfer*>(transfer)->refused = true;
+    return CURL_SOCKET_BAD;  // curl goes on with the name's next address, if any
+  }
+  return ::socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+}
+
+// Encrypts the delivery (on its first attempt) and adds its request to the
+// multi handle. A delivery that no attempt could send is finished here.
+void Sender::Impl::start(Job job) {
+  auto t = std::make_unique<Transfer>();
+  t->job = std::move(job);
+  const Delivery& d = t->job.d;
+  try {
+    if (t->job.body.empty()) {
+      const auto ua = b64url_decode(d.to.p256dh);
+      const auto auth = b64url_decode(d.to.auth);
+      if (!ua || !auth) throw std::invalid_argument("undecodable subscription keys");
+      const std::string origin = origin_of(d.to.endpoint);
+      if (origin.empty()) throw std::invalid_argument("bad endpoint");
+      if (!options.allow_private && origin.rfind("https://", 0) != 0) throw std::invalid_argument("plain http");
+      t->job.body = encrypt(d.payload, *ua, *auth);
+    }
+    ++t->job.attempts;
+    const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+    std::vector<std::string> lines = {
+        "TTL: " + std::to_string(std::max(0, d.ttl_s)),
+        "Content-Encoding: aes128gcm",
+        "Content-Type: application/octet-stream",
+        "Urgency: " + valid_urgency(d.urgency),
+        "Authorization: " + vapid_authorization(vapid, origin_of(d.to.endpoint), options.subject, now + 12 * 3600),
+        "Expect:",  // no 100-continue round trip
+    };
+    if (valid_topic(d.topic)) lines.push_back("Topic: " + d.topic);
+    for (const auto& l : lines) {
+      curl_slist* next = curl_slist_append(t->headers.get(), l.c_str());
+      if (!next) return complete(std::move(t), CURLE_OUT_OF_MEMORY);
+      t->headers.release();
+      t->headers.reset(next);
+    }
+  } catch (...) {
+    // Bad keys, payload or endpoint: no attempt can succeed.
+    finish(d.to.endpoint, 0, t->job.attempts);
+    return settle();
   }
 
-  Ptr<CURL, curl_easy_cleanup> easy(curl_easy_init());
-  if (!easy) return 0;
-  CURL* h = easy.get();
+  t->easy.reset(curl_easy_init());
+  CURL* h = t->easy.get();
+  if (!h) return complete(std::move(t), CURLE_FAILED_INIT);
   curl_easy_setopt(h, CURLOPT_URL, d.to.endpoint.c_str());
-  curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, options.allow_private ? "http,https" : "https");
+  curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+  // No proxy, whatever the environment says: the connection goes straight to
+  // the push service, so the address checked is its own and no proxy can
+  // carry a request past the check.
+  curl_easy_setopt(h, CURLOPT_PROXY, "");
+  curl_easy_setopt(h, CURLOPT_NOPROXY, "*");
+  if (!options.allow_private) {
+    curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, &Impl::open_socket);
+    curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, t.get());
+  }
+  if (resolve) curl_easy_setopt(h, CURLOPT_RESOLVE, resolve.get());
   curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+  // Removing a request still resolving its host name must not wait for the
+  // resolver: the destructor has to return promptly.
+  curl_easy_setopt(h, CURLOPT_QUICK_EXIT, 1L);
   curl_easy_setopt(h, CURLOPT_POST, 1L);
-  curl_easy_setopt(h, CURLOPT_POSTFIELDS, job.body.data());
-  curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(job.body.size()));
-  curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.get());
+  curl_easy_setopt(h, CURLOPT_POSTFIELDS, t->job.body.data());
+  curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(t->job.body.size()));
+  curl_easy_setopt(h, CURLOPT_HTTPHEADER, t->headers.get());
   curl_easy_setopt(h, CURLOPT_USERAGENT, "makruk-webpush");
   curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, options.timeout_ms);
-  curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, options.timeout_ms);
+  curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, options.connect_timeout_ms);
   curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, discard_body);
   curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(h, CURLOPT_HEADERDATA, retry_after_s);
+  curl_easy_setopt(h, CURLOPT_HEADERDATA, &t->retry_after_s);
+  if (curl_multi_add_handle(multi, h) != CURLM_OK) return complete(std::move(t), CURLE_FAILED_INIT);
+  flying.emplace(h, std::move(t));
+}
 
-  // Through the multi interface, so that the destructor can wake a request
-  // in flight (curl_multi_wakeup) instead of waiting for its timeout.
-  if (curl_multi_add_handle(multi, h) != CURLM_OK) return 0;
-  CURLcode result = CURLE_OK;
-  bool finished = false;
-  while (!stop) {
-    int running = 0;
-    if (curl_multi_perform(multi, &running) != CURLM_OK) break;
-    int left = 0;
-    while (CURLMsg* msg = curl_multi_info_read(multi, &left))
-      if (msg->msg == CURLMSG_DONE && msg->easy_handle == h) {
-        result = msg->data.result;
-        finished = true;
-      }
-    if (finished || running == 0) break;
-    if (curl_multi_poll(multi, nullptr, 0, 1000, nullptr) != CURLM_OK) break;
-  }
-  curl_multi_remove_handle(multi, h);
-  if (stop) return -1;
+// Sorts out a request that ended: done, gone, or to be tried again later.
+void Sender::Impl::complete(std::unique_ptr<Transfer> t, CURLcode result) {
+  Job& job = t->job;
   long status = 0;
-  if (finished && result == CURLE_OK) curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-  return static_cast<int>(status);
+  if (result == CURLE_OK) curl_easy_getinfo(t->easy.get(), CURLINFO_RESPONSE_CODE, &status);
+  if (status == 404 || status == 410) {
+    try {
+      if (on_gone) on_gone(job.d.to.endpoint);
+    } catch (...) {
+    }
+  } else if (((status == 0 && !t->refused) || status == 429 || status >= 500) && job.attempts < options.max_attempts) {
+    const double ms = double(options.first_retry_ms) * std::pow(options.backoff, job.attempts - 1);
+    double wait_ms = std::isfinite(ms) ? ms : 0;
+    if (t->retry_after_s >= 0) wait_ms = std::max(wait_ms, double(t->retry_after_s) * 1000);
+    wait_ms = std::clamp(wait_ms, 0.0, 24 * 3600 * 1000.0);
+    return settle(&job, Clock::now() + std::chrono::milliseconds(int64_t(wait_ms)));
+  }
+  finish(job.d.to.endpoint, static_cast<int>(status), job.attempts);
+  settle();
 }
 
 Sender::Sender(KeyPair vapid, SenderOptions options, Gone on_gone, Done on_done) : impl_(std::make_unique<Impl>()) {
@@ -828,6 +982,13 @@ Sender::Sender(KeyPair vapid, SenderOptions options, Gone on_gone, Done on_done)
   if (!impl_->vapid.evp()) throw std::invalid_argument("webpush: no VAPID key");
   impl_->options = std::move(options);
   impl_->options.max_attempts = std::max(1, impl_->options.max_attempts);
+  impl_->options.max_parallel = std::max<size_t>(1, impl_->options.max_parallel);
+  for (const std::string& entry : impl_->options.resolve) {
+    curl_slist* next = curl_slist_append(impl_->resolve.get(), entry.c_str());
+    if (!next) throw std::bad_alloc();
+    impl_->resolve.release();
+    impl_->resolve.reset(next);
+  }
   impl_->on_gone = std::move(on_gone);
   impl_->on_done = std::move(on_done);
   impl_->multi = curl_multi_init();
@@ -836,11 +997,7 @@ Sender::Sender(KeyPair vapid, SenderOptions options, Gone on_gone, Done on_done)
 }
 
 Sender::~Sender() {
-  {
-    std::lock_guard lock(impl_->mu);
-    impl_->stop = true;
-  }
-  impl_->wake.notify_all();
+  impl_->stop = true;
   curl_multi_wakeup(impl_->multi);
   impl_->thread.join();
   curl_multi_cleanup(impl_->multi);
@@ -850,15 +1007,19 @@ void Sender::send(Delivery d) {
   {
     std::lock_guard lock(impl_->mu);
     if (impl_->stop) return;
-    impl_->queue.emplace(Clock::now(), Impl::Job{std::move(d), 0, {}});
+    if (impl_->queue.size() + impl_->taken >= impl_->options.max_queue)
+      impl_->turned_away.push_back(std::move(d.to.endpoint));
+    else
+      impl_->queue.emplace(Clock::now(), Impl::Job{std::move(d), 0, {}});
   }
-  impl_->wake.notify_one();
+  curl_multi_wakeup(impl_->multi);
 }
 
 bool Sender::wait_idle(int64_t timeout_ms) {
   std::unique_lock lock(impl_->mu);
-  return impl_->idle.wait_for(lock, std::chrono::milliseconds(timeout_ms),
-                              [&] { return impl_->queue.empty() && !impl_->busy; });
+  return impl_->idle.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] {
+    return impl_->queue.empty() && impl_->taken == 0 && impl_->turned_away.empty() && impl_->reporting == 0;
+  });
 }
 
 const KeyPair& Sender::vapid() const { return impl_->vapid; }

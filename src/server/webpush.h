@@ -1,15 +1,20 @@
 // Web Push on OpenSSL 3 and libcurl: message encryption (RFC 8291,
 // "aes128gcm" of RFC 8188), VAPID (RFC 8292, ES256 JWT) and delivery to a
-// push service (RFC 8030) on a thread of its own, with retries, so that a
-// slow or failing push service never holds up a move.
+// push service (RFC 8030) on a thread of its own, many requests at once, with
+// retries, so that a slow or failing push service never holds up a move nor
+// another table's notification.
 #pragma once
 
+#include <sys/socket.h>
+
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace makruk::server::webpush {
 
@@ -64,6 +69,16 @@ bool verify_vapid(std::string_view header, std::string_view audience, int64_t no
 // text is not an absolute http(s) URL.
 std::string origin_of(std::string_view url);
 
+// Whether a push may be sent to `addr` (AF_INET or AF_INET6, `len` bytes):
+// false for this machine, private, shared (CGNAT), link-local, documentation,
+// benchmarking, multicast and reserved addresses; an IPv4 address carried in
+// an IPv6 one (mapped, NAT64, 6to4) is judged by the IPv4 rules, and the old
+// IPv4-compatible block ::/96 is refused whole. False too for any other
+// family, or a length too short for the family. A subscription endpoint is
+// chosen by whoever subscribes: without this check the server could be made
+// to send requests into its own network.
+bool is_public_address(const sockaddr* addr, socklen_t len);
+
 struct Subscription {
   std::string endpoint;
   std::string p256dh;  // base64url, as PushSubscription.toJSON() gives them
@@ -80,16 +95,35 @@ struct Delivery {
 
 struct SenderOptions {
   std::string subject = "mailto:admin@localhost";  // VAPID "sub"
-  int max_attempts = 5;          // 1 + retries
+  int max_attempts = 5;           // 1 + retries
   int64_t first_retry_ms = 2000;  // then multiplied by `backoff` each time
   double backoff = 4.0;
-  long timeout_ms = 10000;       // per request
+  long timeout_ms = 5000;          // per request, from start to answer
+  long connect_timeout_ms = 3000;  // per request, to open the connection
+  size_t max_parallel = 32;        // requests in flight at once
+  // Deliveries not yet finished (waiting, in flight or waiting for a retry);
+  // past it, send() turns new ones away (on_done with status 0, attempts 0).
+  size_t max_queue = 10000;
+  // Connect to any address, by http or https (tests, whose push service is
+  // a plain-http one on loopback). Otherwise only https endpoints are tried
+  // (others finish at once, status 0, attempts 0), and every connection is
+  // checked against is_public_address as it is opened: a refused address
+  // finishes the delivery, status 0, without a retry.
+  bool allow_private = false;
+  // Fixed answers for host names, in curl's "HOST:PORT:ADDRESS" form, used
+  // instead of the resolver (tests: names that point at loopback without
+  // asking a name server).
+  std::vector<std::string> resolve;
 };
 
-// Delivers on its own thread. Answers 201/200/202 are success; 404 and 410
-// mean the subscription is gone (on_gone is called, no retry); 429, 5xx and
-// network failures are retried with backoff (honouring Retry-After); other
-// 4xx answers are given up at once. Callbacks run on the sender's thread.
+// Delivers on its own thread, up to max_parallel requests at once, so that a
+// push service that accepts a connection and never answers holds up only its
+// own deliveries. Answers 201/200/202 are success; 404 and 410 mean the
+// subscription is gone (on_gone is called, no retry); 429, 5xx and network
+// failures are retried with backoff (honouring Retry-After), a retry waiting
+// without holding a request slot; other 4xx answers, and endpoints whose
+// address is refused, are given up at once. Callbacks run on the sender's
+// thread.
 class Sender {
  public:
   using Gone = std::function<void(const std::string& endpoint)>;
@@ -97,10 +131,12 @@ class Sender {
   // a network failure) and the attempts made.
   using Done = std::function<void(const std::string& endpoint, int status, int attempts)>;
   Sender(KeyPair vapid, SenderOptions options, Gone on_gone, Done on_done = {});
-  ~Sender();  // stops the thread; pending retries are dropped
+  ~Sender();  // stops the thread; requests in flight and pending retries are dropped, not reported
   Sender(const Sender&) = delete;
   Sender& operator=(const Sender&) = delete;
 
+  // Queues `d`. Past max_queue it is turned away instead: on_done(endpoint,
+  // 0, 0), called on the sender's thread like every other callback.
   void send(Delivery d);
   // Waits until nothing is queued or in flight (tests); false on timeout.
   bool wait_idle(int64_t timeout_ms);

@@ -69,7 +69,9 @@ async function startServer() {
   if (!serverPort) serverPort = await freePort();
   const log = fs.openSync(path.join(ART, 'server.log'), 'a');
   // --test-clock: POST /api/test/clock moves the server's clock (the expiry test needs it)
-  const args = ['serve', '--address', '127.0.0.1', '--port', String(serverPort), '--data', dataDir, '--web', path.join(ROOT, 'web', 'dist'), '--test-clock'];
+  // Every test's browser comes from 127.0.0.1: lift the per-address limits on new tables and joins.
+  const args = ['serve', '--address', '127.0.0.1', '--port', String(serverPort), '--data', dataDir, '--web', path.join(ROOT, 'web', 'dist'), '--test-clock',
+    '--limit-create', '0', '--limit-join', '0', '--limit-cpu', '0'];
   server = spawn(bin, args, {
     stdio: ['ignore', log, log],
   });
@@ -115,6 +117,8 @@ async function until(what, f, ms = 10000) {
 }
 
 let browser;
+// Whatever the server's Content-Security-Policy refused, on every page of every test.
+const CSP_VIOLATIONS = [];
 const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 
@@ -124,6 +128,7 @@ async function newPage(opts, locale = 'en-US') {
   page.consoleErrors = [];
   page.on('console', (m) => {
     if (m.type() === 'error') page.consoleErrors.push(m.text());
+    if (/Content Security Policy/i.test(m.text())) CSP_VIOLATIONS.push(m.text());
   });
   page.on('pageerror', (e) => page.consoleErrors.push(String(e)));
   page.setDefaultTimeout(10000 * SLOW);
@@ -1115,6 +1120,14 @@ test('expiry: 45 days without a move end a turn-based table with no winner or lo
   await a.context().close();
   await b.context().close();
   await c.context().close();
+});
+
+test('the server sends a Content-Security-Policy, and no page of any test broke it', async () => {
+  const r = await fetch(`${BASE}/`);
+  const csp = r.headers.get('content-security-policy') ?? '';
+  assert(/default-src 'self'/.test(csp) && /frame-ancestors 'none'/.test(csp), `CSP header (${csp})`);
+  assert(r.headers.get('referrer-policy') === 'no-referrer', 'Referrer-Policy');
+  assert(CSP_VIOLATIONS.length === 0, `no CSP violations (${CSP_VIOLATIONS.join(' | ')})`);
 });
 
 // ---------------------------------------------------------------- run

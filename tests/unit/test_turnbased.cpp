@@ -7,6 +7,7 @@
 
 #include "server/hub.h"
 #include "server/webpush.h"
+#include "fake_client.h"
 #include "temp_db.h"
 
 using namespace makruk;
@@ -19,19 +20,8 @@ constexpr int64_t HOUR = 3600LL * 1000;
 constexpr int64_t DAY = 24 * HOUR;
 constexpr int64_t T0 = 1764460800000;  // 2025-11-30T00:00:00Z
 
-struct FakeClient : Client {
-  std::vector<json::object> sent;
-  void send(std::shared_ptr<const std::string> text) override { sent.push_back(json::parse(*text).as_object()); }
-  void close() override {}
-  // The last message of a type.
-  json::object last(const std::string& t) const {
-    for (auto it = sent.rbegin(); it != sent.rend(); ++it)
-      if (it->at("t").as_string() == t) return *it;
-    return {};
-  }
-};
-
-json::object body(const HttpReply& r) { return json::parse(r.body).as_object(); }
+using testing_helpers::body;
+using testing_helpers::FakeClient;
 
 class TurnBased : public ::testing::Test {
  protected:

@@ -1,19 +1,27 @@
 // Web Push: base64url, keys, message encryption (RFC 8291), VAPID (RFC 8292)
 // and delivery to a push service on loopback (RFC 8030).
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 #include <openssl/pem.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <boost/json.hpp>
 #include <chrono>
+#include <condition_variable>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -121,6 +129,128 @@ TEST(OriginOf, RefusesNonHttpUrls) {
                           "https://exa mple.net/", "https://[::1/", "https://[zz]/", "mailto:x@example.net",
                           "https://example.net\r\nX: y/"})
     EXPECT_EQ(origin_of(bad), "") << bad;
+}
+
+// ------------------------------------------------------- is_public_address
+
+// is_public_address for an address in text form (IPv4 or IPv6).
+bool is_public(const std::string& text) {
+  sockaddr_in in{};
+  in.sin_family = AF_INET;
+  in.sin_port = htons(443);
+  if (::inet_pton(AF_INET, text.c_str(), &in.sin_addr) == 1)
+    return is_public_address(reinterpret_cast<const sockaddr*>(&in), sizeof in);
+  sockaddr_in6 in6{};
+  in6.sin6_family = AF_INET6;
+  in6.sin6_port = htons(443);
+  EXPECT_EQ(::inet_pton(AF_INET6, text.c_str(), &in6.sin6_addr), 1) << text;
+  return is_public_address(reinterpret_cast<const sockaddr*>(&in6), sizeof in6);
+}
+
+// Addresses as values only: nothing here is ever connected to.
+const char* const kPrivateV4[] = {
+    "0.0.0.0",        "0.1.2.3",         "0.255.255.255",                     // this network
+    "10.0.0.0",       "10.1.2.3",        "10.255.255.255",                    // private
+    "100.64.0.0",     "100.100.1.1",     "100.127.255.255",                   // shared (CGNAT)
+    "127.0.0.0",      "127.0.0.1",       "127.1.2.3",       "127.255.255.255",  // loopback
+    "169.254.0.0",    "169.254.169.254", "169.254.255.255",                   // link-local
+    "172.16.0.0",     "172.20.1.1",      "172.31.255.255",                    // private
+    "192.0.0.0",      "192.0.0.8",       "192.0.0.255",                       // IETF protocol assignments
+    "192.0.2.0",      "192.0.2.1",       "192.0.2.255",                       // TEST-NET-1
+    "192.168.0.0",    "192.168.1.1",     "192.168.255.255",                   // private
+    "198.18.0.0",     "198.18.5.5",      "198.19.255.255",                    // benchmarking
+    "198.51.100.0",   "198.51.100.7",    "198.51.100.255",                    // TEST-NET-2
+    "203.0.113.0",    "203.0.113.9",     "203.0.113.255",                     // TEST-NET-3
+    "224.0.0.0",      "224.0.0.251",     "239.255.255.255",                   // multicast
+    "240.0.0.0",      "250.1.2.3",       "255.255.255.254", "255.255.255.255",  // reserved, broadcast
+};
+// Public ones, many just outside a refused block.
+const char* const kPublicV4[] = {
+    "1.0.0.0", "1.1.1.1", "8.8.8.8", "9.255.255.255", "11.0.0.0", "100.63.255.255", "100.128.0.0", "126.255.255.255",
+    "128.0.0.0", "169.253.255.255", "169.255.0.0", "172.15.255.255", "172.32.0.0", "191.255.255.255", "192.0.1.0",
+    "192.0.3.0", "192.167.255.255", "192.169.0.0", "198.17.255.255", "198.20.0.0", "198.51.99.255", "198.51.101.0",
+    "203.0.112.255", "203.0.114.0", "223.255.255.255",
+};
+
+// `v4` carried in IPv6: mapped, NAT64 and 6to4 (2002:AABB:CCDD::1).
+std::vector<std::string> embeddings(const std::string& v4) {
+  unsigned char b[4];
+  EXPECT_EQ(::inet_pton(AF_INET, v4.c_str(), b), 1) << v4;
+  char six_to_four[64];
+  std::snprintf(six_to_four, sizeof six_to_four, "2002:%02x%02x:%02x%02x::1", b[0], b[1], b[2], b[3]);
+  return {"::ffff:" + v4, "64:ff9b::" + v4, six_to_four};
+}
+
+TEST(AddressCheck, RefusesEveryPrivateIpv4Block) {
+  for (const char* a : kPrivateV4) EXPECT_FALSE(is_public(a)) << a;
+}
+
+TEST(AddressCheck, AcceptsPublicIpv4) {
+  for (const char* a : kPublicV4) EXPECT_TRUE(is_public(a)) << a;
+}
+
+TEST(AddressCheck, RefusesPrivateIpv6Blocks) {
+  for (const char* a : {
+           // ::/96: unspecified, loopback, IPv4-compatible
+           "::", "::1", "0:0:0:0:0:0:0:1", "::2", "::ffff", "::127.0.0.1", "::8.8.8.8",
+           // 64:ff9b:1::/48, local-use NAT64
+           "64:ff9b:1::", "64:ff9b:1::8.8.8.8", "64:ff9b:1:ffff:ffff:ffff:ffff:ffff",
+           // 100::/64, discard only
+           "100::", "100::1", "100::ffff:ffff:ffff:ffff",
+           // 2001:db8::/32, documentation
+           "2001:db8::", "2001:db8::1", "2001:db8:ffff:ffff:ffff:ffff:ffff:ffff",
+           // fc00::/7, unique local
+           "fc00::", "fc00::1", "fd12:3456:789a::1", "fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+           // fe80::/10, link-local; fec0::/10, site-local
+           "fe80::", "fe80::1", "febf:ffff::1", "fec0::", "fec0::1", "feff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+           // ff00::/8, multicast
+           "ff00::", "ff02::1", "ff05::1:3", "ff0e::1", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+       })
+    EXPECT_FALSE(is_public(a)) << a;
+}
+
+TEST(AddressCheck, Ipv4InsideIpv6FollowsTheIpv4Rules) {
+  for (const char* a : kPrivateV4)
+    for (const std::string& e : embeddings(a)) EXPECT_FALSE(is_public(e)) << e;
+  for (const char* a : kPublicV4)
+    for (const std::string& e : embeddings(a)) EXPECT_TRUE(is_public(e)) << e;
+  // Other spellings of the same addresses.
+  for (const char* a : {"::ffff:7f00:1", "0:0:0:0:0:ffff:127.0.0.1", "::FFFF:A00:1", "::ffff:c0a8:101",
+                        "64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe", "64:FF9B::0A00:0001", "2002:7f00:1::",
+                        "2002:7f00:0001:ffff:ffff:ffff:ffff:ffff", "2002:a00:1::1", "2002:c0a8:101::",
+                        "2002:a9fe:a9fe::1", "2002::", "2002:ffff:ffff::1"})
+    EXPECT_FALSE(is_public(a)) << a;
+  for (const char* a : {"::ffff:808:808", "64:ff9b::808:808", "2002:808:808::1", "2002:101:101:1::"})
+    EXPECT_TRUE(is_public(a)) << a;
+}
+
+TEST(AddressCheck, AcceptsPublicIpv6) {
+  for (const char* a : {"2606:4700::1111", "2606:4700:4700::1001", "2001:4860:4860::8888", "2a00:1450:4001::1",
+                        "2001:db7:ffff:ffff:ffff:ffff:ffff:ffff", "2001:db9::", "2003::1", "2400:cb00::1"})
+    EXPECT_TRUE(is_public(a)) << a;
+}
+
+TEST(AddressCheck, RefusesOtherFamiliesAndShortLengths) {
+  EXPECT_FALSE(is_public_address(nullptr, 0));
+  sockaddr_in in{};
+  in.sin_family = AF_INET;
+  ASSERT_EQ(::inet_pton(AF_INET, "8.8.8.8", &in.sin_addr), 1);
+  EXPECT_TRUE(is_public_address(reinterpret_cast<const sockaddr*>(&in), sizeof in));
+  EXPECT_FALSE(is_public_address(reinterpret_cast<const sockaddr*>(&in), sizeof in - 1));
+  EXPECT_FALSE(is_public_address(reinterpret_cast<const sockaddr*>(&in), 0));
+  sockaddr_in6 in6{};
+  in6.sin6_family = AF_INET6;
+  ASSERT_EQ(::inet_pton(AF_INET6, "2606:4700::1111", &in6.sin6_addr), 1);
+  EXPECT_TRUE(is_public_address(reinterpret_cast<const sockaddr*>(&in6), sizeof in6));
+  EXPECT_FALSE(is_public_address(reinterpret_cast<const sockaddr*>(&in6), sizeof in6 - 1));
+  EXPECT_FALSE(is_public_address(reinterpret_cast<const sockaddr*>(&in6), sizeof(sockaddr_in)));
+  sockaddr_un un{};
+  un.sun_family = AF_UNIX;
+  std::strcpy(un.sun_path, "/push");
+  EXPECT_FALSE(is_public_address(reinterpret_cast<const sockaddr*>(&un), sizeof un));
+  sockaddr_in odd = in;
+  odd.sin_family = AF_UNSPEC;
+  EXPECT_FALSE(is_public_address(reinterpret_cast<const sockaddr*>(&odd), sizeof odd));
 }
 
 // -------------------------------------------------------------------- KeyPair
@@ -634,6 +764,7 @@ SenderOptions fast_options() {
   o.first_retry_ms = 50;
   o.backoff = 2.0;
   o.timeout_ms = 10000;
+  o.allow_private = true;  // the push service here is a plain-http one on loopback
   return o;
 }
 
@@ -661,6 +792,99 @@ int closed_port() {
   EXPECT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len), 0);
   ::close(fd);
   return ntohs(a.sin_port);
+}
+
+// A TCP listener on loopback that accepts every connection, counts it and
+// never answers: a push service that hangs, and a witness that nobody
+// connected. On 127.0.0.1, or on ::1 (IPv6 only) when `family` is AF_INET6;
+// `port` 0 for an ephemeral one. ok() is false when it cannot listen there.
+class Tarpit {
+ public:
+  explicit Tarpit(int family = AF_INET, int port = 0) {
+    fd_ = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd_ < 0) return;
+    int one = 1;
+    ::setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_storage ss{};
+    socklen_t len;
+    if (family == AF_INET6) {
+      ::setsockopt(fd_, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+      auto* a = reinterpret_cast<sockaddr_in6*>(&ss);
+      a->sin6_family = AF_INET6;
+      a->sin6_addr = in6addr_loopback;
+      a->sin6_port = htons(static_cast<uint16_t>(port));
+      len = sizeof *a;
+    } else {
+      auto* a = reinterpret_cast<sockaddr_in*>(&ss);
+      a->sin_family = AF_INET;
+      a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      a->sin_port = htons(static_cast<uint16_t>(port));
+      len = sizeof *a;
+    }
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&ss), len) != 0 || ::listen(fd_, 64) != 0 ||
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&ss), &len) != 0) {
+      ::close(fd_);
+      fd_ = -1;
+      return;
+    }
+    port_ = ntohs(family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&ss)->sin6_port
+                                     : reinterpret_cast<sockaddr_in*>(&ss)->sin_port);
+    thread_ = std::thread([this] { accept_loop(); });
+  }
+  ~Tarpit() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+    for (int c : held_) ::close(c);
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Tarpit(const Tarpit&) = delete;
+  Tarpit& operator=(const Tarpit&) = delete;
+
+  bool ok() const { return fd_ >= 0; }
+  int port() const { return port_; }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/push"; }
+  size_t accepted() {
+    std::lock_guard lock(mu_);
+    return held_.size();
+  }
+  bool wait_accepted(size_t n, std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, timeout, [&] { return held_.size() >= n; });
+  }
+
+ private:
+  void accept_loop() {
+    while (!stop_) {
+      pollfd p{fd_, POLLIN, 0};
+      if (::poll(&p, 1, 20) <= 0) continue;  // a short tick, to notice the destructor
+      const int c = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
+      if (c < 0) continue;
+      {
+        std::lock_guard lock(mu_);
+        held_.push_back(c);
+      }
+      cv_.notify_all();
+    }
+  }
+
+  int fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<int> held_;  // accepted connections, kept open and never answered
+};
+
+// Waits until `done` holds, looking every few milliseconds; false on timeout.
+template <class Pred>
+bool eventually(Pred done, int64_t timeout_ms = kWait) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
 }
 
 TEST(Sender, DeliversAnEncryptedSignedMessage) {
@@ -701,11 +925,13 @@ TEST(Sender, OmitsInvalidTopicAndUrgency) {
   std::mt19937 rng(12);
   Browser b(rng);
   Sender sender(KeyPair::generate(), fast_options(), {});
-  sender.send({subscribe(rx.url(), b), "{}", 60, "not a valid topic!", "urgent"});
-  sender.send({subscribe(rx.url(), b), "{}", 60, "", "low"});
+  sender.send({subscribe(rx.url("/a"), b), "{}", 60, "not a valid topic!", "urgent"});
+  sender.send({subscribe(rx.url("/b"), b), "{}", 60, "", "low"});
   ASSERT_TRUE(sender.wait_idle(kWait));
-  const auto reqs = rx.requests();
+  auto reqs = rx.requests();
   ASSERT_EQ(reqs.size(), 2u);
+  // Sent in parallel: they may arrive in either order.
+  std::sort(reqs.begin(), reqs.end(), [](const auto& x, const auto& y) { return x.path < y.path; });
   EXPECT_EQ(reqs[0].headers.count("topic"), 0u);
   EXPECT_EQ(reqs[0].header("urgency"), "normal");
   EXPECT_EQ(reqs[1].headers.count("topic"), 0u);
@@ -989,6 +1215,164 @@ TEST(Sender, DestructorCutsARequestInFlight) {
   sender.reset();
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
   EXPECT_TRUE(log.dones().empty());
+}
+
+TEST(Sender, NeverConnectsToLoopbackInAnySpelling) {
+  Tarpit v4;
+  ASSERT_TRUE(v4.ok());
+  const std::string port = std::to_string(v4.port());
+  Tarpit v6(AF_INET6, v4.port());  // ::1 on the same port, where this machine has IPv6
+  Log log;
+  std::mt19937 rng(29);
+  Browser b(rng);
+  SenderOptions o = fast_options();
+  o.allow_private = false;
+  // Names pinned to loopback, as a name server under someone else's control
+  // could answer. No name server is asked: curl answers "localhost" and
+  // "*.localhost" itself, and "localhost." only through this list.
+  o.resolve = {"localhost.:" + port + ":127.0.0.1", "both.localhost:" + port + ":127.0.0.1,::1",
+               "mapped.localhost:" + port + ":[::ffff:127.0.0.1]"};
+  std::vector<std::string> endpoints;
+  for (const char* host : {"127.0.0.1", "0x7f.0.0.1", "0x7f.1", "127.1", "2130706433", "0177.0.0.1", "localhost",
+                           "push.localhost", "localhost.", "both.localhost", "mapped.localhost", "[::1]",
+                           "[::ffff:127.0.0.1]", "[::ffff:7f00:1]"})
+    endpoints.push_back(std::string("https://") + host + ":" + port + "/push");
+  const std::string plain_http = "http://127.0.0.1:" + port + "/push";  // not even https
+  {
+    Sender sender(KeyPair::generate(), o, log.on_gone(), log.on_done());
+    for (const auto& e : endpoints) sender.send(message(subscribe(e, b), "{}"));
+    sender.send(message(subscribe(plain_http, b), "{}"));
+    ASSERT_TRUE(sender.wait_idle(kWait));
+  }
+  std::map<std::string, Log::Done> by_endpoint;
+  for (const auto& d : log.dones()) by_endpoint.emplace(d.endpoint, d);
+  ASSERT_EQ(by_endpoint.size(), endpoints.size() + 1);
+  for (const auto& e : endpoints) {
+    ASSERT_EQ(by_endpoint.count(e), 1u) << e;
+    EXPECT_EQ(by_endpoint.at(e).status, 0) << e;
+    EXPECT_EQ(by_endpoint.at(e).attempts, 1) << e << ": a refused address is not tried again";
+  }
+  ASSERT_EQ(by_endpoint.count(plain_http), 1u);
+  EXPECT_EQ(by_endpoint.at(plain_http).status, 0);
+  EXPECT_EQ(by_endpoint.at(plain_http).attempts, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // any connection would have been accepted by now
+  EXPECT_EQ(v4.accepted(), 0u);
+  EXPECT_EQ(v6.accepted(), 0u);
+
+  // The witnesses work: allowed, the same endpoints are connected to.
+  o.allow_private = true;
+  o.timeout_ms = 500;
+  o.max_attempts = 1;
+  Sender sender(KeyPair::generate(), o, log.on_gone(), log.on_done());
+  sender.send(message(subscribe("https://127.0.0.1:" + port + "/push", b), "{}"));
+  EXPECT_TRUE(v4.wait_accepted(1, std::chrono::milliseconds(kWait)));
+  if (v6.ok()) {
+    sender.send(message(subscribe("https://[::1]:" + port + "/push", b), "{}"));
+    EXPECT_TRUE(v6.wait_accepted(1, std::chrono::milliseconds(kWait)));
+  }
+}
+
+TEST(Sender, TarpitsDoNotHoldUpOthers) {
+  Tarpit pits[3];
+  PushReceiver rx;
+  Log log;
+  std::mt19937 rng(30);
+  Browser b(rng);
+  SenderOptions o;  // the default timeouts and parallelism
+  o.allow_private = true;
+  auto sender = std::make_unique<Sender>(KeyPair::generate(), o, log.on_gone(), log.on_done());
+  for (auto& pit : pits) {
+    ASSERT_TRUE(pit.ok());
+    sender->send(message(subscribe(pit.url(), b), "{}"));
+  }
+  // Their requests are out and waiting for answers that never come.
+  for (auto& pit : pits) ASSERT_TRUE(pit.wait_accepted(1, std::chrono::milliseconds(kWait)));
+
+  const auto start = std::chrono::steady_clock::now();
+  sender->send(message(subscribe(rx.url(), b), "{}"));
+  ASSERT_TRUE(rx.wait_for(1, std::chrono::milliseconds(kWait)));
+  // Well under the 5 s the tarpits take to time out.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  ASSERT_TRUE(eventually([&] { return !log.dones().empty(); }));
+  const auto dones = log.dones();
+  ASSERT_EQ(dones.size(), 1u);  // the tarpits' requests are still open
+  EXPECT_EQ(dones[0].endpoint, rx.url());
+  EXPECT_EQ(dones[0].status, 201);
+
+  const auto stopping = std::chrono::steady_clock::now();
+  sender.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - stopping, std::chrono::seconds(2));
+  EXPECT_EQ(log.dones().size(), 1u);  // cut, not reported
+}
+
+TEST(Sender, ARetryWaitingHoldsNoSlot) {
+  PushReceiver rx;
+  rx.enqueue({503});
+  Log log;
+  std::mt19937 rng(31);
+  Browser b(rng);
+  SenderOptions o = fast_options();
+  o.max_parallel = 1;
+  o.first_retry_ms = 60000;
+  Sender sender(KeyPair::generate(), o, log.on_gone(), log.on_done());
+  sender.send(message(subscribe(rx.url("/retried"), b), "{}"));
+  ASSERT_TRUE(rx.wait_for(1, std::chrono::milliseconds(kWait)));
+  sender.send(message(subscribe(rx.url("/next"), b), "{}"));
+  ASSERT_TRUE(eventually([&] { return !log.dones().empty(); }));
+  const auto dones = log.dones();
+  ASSERT_EQ(dones.size(), 1u);
+  EXPECT_EQ(dones[0].endpoint, rx.url("/next"));
+  EXPECT_EQ(dones[0].status, 201);
+  EXPECT_FALSE(sender.wait_idle(50));  // the retry is still waiting
+}
+
+TEST(Sender, OneSlotStillDeliversEverything) {
+  PushReceiver rx;
+  rx.enqueue({500});
+  Log log;
+  std::mt19937 rng(32);
+  Browser b(rng);
+  SenderOptions o = fast_options();
+  o.max_parallel = 1;
+  Sender sender(KeyPair::generate(), o, log.on_gone(), log.on_done());
+  for (int i = 0; i < 6; ++i) sender.send(message(subscribe(rx.url("/push/" + std::to_string(i)), b), "{}"));
+  ASSERT_TRUE(sender.wait_idle(kWait));
+  EXPECT_EQ(rx.count(), 7u);  // one 500, retried
+  const auto dones = log.dones();
+  ASSERT_EQ(dones.size(), 6u);
+  for (const auto& d : dones) EXPECT_EQ(d.status, 201) << d.endpoint;
+}
+
+TEST(Sender, TurnsAwayDeliveriesPastMaxQueue) {
+  Tarpit pit;
+  ASSERT_TRUE(pit.ok());
+  Log log;
+  std::mt19937 rng(33);
+  Browser b(rng);
+  SenderOptions o = fast_options();
+  o.max_queue = 3;
+  o.max_parallel = 2;  // one of the three waits in the queue, two are in flight
+  o.timeout_ms = 120000;
+  o.connect_timeout_ms = 120000;
+  auto sender = std::make_unique<Sender>(KeyPair::generate(), o, log.on_gone(), log.on_done());
+  auto endpoint = [&](int i) { return pit.url() + "/" + std::to_string(i); };
+  for (int i = 0; i < 3; ++i) sender->send(message(subscribe(endpoint(i), b), "{}"));
+  ASSERT_TRUE(pit.wait_accepted(2, std::chrono::milliseconds(kWait)));
+  for (int i = 3; i < 5; ++i) sender->send(message(subscribe(endpoint(i), b), "{}"));
+  ASSERT_TRUE(eventually([&] { return log.dones().size() >= 2; }));
+  const auto dones = log.dones();
+  ASSERT_EQ(dones.size(), 2u);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(dones[i].endpoint, endpoint(3 + i));
+    EXPECT_EQ(dones[i].status, 0);
+    EXPECT_EQ(dones[i].attempts, 0);
+  }
+  EXPECT_FALSE(sender->wait_idle(50));  // the first three are still pending
+  EXPECT_EQ(pit.accepted(), 2u);
+  const auto stopping = std::chrono::steady_clock::now();
+  sender.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - stopping, std::chrono::seconds(20));
+  EXPECT_EQ(log.dones().size(), 2u);
 }
 
 // ------------------------------------------------------------- PushReceiver

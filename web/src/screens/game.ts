@@ -173,7 +173,7 @@ export class GameView {
     const party = this.party!;
     const me = this.myColor();
     const live = this.viewPly === null;
-    // A turn-based table that went 45 days without a move is read-only from then on.
+    // A table that ended with no winner (45 days without a move, or a live table left for a day) is read-only.
     const expired = party.status === 'expired' || s.reason === 'expired';
     const over = s.result !== '*' || expired;
     const myTurnNow = !!me && !over && s.turn === me;
@@ -264,7 +264,7 @@ export class GameView {
     let sub = '';
     if (expired) {
       main = t('noWinner');
-      const r = t('reason_expired');
+      const r = t(party.mode === 'turn' ? 'reason_expired' : 'reason_expiredLive');
       sub = r.charAt(0).toUpperCase() + r.slice(1);
     } else if (over) {
       const draw = s.result === '1/2-1/2';

@@ -193,7 +193,7 @@ export class InviteView {
     this.startBtn = null;
     const foot: (HTMLElement | string)[] = [];
     if (p.status === 'expired') {
-      foot.push(h('p', { class: 'notice', 'data-testid': 'table-expired' }, t('tableExpired')));
+      foot.push(h('p', { class: 'notice', 'data-testid': 'table-expired' }, t(p.mode === 'turn' ? 'tableExpired' : 'tableExpiredLive')));
     } else if (host && p.status === 'ready') {
       const btn = h('button', { type: 'button', class: 'btn primary block', 'data-testid': 'start', disabled: early }, t('start'));
       btn.addEventListener('click', () => {

@@ -231,7 +231,7 @@ export class PartyScreen implements Screen {
           )
         : null,
       p && typeof p.startsAt === 'number' ? h('p', { 'data-testid': 'prompt-starts-at' }, t('startsAtWhen', { when: formatWhen(p.startsAt) })) : null,
-      p?.status === 'expired' ? h('p', { class: 'notice', 'data-testid': 'table-expired' }, t('tableExpired')) : null,
+      p?.status === 'expired' ? h('p', { class: 'notice', 'data-testid': 'table-expired' }, t(p.mode === 'turn' ? 'tableExpired' : 'tableExpiredLive')) : null,
       players,
       // an expired table takes no new player: it can only be looked at
       p?.status === 'expired' ? null : [who.field, err, btn],

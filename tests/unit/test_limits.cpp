@@ -1,0 +1,301 @@
+// What one client may ask of the hub: per-address limits on tables, joins and
+// wrong codes, names, versions, repeated hellos, coalesced presence updates,
+// idle live tables, push subscriptions per seat, and the CPU pool's turns.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+#include "core/position.h"
+
+#include "fake_client.h"
+#include "server/cpu.h"
+#include "server/hub.h"
+#include "server/webpush.h"
+#include "temp_db.h"
+
+using namespace makruk;
+using namespace makruk::server;
+using testing_helpers::body;
+using testing_helpers::FakeClient;
+namespace json = boost::json;
+
+namespace {
+
+constexpr int64_t MINUTE = 60LL * 1000;
+constexpr int64_t HOUR = 60 * MINUTE;
+constexpr int64_t T0 = 1764460800000;  // 2025-11-30T00:00:00Z
+
+class Limits : public ::testing::Test {
+ protected:
+  void SetUp() override { open(); }
+  void TearDown() override {
+    hub_.reset();
+    store_.reset();
+    db_.clear();
+  }
+  void open() {
+    hub_.reset();
+    store_.reset();
+    store_ = open_sqlite_store(db_.path());
+    hub_ = std::make_unique<Hub>(*store_, [](std::function<void()> f) { f(); }, [this] { return clock_; });
+    hub_->load();
+    // Presence updates wait here until the test lets them go.
+    hub_->set_defer([this](int64_t, std::function<void()> f) { deferred_.push_back(std::move(f)); });
+  }
+  void flush() {
+    auto fs = std::move(deferred_);
+    deferred_.clear();
+    for (auto& f : fs) f();
+  }
+  HttpReply create(const std::string& ip, const std::string& extra = "") {
+    return hub_->create_party(R"({"name":"Somchai")" + extra + "}", ip);
+  }
+  // A table with two players; sets code_, host_ and guest_.
+  void table(const std::string& extra = "") {
+    auto r = body(create("10.0.0.1", extra));
+    ASSERT_TRUE(r.contains("code")) << json::serialize(r);
+    code_ = std::string(r["code"].as_string());
+    host_ = std::string(r["token"].as_string());
+    auto j = body(hub_->join(code_, R"({"name":"Dara"})", "10.0.0.2"));
+    guest_ = std::string(j["token"].as_string());
+  }
+  std::shared_ptr<FakeClient> connect(const std::string& token, const std::string& code = "",
+                                      const std::string& ip = "10.0.0.1") {
+    auto c = std::make_shared<FakeClient>();
+    c->ip = ip;
+    hello(c, token, code);
+    return c;
+  }
+  void hello(const std::shared_ptr<FakeClient>& c, const std::string& token, const std::string& code = "") {
+    hub_->on_message(c, R"({"t":"hello","code":")" + (code.empty() ? code_ : code) + R"(","token":")" + token + "\"}");
+    clock_ += 100;  // stays within the 20-a-second message rate
+  }
+  json::object party() { return body(hub_->get_party(code_, "10.0.0.9"))["party"].as_object(); }
+
+  testing_helpers::TempDb db_{"makruk-limits"};
+  std::unique_ptr<Store> store_;
+  std::unique_ptr<Hub> hub_;
+  std::vector<std::function<void()>> deferred_;
+  int64_t clock_ = T0;
+  std::string code_, host_, guest_;
+};
+
+TEST_F(Limits, TableCreationIsLimitedPerAddressAndMinute) {
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(create("10.0.0.7").status, 201) << i;
+  HttpReply over = create("10.0.0.7");
+  EXPECT_EQ(over.status, 429);
+  EXPECT_EQ(body(over)["code"], "rate-limited");
+  EXPECT_EQ(create("10.0.0.8").status, 201);  // another address is not held up
+  clock_ += MINUTE;
+  EXPECT_EQ(create("10.0.0.7").status, 201);  // and the window slides
+}
+
+TEST_F(Limits, RefusedCreationsDoNotCount) {
+  for (int i = 0; i < 30; ++i) EXPECT_EQ(hub_->create_party(R"({"name":""})", "10.0.0.7").status, 400);
+  EXPECT_EQ(create("10.0.0.7").status, 201);
+}
+
+TEST_F(Limits, CpuTablesHaveTheirOwnLimit) {
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(create("10.0.0.7", R"(,"cpu":1)").status, 201) << i;
+  EXPECT_EQ(create("10.0.0.7", R"(,"cpu":1)").status, 429);
+  EXPECT_EQ(create("10.0.0.7").status, 201);  // a table for two is still fine
+}
+
+TEST_F(Limits, AFullCpuQueueRefusesNewCpuTables) {
+  HubLimits l;
+  l.cpu_queue = 1;
+  l.cpu_per_minute = 0;
+  hub_->set_limits(l);
+  // Searches that cannot finish at once: the pool has one thread, level 8
+  // thinks for a while, and the CPU (black in a first game) is to move in
+  // this position, so the queue fills.
+  int made = 0, busy = 0;
+  for (int i = 0; i < 6; ++i) {
+    HttpReply r = create("10.0.0.7", R"(,"cpu":8,"fen":"rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1")");
+    if (r.status == 201) ++made;
+    else if (r.status == 503 && body(r)["code"] == "busy") ++busy;
+  }
+  EXPECT_GE(made, 1);
+  EXPECT_GE(busy, 1);
+}
+
+TEST_F(Limits, JoinsAreLimitedPerAddress) {
+  table();
+  for (int i = 0; i < 30; ++i) EXPECT_EQ(hub_->join(code_, R"({"name":"Watcher"})", "10.0.0.5").status, 200) << i;
+  EXPECT_EQ(hub_->join(code_, R"({"name":"Watcher"})", "10.0.0.5").status, 429);
+}
+
+TEST_F(Limits, NamesMustShowSomethingAndCarryNoDirectionControls) {
+  for (const char* bad : {"\u202E", "\u200B\u200B", "\u2066\u2069", "Som\u202Echai", "\u200F", "\u3000",
+                          "\uFEFF", "\u00AD", "\u3164", "\xC0\x80", "\xED\xA0\x80", "\xC2\x85"}) {
+    HttpReply r = hub_->create_party(json::serialize(json::object{{"name", bad}}), "10.0.0.7");
+    EXPECT_EQ(r.status, 400) << json::serialize(json::value(bad));
+  }
+  for (const char* good : {"สมชาย", "ដារ៉ា", "Ana María", "李", "a\u200Bb", "ក\u200Bខ"})
+    EXPECT_EQ(hub_->create_party(json::serialize(json::object{{"name", good}}), "10.0.0.8").status, 201) << good;
+}
+
+TEST_F(Limits, VersionsOutsideTheIntRangeAreRefused) {
+  table();
+  auto host = connect(host_);
+  hub_->on_message(host, R"({"t":"start"})");
+  clock_ += 100;
+  for (const char* v : {"4294967296", "-1", "2147483648", "9223372036854775807"}) {
+    size_t before = host->sent.size();
+    hub_->on_message(host, std::string(R"({"t":"move","move":"e3e4","v":)") + v + "}");
+    clock_ += 100;
+    ASSERT_GT(host->sent.size(), before);
+    EXPECT_EQ(host->sent.back()["t"], "error") << v;
+    EXPECT_EQ(host->sent.back()["code"], "bad-request") << v;
+  }
+  EXPECT_EQ(body(hub_->get_party(code_, "10.0.0.1"))["party"].as_object()["status"], "playing");
+}
+
+TEST_F(Limits, ALowerCaseCodeInHelloIsTheSameTable) {
+  table();
+  std::string lower = code_;
+  for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+  auto c = connect(host_, lower);
+  EXPECT_EQ(c->last("welcome")["seat"], 0);
+  EXPECT_TRUE(c->last("error").empty());
+}
+
+TEST_F(Limits, ARepeatedHelloTellsTheOthersNothing) {
+  table();
+  auto guest = connect(guest_, "", "10.0.0.2");
+  auto host = connect(host_);
+  flush();
+  size_t before = guest->sent.size();
+  for (int i = 0; i < 100; ++i) hello(host, host_);
+  flush();
+  EXPECT_EQ(guest->sent.size(), before);
+  EXPECT_EQ(host->count("welcome"), 101u);  // the sender itself is answered each time
+  EXPECT_EQ(party()["players"].as_array()[0].as_object()["online"], true);
+}
+
+TEST_F(Limits, PresenceChangesAreCoalesced) {
+  table();
+  auto host = connect(host_);
+  flush();
+  size_t before = host->count("party");
+  std::vector<std::shared_ptr<FakeClient>> watchers;
+  for (int i = 0; i < 300; ++i) watchers.push_back(connect("", "", "10.1.0." + std::to_string(i % 250)));
+  EXPECT_EQ(host->count("party"), before);  // nothing yet: one update is on its way
+  EXPECT_EQ(deferred_.size(), 1u);
+  flush();
+  EXPECT_EQ(host->count("party"), before + 1);
+  EXPECT_EQ(host->last("party")["spectators"], 300);
+  for (auto& w : watchers) hub_->on_close(w);
+  flush();
+  EXPECT_EQ(host->count("party"), before + 2);
+  EXPECT_EQ(host->last("party")["spectators"], 0);
+}
+
+TEST_F(Limits, AWrongCodeLimitedAddressStillGetsToItsOwnSeat) {
+  table();
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_party("ZZZZZ" + std::to_string(i), "10.0.0.1").status, 404);
+  EXPECT_EQ(hub_->get_party(code_, "10.0.0.1").status, 429);  // a bare code is a guess
+  auto c = connect(host_);  // the seat's token is not
+  EXPECT_EQ(c->last("welcome")["seat"], 0);
+  EXPECT_EQ(hub_->join(code_, R"({"name":"X","token":")" + guest_ + "\"}", "10.0.0.1").status, 200);
+  auto spectator = connect("");
+  EXPECT_EQ(spectator->last("error")["code"], "rate-limited");
+  auto wrongToken = connect("00112233445566778899aabbccddeeff");
+  EXPECT_EQ(wrongToken->last("error")["code"], "rate-limited");
+}
+
+TEST_F(Limits, AnIdleLiveTableNobodyIsAtEnds) {
+  table();
+  auto host = connect(host_);
+  hub_->on_message(host, R"({"t":"start"})");
+  hub_->on_close(host);
+  clock_ += 23 * HOUR;
+  hub_->tick();
+  EXPECT_EQ(party()["status"], "playing");
+  clock_ += 2 * HOUR;
+  hub_->tick();
+  json::object p = party();
+  EXPECT_EQ(p["status"], "expired");
+  open();  // and it stays so after a restart
+  EXPECT_EQ(party()["status"], "expired");
+  auto again = connect(host_);
+  hub_->on_message(again, R"({"t":"move","move":"e3e4","v":0})");
+  EXPECT_EQ(again->last("error")["code"], "conflict");
+}
+
+TEST_F(Limits, ALiveTableSomeoneIsAtDoesNotEnd) {
+  table();
+  auto host = connect(host_);
+  clock_ += 48 * HOUR;
+  hub_->tick();
+  EXPECT_EQ(party()["status"], "ready");
+  HubLimits never;
+  never.live_idle_ms = 0;
+  hub_->set_limits(never);
+  hub_->on_close(host);
+  clock_ += 480 * HOUR;
+  hub_->tick();
+  EXPECT_EQ(party()["status"], "ready");
+}
+
+TEST_F(Limits, ASeatKeepsItsNewestPushSubscriptions) {
+  table(R"(,"mode":"turn")");
+  std::vector<webpush::Delivery> pushes;
+  hub_->set_push("KEY", [&](webpush::Delivery d) { pushes.push_back(std::move(d)); }, false);
+  webpush::KeyPair ua = webpush::KeyPair::generate();
+  auto subscribe = [&](int i) {
+    json::object req{
+        {"subscription",
+         json::object{{"endpoint", "https://push.example.net/s/" + std::to_string(i)},
+                      {"keys", json::object{{"p256dh", webpush::b64url_encode(ua.public_raw())},
+                                            {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
+        {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}};
+    clock_ += 1000;
+    return hub_->push_subscribe(json::serialize(req), "10.0.0.2").status;
+  };
+  for (int i = 0; i < 15; ++i) EXPECT_EQ(subscribe(i), 200);
+  auto host = connect(host_);
+  hub_->on_message(host, R"({"t":"start"})");  // the guest is pushed now if it plays white,
+  clock_ += 100;
+  if (pushes.empty()) hub_->on_message(host, R"({"t":"move","move":"e3e4","v":0})");  // else after this move
+  ASSERT_EQ(pushes.size(), 10u);  // one to each of the guest's ten newest browsers
+  for (const auto& d : pushes) EXPECT_GE(std::stoi(d.to.endpoint.substr(d.to.endpoint.rfind('/') + 1)), 5);
+  open();  // the cap holds in storage too
+  std::vector<webpush::Delivery> after;
+  hub_->set_push("KEY", [&](webpush::Delivery d) { after.push_back(std::move(d)); }, false);
+  EXPECT_EQ(subscribe(99), 200);
+}
+
+TEST(CpuPool, TakesWaitingSearchesInTurnFromEachOwner) {
+  CpuPool pool(1);
+  std::mutex m;
+  std::condition_variable cv;
+  std::vector<std::string> order;
+  auto job = [&](const std::string& owner) {
+    CpuJob j;
+    std::string error;
+    j.position.set(Position::MAKRUK_START, Variant::Makruk, Counting::Automatic, &error);
+    j.level = 8;
+    j.max_ms = 50;
+    j.owner = owner;
+    j.done = [&, owner](std::vector<std::string>) {
+      std::lock_guard lock(m);
+      order.push_back(owner);
+      cv.notify_all();
+    };
+    return j;
+  };
+  for (int i = 0; i < 6; ++i) pool.submit(job("flood"));
+  pool.submit(job("victim"));
+  std::unique_lock lock(m);
+  ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(30), [&] { return order.size() == 7; }));
+  // At most one search (the one already running) and the flood's next in turn
+  // go before the victim's.
+  auto at = std::find(order.begin(), order.end(), "victim") - order.begin();
+  EXPECT_LE(at, 2);
+}
+
+}  // namespace
