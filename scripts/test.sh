@@ -39,4 +39,10 @@ cp fuzz/corpus_push/* "$corpus"/
 build-fuzz/fuzz_push -max_total_time="${MAKRUK_FUZZ_PUSH_SECONDS:-30}" -print_final_stats=1 \
   -artifact_prefix=build-fuzz/ "$corpus" 2>&1 | tail -n 5
 rm -rf "$corpus"
+echo "== fuzzing the hub's WebSocket messages (several clients, a real SQLite store)"
+corpus=$(mktemp -d)
+cp fuzz/corpus_hub/* "$corpus"/
+build-fuzz/fuzz_hub -max_total_time="${MAKRUK_FUZZ_HUB_SECONDS:-30}" -print_final_stats=1 \
+  -artifact_prefix=build-fuzz/ "$corpus" 2>&1 | tail -n 5
+rm -rf "$corpus"
 echo "fuzz: no crash found"

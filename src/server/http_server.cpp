@@ -123,7 +123,7 @@ struct Context {
   std::vector<asio::ip::address> trusted_proxies;
   std::vector<std::string> allowed_origins;  // besides the public URL's and the request's own
   int hello_timeout_ms;
-  ConnectionGate gate;
+  ConnectionGate& gate;
 
   bool trusted(const asio::ip::address& a) const {
     return std::find(trusted_proxies.begin(), trusted_proxies.end(), a) != trusted_proxies.end();
@@ -573,8 +573,13 @@ int run_server(const ServerOptions& o) {
     return 1;
   }
 
-  asio::io_context hub_ioc(1);
+  // Declared so that they go in a safe order at the end: the hub (and the
+  // CPU threads posting to its executor) first, then the hub's queue (whose
+  // work holds connections), then the network's queue, then the connection
+  // counts that the connections give back.
+  ConnectionGate gate(max_connections, o.max_connections_per_ip);
   asio::io_context net_ioc(o.threads);
+  asio::io_context hub_ioc(1);
   auto hub_work = asio::make_work_guard(hub_ioc);
   Hub hub(
       *store, [&hub_ioc](std::function<void()> f) { asio::post(hub_ioc, std::move(f)); },
@@ -650,7 +655,7 @@ int run_server(const ServerOptions& o) {
     publicUrl = "http://" + host + ":" + std::to_string(acceptor.local_endpoint().port());
   }
   Context ctx{hub_ioc, hub, o.web_dir, lower(publicUrl), std::move(proxies), std::move(origins), o.hello_timeout_ms,
-              ConnectionGate(max_connections, o.max_connections_per_ip)};
+              gate};
   asio::co_spawn(net_ioc, listen(acceptor, ctx), asio::detached);
 
   asio::signal_set signals(net_ioc, SIGINT, SIGTERM);

@@ -791,8 +791,9 @@ HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
   std::vector<std::string> unknown;
   std::vector<std::pair<Party*, int>> seats;
   if (auto e = resolve_seats(*tables, ip, seats, unknown)) return error_reply(*e);
-  for (const auto& [party, seat] : seats) {
-    const std::string& code = party->code();
+  for (const auto& held : seats) {
+    const std::string& code = held.first->code();
+    const int seat = held.second;  // a plain local: lambdas below capture it
     SubscriptionRecord rec{endpoint, code, seat, p256dh, auth, lang, now()};
     auto& list = subscriptions_[code];
     auto mine = [&](const SubscriptionRecord& s) { return s.seat == seat; };

@@ -77,7 +77,13 @@ Party Party::from_record(const PartyData& data) {
   if (!data.games.empty()) {
     const GameRecord& rec = data.games.back();
     p.last_activity_ = std::max(p.last_activity_, rec.created_at);
-    if (!rec.actions.empty()) p.last_activity_ = std::max(p.last_activity_, rec.actions.back().at);
+    // The end of a table (its "expire") is no activity: the time shown stays
+    // that of the last move, as it was before a restart.
+    for (auto a = rec.actions.rbegin(); a != rec.actions.rend(); ++a)
+      if (a->action != "expire") {
+        p.last_activity_ = std::max(p.last_activity_, a->at);
+        break;
+      }
     std::string error;
     auto game = Game::create(p.variant(), p.counting(), rec.start_fen, &error);
     if (game) {

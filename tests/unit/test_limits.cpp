@@ -219,8 +219,9 @@ TEST_F(Limits, AnIdleLiveTableNobodyIsAtEnds) {
   hub_->tick();
   json::object p = party();
   EXPECT_EQ(p["status"], "expired");
-  open();  // and it stays so after a restart
+  open();  // and it stays so after a restart, showing the same last move time
   EXPECT_EQ(party()["status"], "expired");
+  EXPECT_EQ(party()["lastMoveAt"], p["lastMoveAt"]);
   auto again = connect(host_);
   hub_->on_message(again, R"({"t":"move","move":"e3e4","v":0})");
   EXPECT_EQ(again->last("error")["code"], "conflict");
