@@ -460,11 +460,22 @@ void Hub::broadcast(Party& p, bool party_changed, bool state_changed) {
     o["t"] = "party";
     party = message(o);
   }
-  if (state_changed && p.game()) state = message(state_json(p));
+  if (state_changed && p.game()) state = state_message(p);
   for (const auto& c : it->second) {
     if (party) c->send(party);
     if (state) c->send(state);
   }
+}
+
+std::shared_ptr<const std::string> Hub::state_message(const Party& p) {
+  const LiveGame& g = *p.game();
+  CachedState& cached = states_[p.code()];
+  if (!cached.text || cached.game != g.id || cached.version != g.version) {
+    cached.text = message(state_json(p));
+    cached.game = g.id;
+    cached.version = g.version;
+  }
+  return cached.text;
 }
 
 void Hub::presence_changed(Party& p) {
@@ -509,7 +520,7 @@ void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, c
   json::object o = party_json(*p);
   o["t"] = "party";
   c->send(message(o));
-  if (p->game()) c->send(message(state_json(*p)));
+  if (p->game()) c->send(state_message(*p));
   if (!again) presence_changed(*p);
 }
 
@@ -518,7 +529,10 @@ void Hub::on_close(const std::shared_ptr<Client>& c) {
   auto it = watchers_.find(c->code);
   if (it != watchers_.end()) {
     it->second.erase(c);
-    if (it->second.empty()) watchers_.erase(it);
+    if (it->second.empty()) {
+      watchers_.erase(it);
+      states_.erase(c->code);  // kept only while someone watches
+    }
   }
   c->joined = false;
   if (Party* p = find(c->code)) {
@@ -562,7 +576,7 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
     json::object po = party_json(*p);
     po["t"] = "party";
     c->send(message(po));
-    if (p->game()) c->send(message(state_json(*p)));
+    if (p->game()) c->send(state_message(*p));
     return;
   }
 

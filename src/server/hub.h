@@ -151,6 +151,9 @@ class Hub {
   std::string new_code();
   void hello(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token);
   void broadcast(Party& p, bool party_changed, bool state_changed);
+  // The game's state message, made once per version: a hello or sync from
+  // any number of clients costs no more than a copy of a pointer.
+  std::shared_ptr<const std::string> state_message(const Party& p);
   void send_error(Client& c, const std::string& id, const Error& e);
   void after_change(Party& p, bool party_changed);
   void maybe_cpu(Party& p);
@@ -164,6 +167,12 @@ class Hub {
   HubLimits limits_;
   Defer defer_;
   AddressLimiter wrong_codes_, creates_, joins_, cpu_creates_;
+  struct CachedState {
+    int64_t game = 0;
+    int version = -1;
+    std::shared_ptr<const std::string> text;
+  };
+  std::map<std::string, CachedState> states_;  // by party code
   std::set<std::string> presence_pending_;  // tables with a presence update on its way
   std::set<std::string> cpu_busy_;  // parties whose CPU is thinking
   std::map<std::string, std::string> cpu_owner_;  // party code -> the address its CPU works for
