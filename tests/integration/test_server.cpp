@@ -1,176 +1,21 @@
 // Integration tests against a real `makruk serve` process, over HTTP and
 // WebSocket, with its SQLite database in a temporary folder.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <boost/asio.hpp>
-#include <boost/beast.hpp>
-#include <boost/beast/websocket.hpp>
 #include <boost/json.hpp>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "push_receiver.h"
 #include "server/webpush.h"
+#include "server_process.h"
 
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-namespace websocket = beast::websocket;
-namespace json = boost::json;
-using tcp = asio::ip::tcp;
 using namespace std::chrono_literals;
+using namespace makruk::testing;
 
 namespace {
-
-// A server process on a free port, with a data folder that outlives restarts.
-class Server {
- public:
-  explicit Server(std::filesystem::path data, std::vector<std::string> extra = {})
-      : data_(std::move(data)), extra_(std::move(extra)) {
-    start();
-  }
-  ~Server() { kill_hard(); }
-
-  void start() {
-    int out[2];
-    ASSERT_EQ(pipe(out), 0);
-    pid_ = fork();
-    if (pid_ == 0) {
-      dup2(out[1], STDOUT_FILENO);
-      close(out[0]);
-      std::vector<std::string> args = {"makruk", "serve", "--address", "127.0.0.1", "--port", "0",
-                                        "--data", data_.string(), "--web", "/nonexistent"};
-      args.insert(args.end(), extra_.begin(), extra_.end());
-      std::vector<char*> argv;
-      for (std::string& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(MAKRUK_BINARY, argv.data());
-      _exit(127);
-    }
-    close(out[1]);
-    FILE* f = fdopen(out[0], "r");
-    char line[512] = {};
-    ASSERT_NE(fgets(line, sizeof line, f), nullptr) << "server did not start";
-    std::string s(line);
-    size_t colon = s.find(':', s.find("127.0.0.1"));
-    ASSERT_NE(colon, std::string::npos) << s;
-    port_ = uint16_t(std::stoi(s.substr(colon + 1)));
-    fclose(f);
-  }
-  void kill_hard() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-      pid_ = -1;
-    }
-  }
-  uint16_t port() const { return port_; }
-
- private:
-  std::filesystem::path data_;
-  std::vector<std::string> extra_;
-  pid_t pid_ = -1;
-  uint16_t port_ = 0;
-};
-
-struct Reply {
-  int status;
-  json::value body;
-};
-
-Reply request(uint16_t port, http::verb method, const std::string& target, const std::string& body = "") {
-  asio::io_context ioc;
-  beast::tcp_stream stream(ioc);
-  stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
-  http::request<http::string_body> req{method, target, 11};
-  req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
-  req.set(http::field::content_type, "application/json");
-  req.body() = body;
-  req.prepare_payload();
-  http::write(stream, req);
-  beast::flat_buffer buffer;
-  http::response<http::string_body> res;
-  http::read(stream, buffer, res);
-  boost::system::error_code ec;
-  json::value v = json::parse(res.body(), ec);
-  return {int(res.result_int()), ec ? json::value(res.body()) : v};
-}
-
-std::string str(const json::value& v, const char* key) { return std::string(v.at(key).as_string()); }
-
-class WsClient {
- public:
-  explicit WsClient(uint16_t port) : ws_(ioc_) {
-    beast::get_lowest_layer(ws_).connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
-    ws_.handshake("127.0.0.1", "/ws");
-  }
-  void send(const json::object& o) { ws_.write(asio::buffer(json::serialize(o))); }
-  void send_raw(const std::string& s) { ws_.write(asio::buffer(s)); }
-  // The next message, or null after the timeout or when the connection closed.
-  // (Beast's timeouts apply to asynchronous operations only, hence run_for.)
-  json::value next(std::chrono::milliseconds timeout = 5s) {
-    if (closed_ || timed_out_) return nullptr;
-    beast::flat_buffer buffer;
-    boost::system::error_code ec;
-    bool done = false;
-    ws_.async_read(buffer, [&](boost::system::error_code e, size_t) {
-      ec = e;
-      done = true;
-    });
-    ioc_.restart();
-    ioc_.run_for(timeout);
-    if (!done) {  // give up: cancel the read and let it finish
-      timed_out_ = true;
-      beast::get_lowest_layer(ws_).cancel();
-      ioc_.restart();
-      ioc_.run();
-      return nullptr;
-    }
-    if (ec) {
-      closed_ = true;
-      return nullptr;
-    }
-    return json::parse(beast::buffers_to_string(buffer.data()));
-  }
-  // Skips messages until one of type t (and matching `pred`) arrives.
-  json::value wait_for(const std::string& t, std::function<bool(const json::value&)> pred = {},
-                       std::chrono::milliseconds timeout = 10s) {
-    auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-      json::value m = next(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
-      if (m.is_null()) break;
-      if (str(m, "t") == t && (!pred || pred(m))) return m;
-    }
-    ADD_FAILURE() << "no '" << t << "' message";
-    return nullptr;
-  }
-  bool closed() const { return closed_; }
-
- private:
-  asio::io_context ioc_;
-  websocket::stream<beast::tcp_stream> ws_;
-  bool closed_ = false, timed_out_ = false;
-};
-
-// Both players say hello and are welcomed.
-void both_hello(WsClient& host, WsClient& guest, const std::string& code, const std::string& hostToken,
-                const std::string& guestToken) {
-  host.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
-  guest.send({{"t", "hello"}, {"code", code}, {"token", guestToken}});
-  host.wait_for("welcome");
-  guest.wait_for("welcome");
-}
-
-std::function<bool(const json::value&)> at_version(int64_t v) {
-  return [v](const json::value& m) { return m.at("v").as_int64() == v; };
-}
 
 class ServerTest : public ::testing::Test {
  protected:
