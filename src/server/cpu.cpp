@@ -24,9 +24,7 @@ CpuPool::~CpuPool() {
 void CpuPool::submit(CpuJob job) {
   {
     std::lock_guard lock(mutex_);
-    auto& queue = queues_[job.owner];
-    if (queue.empty()) turns_.push_back(job.owner);
-    queue.push_back(std::move(job));
+    queues_[job.owner].push_back(std::move(job));
     ++pending_;
   }
   cv_.notify_one();
@@ -37,23 +35,36 @@ size_t CpuPool::pending() const {
   return pending_;
 }
 
+CpuJob CpuPool::take() {
+  // The owner served least recently goes first (one never served, first of
+  // all): a newcomer waits only for the searches already running, however
+  // many searches other owners have queued.
+  auto next = queues_.end();
+  uint64_t oldest = UINT64_MAX;
+  for (auto it = queues_.begin(); it != queues_.end(); ++it) {
+    auto seen = served_.find(it->first);
+    uint64_t at = seen == served_.end() ? 0 : seen->second;
+    if (at < oldest) oldest = at, next = it;
+  }
+  CpuJob job = std::move(next->second.front());
+  next->second.pop_front();
+  served_[next->first] = ++turn_;
+  if (next->second.empty()) queues_.erase(next);
+  --pending_;
+  // Remember the owners served lately, not every owner ever seen.
+  if (served_.size() > 4096)
+    std::erase_if(served_, [this](const auto& e) { return e.second + 4096 < turn_ && !queues_.count(e.first); });
+  return job;
+}
+
 void CpuPool::run() {
   for (;;) {
     CpuJob job;
     {
       std::unique_lock lock(mutex_);
-      cv_.wait(lock, [this] { return stopping_ || !turns_.empty(); });
+      cv_.wait(lock, [this] { return stopping_ || !queues_.empty(); });
       if (stopping_) return;
-      // Round robin over owners: the next owner's oldest search, and the
-      // owner goes to the back of the line if it has more.
-      std::string owner = std::move(turns_.front());
-      turns_.pop_front();
-      auto it = queues_.find(owner);
-      job = std::move(it->second.front());
-      it->second.pop_front();
-      if (it->second.empty()) queues_.erase(it);
-      else turns_.push_back(std::move(owner));
-      --pending_;
+      job = take();
     }
     job.done(cpu_actions(job.position, job.level, job.max_ms));
   }

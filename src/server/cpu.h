@@ -3,6 +3,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
@@ -19,8 +20,8 @@ struct CpuJob {
   Position position;  // with its history and count
   int level = 8;
   int max_ms = 1500;  // time cap on the search
-  // Whom the search is for (the client's address): waiting searches are taken
-  // in turn from each owner, so that one owner's many tables cannot hold up
+  // Whom the search is for (the client's address): the owner served least
+  // recently goes first, so that one owner's many tables cannot hold up
   // another's.
   std::string owner;
   // The actions to play, in order (e.g. {"stop:b", "h8a8"}), on the hub's side.
@@ -39,8 +40,10 @@ class CpuPool {
   void run();
   mutable std::mutex mutex_;
   std::condition_variable cv_;
-  std::map<std::string, std::deque<CpuJob>> queues_;  // by owner
-  std::deque<std::string> turns_;  // owners with waiting searches, next first
+  CpuJob take();  // the next search to run (the lock held, a search waiting)
+  std::map<std::string, std::deque<CpuJob>> queues_;  // waiting searches by owner
+  std::map<std::string, uint64_t> served_;  // the turn each owner was last served at
+  uint64_t turn_ = 0;
   size_t pending_ = 0;
   bool stopping_ = false;
   std::vector<std::thread> threads_;
