@@ -35,6 +35,12 @@ size_t CpuPool::pending() const {
   return pending_;
 }
 
+size_t CpuPool::pending_for(const std::string& owner) const {
+  std::lock_guard lock(mutex_);
+  auto it = queues_.find(owner);
+  return it == queues_.end() ? 0 : it->second.size();
+}
+
 CpuJob CpuPool::take() {
   // The owner served least recently goes first (one never served, first of
   // all): a newcomer waits only for the searches already running, however

@@ -33,8 +33,9 @@ class CpuPool {
   explicit CpuPool(int threads);
   ~CpuPool();
   void submit(CpuJob job);
-  // Searches waiting for a thread.
+  // Searches waiting for a thread, in all and for one owner.
   size_t pending() const;
+  size_t pending_for(const std::string& owner) const;
 
  private:
   void run();

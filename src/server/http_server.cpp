@@ -22,6 +22,7 @@
 #include <unordered_map>
 
 #include "hub.h"
+#include "text.h"
 #include "webpush.h"
 
 namespace makruk::server {
@@ -126,21 +127,14 @@ struct Context {
   ConnectionGate& gate;
 
   bool trusted(const asio::ip::address& a) const {
-    return std::find(trusted_proxies.begin(), trusted_proxies.end(), a) != trusted_proxies.end();
+    return std::find(trusted_proxies.begin(), trusted_proxies.end(), plain(a)) != trusted_proxies.end();
+  }
+  // An IPv4 address reached over an IPv6 socket (::ffff:a.b.c.d) as IPv4.
+  static asio::ip::address plain(const asio::ip::address& a) {
+    if (a.is_v6() && a.to_v6().is_v4_mapped()) return asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6());
+    return a;
   }
 };
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string_view content_type(const std::filesystem::path& p) {
   std::string ext = p.extension().string();
@@ -407,6 +401,7 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
     if (ec) co_return;
     peer = ep.address();
   }
+  beast::error_code failure;
   try {
     for (;;) {
       http::request_parser<http::string_body> parser;
@@ -462,18 +457,25 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
       if (!keep) break;
     }
   } catch (const boost::system::system_error& e) {
-    if (e.code() == http::error::body_limit) {
-      Request dummy;
-      dummy.keep_alive(false);
-      beast::error_code ec;
-      http::write(stream, json_error(dummy, 413, "bad-request", "request body too large"), ec);
-    } else if (e.code() == http::error::header_limit) {
-      Request dummy;
-      dummy.keep_alive(false);
-      beast::error_code ec;
-      http::write(stream, json_error(dummy, 431, "bad-request", "request headers too large"), ec);
-    }
+    failure = e.code();
   } catch (const std::exception&) {
+  }
+  // A request the parser refused gets its answer (with a deadline, like every
+  // write: a client that does not read cannot hold a network thread), and
+  // the connection closes.
+  std::optional<Response> refusal;
+  Request closing;
+  closing.keep_alive(false);
+  if (failure == http::error::body_limit)
+    refusal = json_error(closing, 413, "bad-request", "request body too large");
+  else if (failure == http::error::header_limit)
+    refusal = json_error(closing, 431, "bad-request", "request headers too large");
+  else if (failure == http::error::bad_transfer_encoding || failure == http::error::bad_content_length)
+    refusal = json_error(closing, 400, "bad-request", "malformed Transfer-Encoding or Content-Length");
+  if (refusal) {
+    beast::error_code ec;
+    stream.expires_after(std::chrono::seconds(5));
+    co_await http::async_write(stream, *refusal, asio::redirect_error(use_awaitable, ec));
   }
   beast::error_code ec;
   stream.socket().shutdown(tcp::socket::shutdown_send, ec);
@@ -517,7 +519,8 @@ awaitable<void> listen(tcp::acceptor& acceptor, Context& ctx) {
 int run_server(const ServerOptions& o) {
   // Each connection is a file descriptor: allow as many as the system lets
   // us, and keep the connection cap under that with room for the database,
-  // push deliveries and the web client's files.
+  // push deliveries (32 requests and 8 kept connections at most) and the web
+  // client's files.
   rlimit files;
   int max_connections = o.max_connections;
   if (getrlimit(RLIMIT_NOFILE, &files) == 0) {
@@ -527,7 +530,8 @@ int run_server(const ServerOptions& o) {
       getrlimit(RLIMIT_NOFILE, &files);
     }
     if (files.rlim_cur != RLIM_INFINITY) {
-      const int room = std::max(1, int(std::min<rlim_t>(files.rlim_cur, 1 << 30)) - 48);
+      const int limit = int(std::min<rlim_t>(files.rlim_cur, 1 << 30));
+      const int room = std::max(1, limit - std::min(128, limit / 4));
       if (max_connections <= 0 || max_connections > room) max_connections = room;
     }
   }
@@ -551,7 +555,7 @@ int run_server(const ServerOptions& o) {
   std::vector<asio::ip::address> proxies;
   for (const std::string& a : o.trusted_proxies) {
     boost::system::error_code ec;
-    proxies.push_back(asio::ip::make_address(a, ec));
+    proxies.push_back(Context::plain(asio::ip::make_address(a, ec)));
     if (ec) {
       std::cerr << "makruk serve: --trusted-proxy '" << a << "' is not an IP address\n";
       return 1;
@@ -588,6 +592,7 @@ int run_server(const ServerOptions& o) {
             .count();
       },
       o.cpu_threads);
+  hub.set_limits(o.limits);  // before loading: searches resumed at start keep the time cap
   try {
     hub.load();
   } catch (const std::exception& e) {
@@ -595,7 +600,6 @@ int run_server(const ServerOptions& o) {
     return 1;
   }
   if (o.test_clock) hub.enable_test_clock();
-  hub.set_limits(o.limits);
   hub.set_defer([&hub_ioc](int64_t ms, std::function<void()> f) {
     auto timer = std::make_shared<asio::steady_timer>(hub_ioc, std::chrono::milliseconds(ms));
     timer->async_wait([timer, f = std::move(f)](beast::error_code ec) {

@@ -94,6 +94,10 @@ bool direction_control(uint32_t cp) {
          (cp >= 0x2066 && cp <= 0x2069);
 }
 
+// Line and paragraph separators and interlinear annotation marks: a name is
+// one line of plain text.
+bool breaks_the_line(uint32_t cp) { return cp == 0x2028 || cp == 0x2029 || (cp >= 0xFFF9 && cp <= 0xFFFB); }
+
 // A display name: trimmed, 1–40 characters of valid UTF-8 without control or
 // direction characters, at least one of them visible.
 std::optional<std::string> clean_name(const std::string& raw, std::string& why) {
@@ -122,7 +126,7 @@ std::optional<std::string> clean_name(const std::string& raw, std::string& why) 
       why = "the name is not valid UTF-8";
       return std::nullopt;
     }
-    if (direction_control(cp) || (cp >= 0x80 && cp < 0xA0)) {
+    if (direction_control(cp) || breaks_the_line(cp) || (cp >= 0x80 && cp < 0xA0)) {
       why = "the name must be text without control or direction characters";
       return std::nullopt;
     }
@@ -243,8 +247,10 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
 Hub::~Hub() = default;
 
 void Hub::load() {
+  const int64_t started = now();
   for (const PartyData& d : store_.load_all()) {
     Party p = Party::from_record(d);
+    p.everyone_left(started);  // people had no chance to come back yet
     std::string code = p.code();
     parties_.emplace(code, std::move(p));
   }
@@ -288,7 +294,7 @@ void Hub::expire_if_due(Party& p) {
 void Hub::tick() {
   for (auto& [code, p] : parties_) expire_if_due(p);
   const int64_t now = this->now();
-  for (AddressLimiter* l : {&wrong_codes_, &creates_, &joins_, &cpu_creates_}) l->sweep(now);
+  for (AddressLimiter* l : {&wrong_codes_, &creates_, &joins_, &cpu_creates_, &subscribes_}) l->sweep(now);
 }
 
 std::string Hub::new_code() {
@@ -343,7 +349,8 @@ HttpReply Hub::create_party(const std::string& body, const std::string& ip) {
   }
   if (cpuPresent) {
     if (!cpu_creates_.allow(ip, created, limits_.cpu_per_minute, false)) return rate_limited("tables against the CPU");
-    if (limits_.cpu_queue && cpu_.pending() >= limits_.cpu_queue)
+    if ((limits_.cpu_queue && cpu_.pending() >= limits_.cpu_queue) ||
+        (limits_.cpu_queue_per_address && cpu_.pending_for(ip) >= limits_.cpu_queue_per_address))
       return reply(503, json::object{{"error", "the CPU players are all busy; try again in a minute"},
                                      {"code", "busy"}});
   }
@@ -538,6 +545,7 @@ void Hub::on_close(const std::shared_ptr<Client>& c) {
   if (Party* p = find(c->code)) {
     if (c->seat >= 0) --p->seats()[size_t(c->seat)].connections;
     else --p->spectators;
+    if (p->nobody_connected()) p->everyone_left(now());
     presence_changed(*p);
   }
 }
@@ -553,6 +561,7 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
     return;
   }
   c->tokens -= 1;
+  c->strikes = std::max(0, c->strikes - 1);  // only abuse that goes on closes the connection
 
   std::string why;
   auto o = parse_object(text, why);
@@ -601,6 +610,7 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
     e = Error{ErrorCode::Conflict, std::string("storage failed: ") + ex.what()};
   }
   if (e) return send_error(*c, id, *e);
+  if (p->cpu_level()) cpu_owner_[p->code()] = c->ip;  // the CPU's next search is for this client
   json::object ack{{"t", "ack"}, {"v", p->game() ? p->game()->version : 0}};
   if (!id.empty()) ack["id"] = id;
   c->send(message(ack));
@@ -732,7 +742,8 @@ std::optional<std::vector<std::pair<std::string, std::string>>> table_list(const
       why = "each table must be {code, token} strings";
       return std::nullopt;
     }
-    out.emplace_back(normalise_code(std::move(code)), std::move(token));
+    std::pair<std::string, std::string> pair{normalise_code(std::move(code)), std::move(token)};
+    if (std::find(out.begin(), out.end(), pair) == out.end()) out.push_back(std::move(pair));
   }
   return out;
 }
@@ -757,6 +768,7 @@ std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string,
 
 HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
   if (!deliver_) return push_key();
+  if (!subscribes_.allow(ip, now(), limits_.subscribe_per_minute)) return rate_limited("push subscriptions");
   std::string why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);

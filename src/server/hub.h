@@ -60,6 +60,8 @@ struct HubLimits {
   int64_t live_idle_ms = 24LL * 3600 * 1000;  // a live table nobody is at ends after this long without action
   int cpu_max_ms = 1500;            // time cap on one CPU search
   size_t cpu_queue = 256;           // CPU searches waiting; past it no new CPU table is made
+  size_t cpu_queue_per_address = 8; // the same, for one address's searches
+  int subscribe_per_minute = 20;    // push subscription requests
   size_t subscriptions_per_seat = 10;  // push subscriptions (browsers) per seat
   int64_t presence_delay_ms = 200;  // players online and spectator counts go out at most this often
 };
@@ -166,7 +168,7 @@ class Hub {
   std::map<std::string, std::set<std::shared_ptr<Client>>> watchers_;
   HubLimits limits_;
   Defer defer_;
-  AddressLimiter wrong_codes_, creates_, joins_, cpu_creates_;
+  AddressLimiter wrong_codes_, creates_, joins_, cpu_creates_, subscribes_;
   struct CachedState {
     int64_t game = 0;
     int version = -1;

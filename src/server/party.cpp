@@ -127,7 +127,8 @@ std::optional<Error> Party::refuse_if_expired() const {
 
 bool Party::expire_if_due(Store& store, int64_t now, int64_t live_idle_ms) {
   int64_t due = expires_at();
-  if (!turn_based() && !expired() && live_idle_ms > 0 && nobody_connected()) due = last_activity_ + live_idle_ms;
+  if (!turn_based() && !expired() && live_idle_ms > 0 && nobody_connected())
+    due = std::max({last_activity_, last_present_, record_.starts_at}) + live_idle_ms;
   if (due == 0 || now < due) return false;
   bool running = game_ && !game_->game.over();
   store.expire_party(record_.code, running ? game_->id : 0, running ? game_->version : 0, now);

@@ -88,12 +88,17 @@ class Party {
   bool expire_if_due(Store& store, int64_t now, int64_t live_idle_ms = 0);
   // No player or spectator has an open connection.
   bool nobody_connected() const;
+  // The last person connected to the table just left (or the server just
+  // started): a live table's idle time counts from the latest of this, its
+  // last action and its scheduled start.
+  void everyone_left(int64_t now) { last_present_ = now; }
 
  private:
   std::optional<Error> refuse_if_expired() const;
 
   PartyRecord record_;
   int64_t last_activity_ = 0;
+  int64_t last_present_ = 0;  // in memory only
   std::vector<Seat> seats_;
   std::optional<LiveGame> game_;
 };

@@ -166,7 +166,8 @@ class SqliteStore final : public Store {
     std::lock_guard lock(mutex_);
     Statement(db_,
               "INSERT INTO push_subscriptions VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (endpoint, code, seat) "
-              "DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, lang = excluded.lang")
+              "DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, lang = excluded.lang, "
+              "created_at = excluded.created_at")
         .bind(1, r.endpoint).bind(2, r.code).bind(3, int64_t(r.seat)).bind(4, r.p256dh).bind(5, r.auth)
         .bind(6, r.lang).bind(7, r.created_at).step();
   }

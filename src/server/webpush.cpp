@@ -34,6 +34,8 @@
 #include <thread>
 #include <vector>
 
+#include "text.h"
+
 namespace makruk::server::webpush {
 
 namespace {
@@ -154,18 +156,6 @@ constexpr size_t kHeader = 16 + 4 + 1 + 65;  // salt, rs, idlen, keyid
 constexpr size_t kTag = 16;
 
 const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool fail(std::string* error, std::string message) {
   if (error) *error = std::move(message);
@@ -754,6 +744,7 @@ struct Sender::Impl {
     Job job;
     Ptr<curl_slist, curl_slist_free_all> headers;
     Ptr<CURL, curl_easy_cleanup> easy;  // declared last: cleaned up first
+    std::string origin;  // the push service's
     int64_t retry_after_s = -1;
     bool refused = false;  // the address check refused one of its connections
   };
@@ -775,12 +766,20 @@ struct Sender::Impl {
   // send() and the destructor (curl_multi_wakeup). Keeps a connection cache.
   CURLM* multi = nullptr;
   std::map<CURL*, std::unique_ptr<Transfer>> flying;  // the sender's thread only
+  std::map<std::string, size_t> flying_to;  // requests in flight per push service (origin); same thread
   std::thread thread;
 
   void run();
   void start(Job job);
   void complete(std::unique_ptr<Transfer> t, CURLcode result);
   int sleep_ms();
+  // Whether a request to this job's push service may start now: each
+  // service gets at most max_per_origin of the slots, so that one service
+  // (a tarpit, or many subscriptions on one host) cannot take them all.
+  bool may_start(const Job& job) const {
+    auto it = flying_to.find(origin_of(job.d.to.endpoint));
+    return it == flying_to.end() || it->second < options.max_per_origin;
+  }
   static curl_socket_t open_socket(void* transfer, curlsocktype, curl_sockaddr* address);
 
   void finish(const std::string& endpoint, int status, int attempts) {
@@ -811,9 +810,19 @@ void Sender::Impl::run() {
       away.swap(turned_away);
       reporting = away.size();
       const auto now = Clock::now();
-      while (!queue.empty() && queue.begin()->first <= now && flying.size() + due.size() < options.max_parallel) {
-        due.push_back(std::move(queue.begin()->second));
-        queue.erase(queue.begin());
+      std::map<std::string, size_t> picked;  // per origin, in this round
+      for (auto it = queue.begin();
+           it != queue.end() && it->first <= now && flying.size() + due.size() < options.max_parallel;) {
+        const std::string origin = origin_of(it->second.d.to.endpoint);
+        auto f = flying_to.find(origin);
+        size_t busy = (f == flying_to.end() ? 0 : f->second) + picked[origin];
+        if (busy >= options.max_per_origin) {
+          ++it;  // waits for one of its service's requests to end
+          continue;
+        }
+        ++picked[origin];
+        due.push_back(std::move(it->second));
+        it = queue.erase(it);
       }
       taken += due.size();
     }
@@ -839,6 +848,7 @@ void Sender::Impl::run() {
       if (it == flying.end()) continue;
       std::unique_ptr<Transfer> t = std::move(it->second);
       flying.erase(it);
+      if (auto f = flying_to.find(t->origin); f != flying_to.end() && --f->second == 0) flying_to.erase(f);
       curl_multi_remove_handle(multi, h);
       complete(std::move(t), result);
       completed = true;
@@ -850,6 +860,7 @@ void Sender::Impl::run() {
   // Stopping: requests in flight are cut, their connections closed.
   for (const auto& [h, t] : flying) curl_multi_remove_handle(multi, h);
   flying.clear();
+  flying_to.clear();
 }
 
 // How long the thread may sleep: until the next job is due, when a slot is
@@ -859,9 +870,15 @@ int Sender::Impl::sleep_ms() {
   constexpr int kLongest = 60000;
   std::lock_guard lock(mu);
   if (!turned_away.empty()) return 0;
-  if (queue.empty() || flying.size() >= options.max_parallel) return kLongest;
-  const auto wait = std::chrono::ceil<std::chrono::milliseconds>(queue.begin()->first - Clock::now()).count();
-  return static_cast<int>(std::clamp<int64_t>(wait, 0, kLongest));
+  if (flying.size() >= options.max_parallel) return kLongest;
+  // The first job whose service has a free place; the others wait for a
+  // request to end, which wakes the poll anyway.
+  for (const auto& [at, job] : queue) {
+    if (!may_start(job)) continue;
+    const auto wait = std::chrono::ceil<std::chrono::milliseconds>(at - Clock::now()).count();
+    return static_cast<int>(std::clamp<int64_t>(wait, 0, kLongest));
+  }
+  return kLongest;
 }
 
 // Opens a connection's socket only when its address passes
@@ -870,10 +887,18 @@ int Sender::Impl::sleep_ms() {
 // 2130706433, [::ffff:127.0.0.1], ...) and names that resolve to a private
 // one, whenever they are resolved.
 curl_socket_t Sender::Impl::open_socket(void* transfer, curlsocktype, curl_sockaddr* address) {
-  if (!is_public_address(&address->addr, address->addrlen)) {
+  // Push services answer on the HTTPS port; any other port could only reach
+  // some other service on a public machine.
+  uint16_t port = 0;
+  if (address->family == AF_INET && address->addrlen >= sizeof(sockaddr_in))
+    port = ntohs(reinterpret_cast<const sockaddr_in*>(&address->addr)->sin_port);
+  else if (address->family == AF_INET6 && address->addrlen >= sizeof(sockaddr_in6))
+    port = ntohs(reinterpret_cast<const sockaddr_in6*>(&address->addr)->sin6_port);
+  if (port != 443 || !is_public_address(&address->addr, address->addrlen)) {
     static_cast<Transfer*>(transfer)->refused = true;
     return CURL_SOCKET_BAD;  // curl goes on with the name's next address, if any
   }
+  static_cast<Transfer*>(transfer)->refused = false;  // another address of the name is public
   return ::socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
 }
 
@@ -949,6 +974,8 @@ void Sender::Impl::start(Job job) {
   curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
   curl_easy_setopt(h, CURLOPT_HEADERDATA, &t->retry_after_s);
   if (curl_multi_add_handle(multi, h) != CURLM_OK) return complete(std::move(t), CURLE_FAILED_INIT);
+  t->origin = origin_of(d.to.endpoint);
+  ++flying_to[t->origin];
   flying.emplace(h, std::move(t));
 }
 
@@ -966,7 +993,7 @@ void Sender::Impl::complete(std::unique_ptr<Transfer> t, CURLcode result) {
     const double ms = double(options.first_retry_ms) * std::pow(options.backoff, job.attempts - 1);
     double wait_ms = std::isfinite(ms) ? ms : 0;
     if (t->retry_after_s >= 0) wait_ms = std::max(wait_ms, double(t->retry_after_s) * 1000);
-    wait_ms = std::clamp(wait_ms, 0.0, 24 * 3600 * 1000.0);
+    wait_ms = std::clamp(wait_ms, 0.0, double(std::max<int64_t>(0, options.max_retry_wait_ms)));
     return settle(&job, Clock::now() + std::chrono::milliseconds(int64_t(wait_ms)));
   }
   finish(job.d.to.endpoint, static_cast<int>(status), job.attempts);
@@ -991,8 +1018,13 @@ Sender::Sender(KeyPair vapid, SenderOptions options, Gone on_gone, Done on_done)
   }
   impl_->on_gone = std::move(on_gone);
   impl_->on_done = std::move(on_done);
+  impl_->options.max_per_origin = std::max<size_t>(1, impl_->options.max_per_origin);
   impl_->multi = curl_multi_init();
   if (!impl_->multi) throw std::runtime_error("webpush: curl_multi_init");
+  // A few idle connections kept for reuse, and never more open than
+  // requests in flight: the server's open files are its connections' too.
+  curl_multi_setopt(impl_->multi, CURLMOPT_MAXCONNECTS, 8L);
+  curl_multi_setopt(impl_->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, long(impl_->options.max_parallel));
   impl_->thread = std::thread([impl = impl_.get()] { impl->run(); });
 }
 

@@ -101,6 +101,8 @@ struct SenderOptions {
   long timeout_ms = 5000;          // per request, from start to answer
   long connect_timeout_ms = 3000;  // per request, to open the connection
   size_t max_parallel = 32;        // requests in flight at once
+  size_t max_per_origin = 4;       // of them, to one push service (origin)
+  int64_t max_retry_wait_ms = 10 * 60 * 1000;  // the longest wait before a retry, Retry-After included
   // Deliveries not yet finished (waiting, in flight or waiting for a retry);
   // past it, send() turns new ones away (on_done with status 0, attempts 0).
   size_t max_queue = 10000;

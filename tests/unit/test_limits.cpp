@@ -122,6 +122,18 @@ TEST_F(Limits, AFullCpuQueueRefusesNewCpuTables) {
   EXPECT_GE(busy, 1);
 }
 
+TEST_F(Limits, OneAddressCannotFillTheCpuQueueForEveryone) {
+  HubLimits l;
+  l.cpu_queue_per_address = 1;
+  l.cpu_per_minute = 0;
+  hub_->set_limits(l);
+  const std::string blackToMove = R"(,"cpu":8,"fen":"rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1")";
+  int busy = 0;
+  for (int i = 0; i < 6; ++i) busy += create("10.0.0.7", blackToMove).status == 503;
+  EXPECT_GE(busy, 1);
+  EXPECT_EQ(create("10.0.0.8", blackToMove).status, 201);  // another address still gets a CPU table
+}
+
 TEST_F(Limits, JoinsAreLimitedPerAddress) {
   table();
   for (int i = 0; i < 30; ++i) EXPECT_EQ(hub_->join(code_, R"({"name":"Watcher"})", "10.0.0.5").status, 200) << i;
@@ -130,7 +142,8 @@ TEST_F(Limits, JoinsAreLimitedPerAddress) {
 
 TEST_F(Limits, NamesMustShowSomethingAndCarryNoDirectionControls) {
   for (const char* bad : {"\u202E", "\u200B\u200B", "\u2066\u2069", "Som\u202Echai", "\u200F", "\u3000",
-                          "\uFEFF", "\u00AD", "\u3164", "\xC0\x80", "\xED\xA0\x80", "\xC2\x85"}) {
+                          "\uFEFF", "\u00AD", "\u3164", "\xC0\x80", "\xED\xA0\x80", "\xC2\x85",
+                          "Som\u2028chai", "a\uFFF9b"}) {
     HttpReply r = hub_->create_party(json::serialize(json::object{{"name", bad}}), "10.0.0.7");
     EXPECT_EQ(r.status, 400) << json::serialize(json::value(bad));
   }
@@ -225,6 +238,58 @@ TEST_F(Limits, AnIdleLiveTableNobodyIsAtEnds) {
   auto again = connect(host_);
   hub_->on_message(again, R"({"t":"move","move":"e3e4","v":0})");
   EXPECT_EQ(again->last("error")["code"], "conflict");
+}
+
+TEST_F(Limits, ALiveTableCountsItsIdleDayFromTheLastPersonLeaving) {
+  table();
+  auto host = connect(host_);
+  clock_ += 48 * HOUR;  // someone sat at it for two days without a move
+  hub_->on_close(host);
+  clock_ += 23 * HOUR;
+  hub_->tick();
+  EXPECT_EQ(party()["status"], "ready");
+  clock_ += 2 * HOUR;
+  hub_->tick();
+  EXPECT_EQ(party()["status"], "expired");
+}
+
+TEST_F(Limits, ARestartGivesLiveTablesAFreshDay) {
+  table();
+  clock_ += 30 * HOUR;  // nobody there, but the server is restarted before a tick
+  open();
+  hub_->tick();
+  EXPECT_EQ(party()["status"], "ready");
+  clock_ += 25 * HOUR;
+  hub_->tick();
+  EXPECT_EQ(party()["status"], "expired");
+}
+
+TEST_F(Limits, ALiveTableWithAStartTimeWaitsForIt) {
+  table(R"(,"startsAt":)" + std::to_string(T0 + 72 * HOUR));
+  clock_ += 60 * HOUR;
+  hub_->tick();
+  EXPECT_EQ(party()["status"], "ready");
+  clock_ += 36 * HOUR;  // a day after the start time
+  hub_->tick();
+  EXPECT_EQ(party()["status"], "expired");
+}
+
+TEST_F(Limits, PushSubscriptionsAreLimitedPerAddress) {
+  table(R"(,"mode":"turn")");
+  hub_->set_push("KEY", [](webpush::Delivery) {}, false);
+  webpush::KeyPair ua = webpush::KeyPair::generate();
+  json::object pair{{"code", code_}, {"token", guest_}};
+  json::object req{{"subscription",
+                    json::object{{"endpoint", "https://push.example.net/s/1"},
+                                 {"keys", json::object{{"p256dh", webpush::b64url_encode(ua.public_raw())},
+                                                       {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
+                   {"tables", json::array(100, pair)}};  // one pair a hundred times counts once
+  HttpReply first = hub_->push_subscribe(json::serialize(req), "10.0.0.2");
+  ASSERT_EQ(first.status, 200);
+  EXPECT_EQ(body(first)["subscribed"].as_array().size(), 1u);
+  for (int i = 1; i < 20; ++i) EXPECT_EQ(hub_->push_subscribe(json::serialize(req), "10.0.0.2").status, 200);
+  EXPECT_EQ(hub_->push_subscribe(json::serialize(req), "10.0.0.2").status, 429);
+  EXPECT_EQ(hub_->push_subscribe(json::serialize(req), "10.0.0.3").status, 200);
 }
 
 TEST_F(Limits, ALiveTableSomeoneIsAtDoesNotEnd) {

@@ -1305,6 +1305,28 @@ TEST(Sender, TarpitsDoNotHoldUpOthers) {
   EXPECT_EQ(log.dones().size(), 1u);  // cut, not reported
 }
 
+TEST(Sender, OnePushServiceGetsAtMostItsShareOfTheSlots) {
+  Tarpit pit;
+  ASSERT_TRUE(pit.ok());
+  PushReceiver rx;
+  Log log;
+  std::mt19937 rng(33);
+  Browser b(rng);
+  SenderOptions o;  // the default timeouts
+  o.allow_private = true;
+  o.max_parallel = 8;
+  o.max_per_origin = 3;
+  Sender sender(KeyPair::generate(), o, log.on_gone(), log.on_done());
+  // Ten subscriptions on one service that never answers...
+  for (int i = 0; i < 10; ++i) sender.send(message(subscribe(pit.url() + std::to_string(i), b), "{}"));
+  ASSERT_TRUE(pit.wait_accepted(3, std::chrono::milliseconds(kWait)));
+  // ...hold three requests, not all eight slots, and another service is served at once.
+  sender.send(message(subscribe(rx.url(), b), "{}"));
+  ASSERT_TRUE(rx.wait_for(1, std::chrono::milliseconds(kWait)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(pit.accepted(), 3u);
+}
+
 TEST(Sender, ARetryWaitingHoldsNoSlot) {
   PushReceiver rx;
   rx.enqueue({503});
