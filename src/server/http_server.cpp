@@ -241,8 +241,34 @@ Response json_error(const Request& req, int status, std::string_view code, std::
   return make_response(req, status, std::move(body), "application/json");
 }
 
+// Whether the request's Accept-Encoding takes `coding` (named with q > 0, or
+// through "*" when not named).
+bool accepts(const Request& req, std::string_view coding) {
+  std::string_view header(req[http::field::accept_encoding].data(), req[http::field::accept_encoding].size());
+  std::optional<bool> named, any;
+  for (size_t pos = 0; pos < header.size();) {
+    size_t comma = std::min(header.find(',', pos), header.size());
+    std::string_view item = header.substr(pos, comma - pos);
+    pos = comma + 1;
+    size_t semi = item.find(';');
+    std::string name = lower(trim(item.substr(0, semi)));
+    bool wanted = true;
+    if (semi != std::string_view::npos) {
+      std::string params = lower(trim(item.substr(semi + 1)));
+      params.erase(std::remove(params.begin(), params.end(), ' '), params.end());
+      // q=0, q=0.0, q=0.000: not acceptable
+      if (params.rfind("q=0", 0) == 0 && params.find_first_not_of("0.", 3) == std::string::npos) wanted = false;
+    }
+    if (name == coding) named = wanted;
+    else if (name == "*") any = wanted;
+  }
+  return named ? *named : any.value_or(false);
+}
+
 // Serves a file of the built web client; any other path gets index.html, so
-// that client-side routes like /p/CODE load the application.
+// that client-side routes like /p/CODE load the application. The build keeps
+// brotli and gzip copies beside the files that compress (FILE.br, FILE.gz):
+// the one the browser takes is sent as it is.
 Response serve_static(const Context& ctx, const Request& req) {
   std::string target(req.target().substr(0, req.target().find('?')));
   std::filesystem::path rel = std::filesystem::path(target).relative_path().lexically_normal();
@@ -250,16 +276,30 @@ Response serve_static(const Context& ctx, const Request& req) {
   std::filesystem::path file = ctx.web_dir / rel;
   std::error_code ec;
   if (escapes || rel.empty() || !std::filesystem::is_regular_file(file, ec)) file = ctx.web_dir / "index.html";
-  std::ifstream in(file, std::ios::binary);
+  std::filesystem::path sent = file;
+  std::string_view encoding;
+  bool compressed = false;
+  for (auto [coding, ext] : {std::pair<std::string_view, const char*>{"br", ".br"}, {"gzip", ".gz"}}) {
+    std::filesystem::path copy = file;
+    copy += ext;
+    if (!std::filesystem::is_regular_file(copy, ec)) continue;
+    compressed = true;
+    if (encoding.empty() && accepts(req, coding)) {
+      encoding = coding;
+      sent = copy;
+    }
+  }
+  std::ifstream in(sent, std::ios::binary);
   if (!in)
     return make_response(req, 503, "The web client is not built (run scripts/build-web.sh).\n",
                          "text/plain; charset=utf-8");
   std::ostringstream data;
   data << in.rdbuf();
   Response res = make_response(req, 200, data.str(), content_type(file));
+  if (!encoding.empty()) res.set(http::field::content_encoding, encoding);
+  if (compressed) res.set(http::field::vary, "Accept-Encoding");
   bool hashed = rel.string().rfind("assets/", 0) == 0;
   res.set(http::field::cache_control, hashed ? "public, max-age=31536000, immutable" : "no-cache");
-  if (req.method() == http::verb::head) res.body().clear();
   return res;
 }
 

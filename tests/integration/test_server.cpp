@@ -385,3 +385,53 @@ TEST_F(ServerTest, TheTestClockAndPlainHttpEndpointsAreOffByDefault) {
   EXPECT_EQ(str(request(port(), http::verb::get, "/api/push/key").body, "publicKey"), first);
   EXPECT_TRUE(std::filesystem::exists(data_ / "vapid.pem"));
 }
+
+// The web client's files go out in the encoding the browser takes, from the
+// brotli and gzip copies the build keeps beside them; never one it refused.
+TEST(StaticFiles, AreSentInTheEncodingTheBrowserTakes) {
+  const auto root = std::filesystem::temp_directory_path() / ("makruk-web-" + std::to_string(getpid()));
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root / "assets");
+  auto write = [&](const std::filesystem::path& rel, const std::string& text) {
+    std::ofstream(root / rel, std::ios::binary) << text;
+  };
+  write("index.html", "<!doctype html><title>plain</title>");
+  write("index.html.br", "BROTLI-INDEX");
+  write("index.html.gz", "GZIP-INDEX");
+  write("assets/app.js", "console.log('plain');");
+  write("assets/app.js.gz", "GZIP-APP");  // no brotli copy of this one
+  write("favicon.svg", "<svg/>");         // nor any copy of this one
+  Server server(root.string() + "-data", {}, ServerSpawn{root.string()});
+  auto get = [&](const std::string& target, const std::string& accept) {
+    RequestOptions o;
+    if (!accept.empty()) o.headers.push_back({"Accept-Encoding", accept});
+    return request(server.port(), http::verb::get, target, "", o);
+  };
+  struct Case {
+    std::string target, accept, body, encoding;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"/", "gzip, deflate, br", "BROTLI-INDEX", "br"},
+           {"/p/ABCDEF", "br", "BROTLI-INDEX", "br"},  // a client-side route is index.html too
+           {"/", "gzip", "GZIP-INDEX", "gzip"},
+           {"/", "br;q=0, gzip;q=0.5", "GZIP-INDEX", "gzip"},
+           {"/", "*", "BROTLI-INDEX", "br"},
+           {"/", "br;q=0.0, *;q=0", "<!doctype html><title>plain</title>", ""},
+           {"/", "", "<!doctype html><title>plain</title>", ""},
+           {"/", "identity", "<!doctype html><title>plain</title>", ""},
+           {"/assets/app.js", "br, gzip", "GZIP-APP", "gzip"},
+           {"/assets/app.js", "br", "console.log('plain');", ""},
+           {"/favicon.svg", "br, gzip", "<svg/>", ""},
+       }) {
+    SCOPED_TRACE(c.target + " with Accept-Encoding: " + c.accept);
+    Reply r = get(c.target, c.accept);
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(r.text, c.body);
+    EXPECT_EQ(r.header("content-encoding"), c.encoding);
+    EXPECT_EQ(r.header("vary").empty(), c.target == "/favicon.svg");
+    EXPECT_EQ(r.header("content-type").rfind(c.target == "/assets/app.js" ? "text/javascript" : c.target == "/favicon.svg" ? "image/svg+xml" : "text/html", 0), 0u);
+  }
+  server.kill_hard();
+  std::filesystem::remove_all(root);
+  std::filesystem::remove_all(root.string() + "-data");
+}
