@@ -180,12 +180,8 @@ asio::ip::address client_address(const Context& ctx, const asio::ip::address& pe
   std::vector<std::string_view> hops;
   auto fields = req.equal_range("X-Forwarded-For");
   for (auto it = fields.first; it != fields.second; ++it) {
-    std::string_view v(it->value().data(), it->value().size());
-    for (size_t pos = 0; pos <= v.size();) {
-      size_t comma = std::min(v.find(',', pos), v.size());
-      hops.push_back(trim(v.substr(pos, comma - pos)));
-      pos = comma + 1;
-    }
+    auto items = list_items(std::string_view(it->value().data(), it->value().size()));
+    hops.insert(hops.end(), items.begin(), items.end());
   }
   asio::ip::address client = peer;
   for (auto it = hops.rbegin(); it != hops.rend(); ++it) {
@@ -246,10 +242,7 @@ Response json_error(const Request& req, int status, std::string_view code, std::
 bool accepts(const Request& req, std::string_view coding) {
   std::string_view header(req[http::field::accept_encoding].data(), req[http::field::accept_encoding].size());
   std::optional<bool> named, any;
-  for (size_t pos = 0; pos < header.size();) {
-    size_t comma = std::min(header.find(',', pos), header.size());
-    std::string_view item = header.substr(pos, comma - pos);
-    pos = comma + 1;
+  for (std::string_view item : list_items(header)) {
     size_t semi = item.find(';');
     std::string name = lower(trim(item.substr(0, semi)));
     bool wanted = true;

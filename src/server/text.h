@@ -1,9 +1,11 @@
 // Small text helpers for headers and URLs (ASCII only).
 #pragma once
 
+#include <algorithm>
 #include <cctype>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace makruk::server {
 
@@ -19,6 +21,18 @@ inline std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
+}
+
+// The comma-separated items of a header value, each trimmed; an empty value
+// or an empty place between commas gives an empty item.
+inline std::vector<std::string_view> list_items(std::string_view value) {
+  std::vector<std::string_view> items;
+  for (size_t pos = 0; pos <= value.size();) {
+    const size_t comma = std::min(value.find(',', pos), value.size());
+    items.push_back(trim(value.substr(pos, comma - pos)));
+    pos = comma + 1;
+  }
+  return items;
 }
 
 }  // namespace makruk::server
