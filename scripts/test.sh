@@ -28,21 +28,17 @@ echo "== fuzzing the FEN, move and action parsers"
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DMAKRUK_FUZZ=ON >/dev/null
 cmake --build build-fuzz -j"$jobs"
-corpus=$(mktemp -d)
-cp fuzz/corpus/* "$corpus"/
-build-fuzz/fuzz_parse -max_total_time="${MAKRUK_FUZZ_SECONDS:-60}" -print_final_stats=1 \
-  -artifact_prefix=build-fuzz/ "$corpus" 2>&1 | tail -n 5
-rm -rf "$corpus"
+# fuzz TARGET CORPUS SECONDS: runs a target from a copy of its seed corpus.
+fuzz() {
+  local corpus
+  corpus=$(mktemp -d)
+  cp "fuzz/$2"/* "$corpus"/
+  "build-fuzz/$1" -max_total_time="$3" -print_final_stats=1 -artifact_prefix=build-fuzz/ "$corpus" 2>&1 | tail -n 5
+  rm -rf "$corpus"
+}
+fuzz fuzz_parse corpus "${MAKRUK_FUZZ_SECONDS:-60}"
 echo "== fuzzing the Web Push parsers (base64url, aes128gcm bodies, VAPID headers, URLs)"
-corpus=$(mktemp -d)
-cp fuzz/corpus_push/* "$corpus"/
-build-fuzz/fuzz_push -max_total_time="${MAKRUK_FUZZ_PUSH_SECONDS:-30}" -print_final_stats=1 \
-  -artifact_prefix=build-fuzz/ "$corpus" 2>&1 | tail -n 5
-rm -rf "$corpus"
+fuzz fuzz_push corpus_push "${MAKRUK_FUZZ_PUSH_SECONDS:-30}"
 echo "== fuzzing the hub's WebSocket messages (several clients, a real SQLite store)"
-corpus=$(mktemp -d)
-cp fuzz/corpus_hub/* "$corpus"/
-build-fuzz/fuzz_hub -max_total_time="${MAKRUK_FUZZ_HUB_SECONDS:-30}" -print_final_stats=1 \
-  -artifact_prefix=build-fuzz/ "$corpus" 2>&1 | tail -n 5
-rm -rf "$corpus"
+fuzz fuzz_hub corpus_hub "${MAKRUK_FUZZ_HUB_SECONDS:-30}"
 echo "fuzz: no crash found"
