@@ -41,6 +41,7 @@ constexpr size_t MAX_BODY = 16 * 1024;
 constexpr size_t MAX_WS_MESSAGE = 4096;
 constexpr size_t MAX_QUEUED = 512;                 // messages; a client this far behind is dropped
 constexpr size_t MAX_QUEUED_BYTES = 4 * 1024 * 1024;  // the same, in bytes
+constexpr auto CLOSE_GRACE = std::chrono::seconds(2);  // to take what was queued before a close
 constexpr int MAX_AT_HUB = 100;  // a client's messages read but not yet handled by the hub
 constexpr auto REQUEST_TIMEOUT = std::chrono::seconds(30);
 
@@ -328,13 +329,13 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string path,
 class WsSession : public Client, public std::enable_shared_from_this<WsSession> {
  public:
   WsSession(tcp::socket&& socket, Context& ctx, std::string client, ConnectionGate::Ticket ticket)
-      : ws_(std::move(socket)), ctx_(ctx), hello_timer_(ws_.get_executor()), ticket_(std::move(ticket)) {
+      : ws_(std::move(socket)), ctx_(ctx), hello_timer_(ws_.get_executor()), close_timer_(ws_.get_executor()), ticket_(std::move(ticket)) {
     ip = std::move(client);
   }
 
   void send(std::shared_ptr<const std::string> text) override {
     asio::post(ws_.get_executor(), [self = shared_from_this(), text = std::move(text)] {
-      if (self->closed_) return;
+      if (self->closed_ || self->closing_) return;
       if (self->queue_.size() >= MAX_QUEUED || self->queued_bytes_ + text->size() > MAX_QUEUED_BYTES)
         return self->do_close();
       self->queued_bytes_ += text->size();
@@ -343,8 +344,19 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     });
   }
 
+  // The hub ends a connection politely: what it has already queued is still
+  // written, then a close frame; a peer that does not take them within
+  // CLOSE_GRACE is cut off.
   void close() override {
-    asio::post(ws_.get_executor(), [self = shared_from_this()] { self->do_close(); });
+    asio::post(ws_.get_executor(), [self = shared_from_this()] {
+      if (self->closed_ || self->closing_) return;
+      self->closing_ = true;
+      self->close_timer_.expires_after(CLOSE_GRACE);
+      self->close_timer_.async_wait([self](beast::error_code ec) {
+        if (!ec) self->do_close();
+      });
+      if (!self->writing_) self->write_close();
+    });
   }
 
   static awaitable<void> run(std::shared_ptr<WsSession> self, Request req) {
@@ -361,12 +373,19 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         });
       }
       beast::flat_buffer buffer;
+      bool flooded = false;
       for (;;) {
         buffer.clear();
         co_await ws.async_read(buffer, use_awaitable);
         if (self->closed_) break;
-        // A client whose messages pile up at the hub is flooding it.
-        if (self->at_hub_.fetch_add(1) >= MAX_AT_HUB) break;
+        if (self->closing_ || flooded) continue;  // what it says now goes unheard
+        // A client whose messages pile up at the hub is flooding it: the hub
+        // answers what it was given, then ends the connection.
+        if (self->at_hub_.fetch_add(1) >= MAX_AT_HUB) {
+          flooded = true;
+          asio::post(self->ctx_.hub_ioc, [self] { self->close(); });
+          continue;
+        }
         std::string text = beast::buffers_to_string(buffer.data());
         asio::post(self->ctx_.hub_ioc, [self, text = std::move(text)] {
           self->ctx_.hub.on_message(self, text);
@@ -378,6 +397,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     }
     self->do_close();
     self->hello_timer_.cancel();
+    self->close_timer_.cancel();
     asio::post(self->ctx_.hub_ioc, [self] { self->ctx_.hub.on_close(self); });
   }
 
@@ -399,7 +419,17 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         return;
       }
       if (!self->queue_.empty()) self->write_next();
+      else if (self->closing_) self->write_close();
     });
+  }
+
+  void write_close() {
+    writing_ = true;
+    ws_.async_close(websocket::close_reason(websocket::close_code::policy_error, "too many messages"),
+                    [self = shared_from_this()](beast::error_code) {
+                      self->writing_ = false;
+                      self->do_close();
+                    });
   }
 
   void do_close() {
@@ -416,11 +446,13 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
   websocket::stream<beast::tcp_stream> ws_;
   Context& ctx_;
   asio::steady_timer hello_timer_;
+  asio::steady_timer close_timer_;
   ConnectionGate::Ticket ticket_;  // this connection's place, freed with the session
   std::deque<std::shared_ptr<const std::string>> queue_;
   size_t queued_bytes_ = 0;
   bool writing_ = false;
   bool closed_ = false;
+  bool closing_ = false;  // the hub asked to end it; the queue drains first
   std::atomic<int> at_hub_{0};
 };
 

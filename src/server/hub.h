@@ -27,6 +27,8 @@ class Client {
  public:
   virtual ~Client() = default;
   virtual void send(std::shared_ptr<const std::string> text) = 0;
+  // Ends a connection that abuses the server: what was sent before is still
+  // delivered (within a short grace), then a close frame.
   virtual void close() = 0;
 
   // Set (on the hub's executor) by the first hello that joins a table; the

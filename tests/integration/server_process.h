@@ -679,4 +679,10 @@ inline std::vector<int> ws_opcodes(std::string_view data) {
   return ops;
 }
 
+// The opcode of the last complete frame in `data`; -1 if there is none.
+inline int last_opcode(std::string_view data) {
+  auto ops = ws_opcodes(data);
+  return ops.empty() ? -1 : ops.back();
+}
+
 }  // namespace makruk::testing

@@ -316,7 +316,8 @@ struct RawWs {
 }  // namespace
 
 // 1. A burst of pings before any hello: the server answers a few, refuses the
-// rest as rate-limited (or hangs up), and keeps running.
+// rest as rate-limited, then ends the connection with a close frame (after
+// what it had already answered), and keeps running.
 TEST_F(Hostile, PingBurstBeforeHello) {
   ASSERT_TRUE(start());
   Victim v = make_victim();
@@ -326,9 +327,11 @@ TEST_F(Hostile, PingBurstBeforeHello) {
   std::string burst;
   for (int i = 0; i < 200; ++i) burst += ws_text_frame(R"({"t":"ping"})");
   flood.conn.send(burst);
-  std::string answers = flood.frames + flood.conn.read(2s);
-  EXPECT_GE(occurrences(answers, R"("pong")"), 1u);
-  EXPECT_TRUE(occurrences(answers, "rate-limited") > 0 || flood.conn.peer_closed());
+  std::string answers = flood.frames + flood.conn.read(5s);
+  // The bucket holds 20 (a slow machine may refill a few meanwhile).
+  EXPECT_GE(occurrences(answers, R"("pong")"), 20u);
+  EXPECT_GT(occurrences(answers, "rate-limited"), 0u);
+  EXPECT_EQ(last_opcode(answers), 8);  // a close frame, after the answers
   expect_still_serves(v);
 }
 
@@ -342,10 +345,11 @@ TEST_F(Hostile, PingBurstAfterHello) {
   std::string burst = ws_text_frame(json::serialize(json::object{{"t", "hello"}, {"code", v.code}}));
   for (int i = 0; i < 200; ++i) burst += ws_text_frame(R"({"t":"ping"})");
   flood.conn.send(burst);
-  std::string answers = flood.frames + flood.conn.read(2s);
+  std::string answers = flood.frames + flood.conn.read(5s);
   EXPECT_EQ(occurrences(answers, R"("welcome")"), 1u);
-  EXPECT_GE(occurrences(answers, R"("pong")"), 1u);
-  EXPECT_TRUE(occurrences(answers, "rate-limited") > 0 || flood.conn.peer_closed());
+  EXPECT_GE(occurrences(answers, R"("pong")"), 19u);  // the hello took one
+  EXPECT_GT(occurrences(answers, "rate-limited"), 0u);
+  EXPECT_EQ(last_opcode(answers), 8);
   expect_still_serves(v);
 }
 
