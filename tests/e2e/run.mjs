@@ -5,6 +5,8 @@
 //                                      port, temporary data directory, --test-clock) and
 //                                      stops it after; MAKRUK_BINARY=path picks the binary
 //   BASE_URL=http://127.0.0.1:8080 node tests/e2e/run.mjs    uses a running server
+//   MAKRUK_WEB=dir serves another build of the client; E2E_ARTIFACTS=dir keeps the
+//   screenshots elsewhere; E2E_ONLY=regex runs the tests whose names match
 //
 // Needs web/dist (scripts/build-web.sh), web/node_modules (playwright-core) and Debian's
 // Chromium (/usr/bin/chromium, or CHROMIUM=path). Screenshots go to tests/e2e/artifacts/.
@@ -19,7 +21,8 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
-const ART = path.join(HERE, 'artifacts');
+const ART = process.env.E2E_ARTIFACTS || path.join(HERE, 'artifacts');
+const WEB = process.env.MAKRUK_WEB || path.join(ROOT, 'web', 'dist');  // the built client the server serves
 fs.mkdirSync(ART, { recursive: true });
 const require = createRequire(path.join(ROOT, 'web', 'package.json'));
 const { chromium } = require('playwright-core');
@@ -64,13 +67,13 @@ async function waitForServer(base, ms = 15000) {
 async function startServer() {
   const bin = process.env.MAKRUK_BINARY || process.env.MAKRUK_BIN || path.join(ROOT, 'build', 'makruk');
   if (!fs.existsSync(bin)) throw new Error(`${bin} is missing: build it (cmake --build build --target makruk)`);
-  if (!fs.existsSync(path.join(ROOT, 'web', 'dist', 'index.html'))) throw new Error('web/dist is missing: run scripts/build-web.sh');
+  if (!fs.existsSync(path.join(WEB, 'index.html'))) throw new Error(`${WEB} is missing: run scripts/build-web.sh`);
   if (!dataDir) dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'makruk-e2e-'));
   if (!serverPort) serverPort = await freePort();
   const log = fs.openSync(path.join(ART, 'server.log'), 'a');
   // --test-clock: POST /api/test/clock moves the server's clock (the expiry test needs it)
   // Every test's browser comes from 127.0.0.1: lift the per-address limits on new tables and joins.
-  const args = ['serve', '--address', '127.0.0.1', '--port', String(serverPort), '--data', dataDir, '--web', path.join(ROOT, 'web', 'dist'), '--test-clock',
+  const args = ['serve', '--address', '127.0.0.1', '--port', String(serverPort), '--data', dataDir, '--web', WEB, '--test-clock',
     '--limit-create', '0', '--limit-join', '0', '--limit-cpu', '0'];
   server = spawn(bin, args, {
     stdio: ['ignore', log, log],
@@ -1121,6 +1124,21 @@ test('expiry: 45 days without a move end a turn-based table with no winner or lo
   await b.context().close();
   await c.context().close();
 });
+
+// More tests live in tests/e2e/suites/*.mjs, one file per subject, run in name
+// order after the ones above. Each exports a function that takes `test` and
+// the helpers, and registers its tests with it.
+const H = {
+  test, sleep, assert, until, newPage, shot, tid, text, state, seatOf, myColor, waitV, squareXY, clickMove, dragMove, playMove,
+  apiCreate, apiJson, apiJoin, adoptSeat, boardBox, checkNoOverflow, checkTapTargets, myGame, refreshMyGames,
+  startServer, stopServer, PHONE, DESKTOP, WHITE_MATE, BLACK_MATE, ART, ROOT, SLOW,
+  get BASE() { return BASE; },
+  get browser() { return browser; },
+};
+const SUITES = path.join(HERE, 'suites');
+for (const f of fs.existsSync(SUITES) ? fs.readdirSync(SUITES).filter((n) => n.endsWith('.mjs')).sort() : []) {
+  (await import(path.join(SUITES, f))).default(H);
+}
 
 test('the server sends a Content-Security-Policy, and no page of any test broke it', async () => {
   const r = await fetch(`${BASE}/`);
