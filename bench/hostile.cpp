@@ -363,7 +363,7 @@ struct Victim {
       deadline.cancel();
     }
     int mover = seat_to_move(st);
-    int who = mover < 0 ? 0 : mover;  // the host asks for the rematch
+    int who = mover < 0 ? 0 : mover;  // the host asks for the rematch (and the guest agrees)
     if (seat == who && (g > game || (g == game && ver > v))) {
       state = st;
       game = g;
@@ -392,7 +392,10 @@ struct Victim {
       sent_seat = actor;
       sent_at = Clock::now();
       next_at = sent_at + kPace;
-      if (over) ws[actor]->send(json::serialize(json::object{{"t", "rematch"}, {"id", id}}));
+      if (over) {  // a rematch is by agreement: both ask
+        ws[actor]->send(json::serialize(json::object{{"t", "rematch"}, {"id", id}}));
+        ws[1 - actor]->send(R"({"t":"rematch"})");
+      }
       else if (resign) ws[actor]->send(json::serialize(json::object{{"t", "resign"}, {"v", v}, {"id", id}}));
       else ws[actor]->send(move_message(v, move, id));
       deadline.expires_after(kNoAnswer);

@@ -140,7 +140,8 @@ struct Game {
     timer.async_wait([this](beast::error_code ec) {
       if (ec) return;
       if (over) {
-        players[0]->send(R"({"t":"rematch"})");
+        players[0]->send(R"({"t":"rematch"})");  // offered and accepted
+        players[1]->send(R"({"t":"rematch"})");
         return;
       }
       if (legal.empty()) return;

@@ -249,6 +249,8 @@ int main(int argc, char** argv) {
       ->check(nonNegative);
   serveCmd->add_option("--cpu-max-ms", so.limits.cpu_max_ms, "time cap on one CPU search (default 1500)")
       ->check(CLI::Range(1, 60000));
+  serveCmd->add_flag("!--no-cpu-pause", so.limits.cpu_pause,
+                     "CPU levels 1-5 answer as soon as they have searched, without a short human-like pause");
   serveCmd->add_option("--cpu-queue", so.limits.cpu_queue,
                        "CPU searches waiting; past it no new CPU table is made (default 256)");
   int64_t liveIdleMinutes = so.limits.live_idle_ms / 60000;

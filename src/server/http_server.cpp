@@ -298,7 +298,10 @@ Response serve_static(const Context& ctx, const Request& req) {
 }
 
 // Runs on the hub's thread (co_spawned there).
-awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string path, std::string body, std::string ip) {
+awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string target, std::string body, std::string ip) {
+  const size_t q = target.find('?');
+  const std::string path = target.substr(0, q);
+  const std::string key = q == std::string::npos ? "" : query_param(std::string_view(target).substr(q + 1), "k");
   const std::string& base = ctx.public_url;
   Hub& hub = ctx.hub;
   if (path == "/api/parties") {
@@ -318,10 +321,10 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string path,
     std::string tail = rest.substr(code.size());
     code = normalise_code(std::move(code));
     // A malformed code goes through the hub too, so it counts as a wrong guess.
-    if (tail.empty() && method == http::verb::get) co_return hub.get_party(code, ip);
+    if (tail.empty() && method == http::verb::get) co_return hub.get_party(code, ip, key);
     if (tail == "/join" && method == http::verb::post) co_return hub.join(code, body, ip);
-    if (tail == "/qr.svg" && method == http::verb::get) co_return hub.qr_svg(code, base, ip);
-    if (tail == "/event.ics" && method == http::verb::get) co_return hub.event_ics(code, base, ip);
+    if (tail == "/qr.svg" && method == http::verb::get) co_return hub.qr_svg(code, base, ip, key);
+    if (tail == "/event.ics" && method == http::verb::get) co_return hub.event_ics(code, base, ip, key);
   }
   co_return HttpReply{404, R"({"error":"no such endpoint","code":"not-found"})"};
 }
@@ -508,7 +511,7 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
           res = json_error(req, 415, "bad-request", "the body must be application/json");
         } else {
           HttpReply r = co_await asio::co_spawn(
-              ctx.hub_ioc, call_hub(ctx, head ? http::verb::get : req.method(), path, req.body(), ip), use_awaitable);
+              ctx.hub_ioc, call_hub(ctx, head ? http::verb::get : req.method(), target, req.body(), ip), use_awaitable);
           res = make_response(req, r.status, std::move(r.body), r.content_type);
         }
         res.set(http::field::cache_control, "no-store");

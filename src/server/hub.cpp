@@ -18,7 +18,7 @@ namespace json = boost::json;
 
 namespace {
 
-constexpr size_t MAX_NAME = 40;
+constexpr size_t MAX_NAME = 24;  // the web form allows the same
 constexpr int64_t MINUTE_MS = 60000;
 
 std::string hex(const unsigned char* p, size_t n) {
@@ -98,7 +98,7 @@ bool direction_control(uint32_t cp) {
 // one line of plain text.
 bool breaks_the_line(uint32_t cp) { return cp == 0x2028 || cp == 0x2029 || (cp >= 0xFFF9 && cp <= 0xFFFB); }
 
-// A display name: trimmed, 1–40 characters of valid UTF-8 without control or
+// A display name: trimmed, 1–24 characters (code points) of valid UTF-8 without control or
 // direction characters, at least one of them visible.
 std::optional<std::string> clean_name(const std::string& raw, std::string& why) {
   size_t b = raw.find_first_not_of(" \t"), e = raw.find_last_not_of(" \t");
@@ -144,6 +144,14 @@ std::optional<std::string> clean_name(const std::string& raw, std::string& why) 
   return name;
 }
 
+// The link that invites to a table: with its key, so that following it is no
+// guess at the code.
+std::string invite_link(const std::string& base_url, const Party& p) {
+  std::string link = base_url + "/p/" + p.code();
+  if (!p.record().invite_key.empty()) link += "?k=" + p.record().invite_key;
+  return link;
+}
+
 json::object party_json(const Party& p) {
   const PartyRecord& r = p.record();
   json::array players;
@@ -166,6 +174,12 @@ json::object party_json(const Party& p) {
                  {"status", p.status()}};
   o["fen"] = r.start_fen.empty() ? json::value(nullptr) : json::value(r.start_fen);
   o["spectators"] = p.spectators;
+  // The names spectators gave, each once, in order (the first 50).
+  json::array watchers;
+  for (auto it = p.spectator_names.begin(); it != p.spectator_names.end() && watchers.size() < 50;
+       it = p.spectator_names.upper_bound(*it))
+    watchers.push_back(json::value(*it));
+  o["watchers"] = std::move(watchers);
   o["cpu"] = p.cpu_level() ? json::value(p.cpu_level()) : json::value(nullptr);
   o["game"] = p.game() ? json::value(p.game()->id) : json::value(nullptr);
   o["gameNumber"] = p.game() ? p.game()->number : 0;
@@ -173,6 +187,10 @@ json::object party_json(const Party& p) {
   o["startsAt"] = r.starts_at ? json::value(r.starts_at) : json::value(nullptr);
   o["lastMoveAt"] = p.last_activity();
   o["expiresAt"] = p.expires_at() ? json::value(p.expires_at()) : json::value(nullptr);
+  auto seat_or_null = [](int seat) { return seat >= 0 ? json::value(seat) : json::value(nullptr); };
+  o["key"] = r.invite_key;
+  o["rematch"] = json::object{{"offeredBy", seat_or_null(p.rematch_offer())},
+                              {"declinedBy", seat_or_null(p.rematch_declined_by())}};
   return o;
 }
 
@@ -369,6 +387,7 @@ HttpReply Hub::create_party(const std::string& body, const std::string& ip) {
   r.created_at = created;
   r.mode = mode;
   r.starts_at = startsPresent ? startsAt : 0;
+  r.invite_key = random_token().substr(0, 16);
   std::string token = random_token();
   Party p(r);
   try {
@@ -396,16 +415,18 @@ HttpReply Hub::create_party(const std::string& body, const std::string& ip) {
                                  {"party", party_json(it->second)}});
 }
 
-Party* Hub::find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e) {
+Party* Hub::find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e,
+                         const std::string& key) {
   Party* p = find(code);
+  if (p && !key.empty() && key == p->record().invite_key) return p;
   if (!code_guess_allowed(ip, !p)) e = Error{ErrorCode::RateLimited, "too many wrong codes; wait a minute"};
   else if (!p) e = Error{ErrorCode::NotFound, "no party with code '" + code + "'"};
   return e ? nullptr : p;
 }
 
-HttpReply Hub::get_party(const std::string& code, const std::string& ip) {
+HttpReply Hub::get_party(const std::string& code, const std::string& ip, const std::string& key) {
   std::optional<Error> e;
-  Party* p = find_guarded(code, ip, e);
+  Party* p = find_guarded(code, ip, e, key);
   if (!p) return error_reply(*e);
   return reply(200, json::object{{"party", party_json(*p)}});
 }
@@ -415,8 +436,8 @@ HttpReply Hub::join(const std::string& code, const std::string& body, const std:
   std::string why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
-  std::string rawName, token;
-  if (!get_string(*o, "name", rawName) || !get_string(*o, "token", token))
+  std::string rawName, token, key;
+  if (!get_string(*o, "name", rawName) || !get_string(*o, "token", token) || !get_string(*o, "key", key))
     return bad_request("a field has the wrong type");
   if (token.size() > 64) return bad_request("token too long");
   // A returning browser keeps its seat, even when its address is limited for
@@ -427,27 +448,32 @@ HttpReply Hub::join(const std::string& code, const std::string& body, const std:
       return reply(200, json::object{{"token", token}, {"seat", seat}, {"party", party_json(*p)}});
   }
   std::optional<Error> e;
-  Party* p = find_guarded(code, ip, e);
+  Party* p = find_guarded(code, ip, e, key);
   if (!p) return error_reply(*e);
   auto name = clean_name(rawName, why);
   if (!name) return bad_request(why);
   token = random_token();
   int seat = -1;
   try {
-    if (auto e = p->add_player(store_, *name, hash_token(token), seat)) return error_reply(*e);
+    if (auto e = p->add_player(store_, *name, hash_token(token), seat)) {
+      HttpReply r = error_reply(*e);
+      if (e->code == ErrorCode::Full)  // with the table, so that the page can offer to watch it
+        r.body = json::serialize(json::object{{"error", e->message}, {"code", "full"}, {"party", party_json(*p)}});
+      return r;
+    }
   } catch (const std::exception& e) {
     return storage_failed(e);
   }
-  if (seat >= 0) broadcast(*p, true, false);
-  json::object out{{"token", seat >= 0 ? token : ""}, {"party", party_json(*p)}};
-  out["seat"] = seat >= 0 ? json::value(seat) : json::value(nullptr);
-  return reply(200, out);
+  broadcast(*p, true, false);
+  return reply(200, json::object{{"token", token}, {"seat", seat}, {"party", party_json(*p)}});
 }
 
-HttpReply Hub::qr_svg(const std::string& code, const std::string& base_url, const std::string& ip) {
+HttpReply Hub::qr_svg(const std::string& code, const std::string& base_url, const std::string& ip,
+                      const std::string& key) {
   std::optional<Error> e;
-  if (!find_guarded(code, ip, e)) return error_reply(*e);
-  std::string svg = qr_code_svg(base_url + "/p/" + code);
+  Party* p = find_guarded(code, ip, e, key);
+  if (!p) return error_reply(*e);
+  std::string svg = qr_code_svg(invite_link(base_url, *p));
   if (svg.empty()) return reply(500, json::object{{"error", "QR encoding failed"}, {"code", "internal"}});
   return HttpReply{200, svg, "image/svg+xml"};
 }
@@ -495,7 +521,8 @@ void Hub::presence_changed(Party& p) {
   else post_(std::move(flush));
 }
 
-void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, const std::string& token) {
+void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, const std::string& token,
+                const std::string& key, const std::string& name) {
   const std::string code = normalise_code(raw_code);
   if (token.size() > 64) return send_error(*c, "", Error{ErrorCode::BadRequest, "token too long"});
   // A seat's token lets its holder in even while the address is limited for
@@ -504,13 +531,21 @@ void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, c
   int seat = p ? p->seat_of_token(hash_token(token)) : -1;
   if (seat < 0) {
     std::optional<Error> e;
-    p = find_guarded(code, c->ip, e);
+    p = find_guarded(code, c->ip, e, key);
     if (!p) return send_error(*c, "", *e);
     if (!token.empty()) return send_error(*c, "", Error{ErrorCode::Forbidden, "unknown token for this party"});
   }
-  // Saying hello again to the same table as the same seat only resends the
-  // table to this client; the others hear nothing of it.
-  const bool again = c->joined && c->code == code && c->seat == seat;
+  // A spectator may give a name, to be listed by it.
+  std::string spectator_name;
+  if (seat < 0 && !name.empty()) {
+    std::string why;
+    auto clean = clean_name(name, why);
+    if (!clean) return send_error(*c, "", Error{ErrorCode::BadRequest, why});
+    spectator_name = *clean;
+  }
+  // Saying hello again to the same table as the same seat (and name) only
+  // resends the table to this client; the others hear nothing of it.
+  const bool again = c->joined && c->code == code && c->seat == seat && (seat >= 0 || c->name == spectator_name);
   if (!again) {
     if (c->joined) on_close(c);  // a hello to another table moves the connection
     c->code = code;
@@ -518,8 +553,13 @@ void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, c
     c->joined = true;
     c->greeted = true;
     watchers_[code].insert(c);
-    if (seat >= 0) ++p->seats()[size_t(seat)].connections;
-    else ++p->spectators;
+    if (seat >= 0) {
+      ++p->seats()[size_t(seat)].connections;
+    } else {
+      ++p->spectators;
+      c->name = spectator_name;
+      if (!c->name.empty()) p->spectator_names.insert(c->name);
+    }
   }
   json::object w{{"t", "welcome"}, {"host", seat == 0}};
   w["seat"] = seat >= 0 ? json::value(seat) : json::value(nullptr);
@@ -543,8 +583,12 @@ void Hub::on_close(const std::shared_ptr<Client>& c) {
   }
   c->joined = false;
   if (Party* p = find(c->code)) {
-    if (c->seat >= 0) --p->seats()[size_t(c->seat)].connections;
-    else --p->spectators;
+    if (c->seat >= 0) {
+      --p->seats()[size_t(c->seat)].connections;
+    } else {
+      --p->spectators;
+      if (auto n = p->spectator_names.find(c->name); n != p->spectator_names.end()) p->spectator_names.erase(n);
+    }
     if (p->nobody_connected()) p->everyone_left(now());
     presence_changed(*p);
   }
@@ -566,18 +610,18 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
   std::string why;
   auto o = parse_object(text, why);
   if (!o) return send_error(*c, "", Error{ErrorCode::BadRequest, why});
-  std::string type, id, code, token, move;
+  std::string type, id, code, token, move, key, name;
   int64_t version = -1;
   bool hasVersion = false;
   if (!get_string(*o, "t", type) || !get_string(*o, "id", id) || !get_string(*o, "code", code) ||
-      !get_string(*o, "token", token) || !get_string(*o, "move", move) || !get_int(*o, "v", version, hasVersion))
+      !get_string(*o, "token", token) || !get_string(*o, "move", move) || !get_string(*o, "key", key) || !get_string(*o, "name", name) || !get_int(*o, "v", version, hasVersion))
     return send_error(*c, id, Error{ErrorCode::BadRequest, "a field has the wrong type"});
   if (id.size() > 64) return send_error(*c, "", Error{ErrorCode::BadRequest, "id too long"});
   if (hasVersion && (version < 0 || version > std::numeric_limits<int>::max()))
     return send_error(*c, id, Error{ErrorCode::BadRequest, "'v' must be a game version (0 or more)"});
 
   if (type == "ping") return c->send(message(json::object{{"t", "pong"}}));
-  if (type == "hello") return hello(c, code, token);
+  if (type == "hello") return hello(c, code, token, key, name);
   if (!c->joined) return send_error(*c, id, Error{ErrorCode::BadRequest, "say hello first"});
   Party* p = find(c->code);
   if (!p) return send_error(*c, id, Error{ErrorCode::NotFound, "the party is gone"});
@@ -590,14 +634,20 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
   }
 
   std::optional<Error> e;
-  bool party_changed = false;
+  bool party_changed = false, state_changed = true;
   try {
     if (type == "start") {
       e = p->start(store_, c->seat, now);
       party_changed = true;
     } else if (type == "rematch") {
-      e = p->rematch(store_, c->seat, now);
+      bool started = false;
+      e = p->rematch(store_, c->seat, now, started);
       party_changed = true;
+      state_changed = started;
+    } else if (type == "decline") {
+      e = p->decline_rematch(store_, c->seat);
+      party_changed = true;
+      state_changed = false;
     } else if (type == "move" || type == "count" || type == "stop" || type == "claim" || type == "resign") {
       if (!hasVersion) e = Error{ErrorCode::BadRequest, "'v' (the game version you saw) is required"};
       else if (type == "move" && move.empty()) e = Error{ErrorCode::BadRequest, "'move' is required"};
@@ -614,12 +664,12 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
   json::object ack{{"t", "ack"}, {"v", p->game() ? p->game()->version : 0}};
   if (!id.empty()) ack["id"] = id;
   c->send(message(ack));
-  after_change(*p, party_changed);
+  after_change(*p, party_changed, state_changed);
   notify(*p, c->seat, type);
 }
 
-void Hub::after_change(Party& p, bool party_changed) {
-  broadcast(p, party_changed, true);
+void Hub::after_change(Party& p, bool party_changed, bool state_changed) {
+  broadcast(p, party_changed, state_changed);
   maybe_cpu(p);
 }
 
@@ -637,9 +687,21 @@ void Hub::maybe_cpu(Party& p) {
   job.max_ms = limits_.cpu_max_ms;
   auto owner = cpu_owner_.find(code);
   job.owner = owner == cpu_owner_.end() ? "" : owner->second;
-  job.done = [this, code, game, version](std::vector<std::string> actions) {
-    post_([this, code, game, version, actions = std::move(actions)]() mutable {
-      on_cpu_result(code, game, version, std::move(actions));
+  // Levels 1-5 answer no sooner than a short pause (0.95 s at level 1 down to
+  // 0.35 s at level 5, give or take a quarter): an instant reply reads as abrupt.
+  int64_t pause = 0;
+  if (limits_.cpu_pause && job.level <= 5 && defer_) {
+    const int64_t base = 1100 - 150 * job.level;
+    pause = base * 3 / 4 + int64_t(rng_() % uint64_t(base / 2 + 1));
+  }
+  const int64_t ready_at = now() + pause;
+  job.done = [this, code, game, version, ready_at](std::vector<std::string> actions) {
+    post_([this, code, game, version, ready_at, actions = std::move(actions)]() mutable {
+      const int64_t wait = ready_at - now();
+      if (wait <= 0) return on_cpu_result(code, game, version, std::move(actions));
+      defer_(wait, [this, code, game, version, actions = std::move(actions)]() mutable {
+        on_cpu_result(code, game, version, std::move(actions));
+      });
     });
   };
   cpu_.submit(std::move(job));
@@ -672,8 +734,12 @@ void Hub::notify(Party& p, int actor, const std::string& kind) {
     for (int seat = 0; seat < int(p.seats().size()) && seat < 2; ++seat) push_to_seat(p, seat, "expired", "", "");
     return;
   }
-  if (!p.game()) return;
+  if (!p.game() || kind == "decline") return;
   const LiveGame& g = *p.game();
+  if (kind == "rematch" && p.rematch_offer() == actor) {  // an offer, not yet a game
+    push_to_seat(p, 1 - actor, "rematch", actorName, "");
+    return;
+  }
   std::string move = kind == "move" && !g.san.empty() ? g.san.back() : "";
   if (g.game.over()) {
     for (int seat = 0; seat < 2; ++seat)
@@ -944,14 +1010,15 @@ std::string ics_time(int64_t ms) {
 
 }  // namespace
 
-HttpReply Hub::event_ics(const std::string& code, const std::string& base_url, const std::string& ip) {
+HttpReply Hub::event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
+                          const std::string& key) {
   std::optional<Error> e;
-  Party* p = find_guarded(code, ip, e);
+  Party* p = find_guarded(code, ip, e, key);
   if (!p) return error_reply(*e);
   const PartyRecord& r = p->record();
   if (!r.starts_at) return error_reply(Error{ErrorCode::NotFound, "this table has no start time"});
   std::string game = r.variant == "ouk" ? "Ouk Chatrang" : "Makruk";
-  std::string link = base_url + "/p/" + code;
+  std::string link = invite_link(base_url, *p);
   std::string ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//makruk//tables//EN\r\nCALSCALE:GREGORIAN\r\n"
                     "METHOD:PUBLISH\r\nBEGIN:VEVENT\r\nUID:" + code + "-" + std::to_string(r.starts_at) +
                     "@makruk\r\nDTSTAMP:" + ics_time(now()) + "\r\nDTSTART:" + ics_time(r.starts_at) +

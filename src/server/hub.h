@@ -39,6 +39,7 @@ class Client {
   std::string ip;  // the client's address, for the per-address limits
   std::string code;
   int seat = -1;  // -1: spectator
+  std::string name;  // a spectator's name, if it gave one
   bool joined = false;
   double tokens = 20;  // rate limit: tokens refill at 20 a second
   int64_t last_refill = 0;
@@ -66,6 +67,7 @@ struct HubLimits {
   int subscribe_per_minute = 20;    // push subscription requests
   size_t subscriptions_per_seat = 10;  // push subscriptions (browsers) per seat
   int64_t presence_delay_ms = 200;  // players online and spectator counts go out at most this often
+  bool cpu_pause = true;            // the low levels answer after a short, human-like pause
 };
 
 // Sliding one-minute windows of events per address.
@@ -101,11 +103,16 @@ class Hub {
   void load();
 
   HttpReply create_party(const std::string& body, const std::string& ip);
-  HttpReply get_party(const std::string& code, const std::string& ip);
+  // `key` is the table's invite key from a link (may be empty): with it a
+  // request is no guess at the code, and the wrong-code limit does not apply.
+  HttpReply get_party(const std::string& code, const std::string& ip, const std::string& key = "");
   HttpReply join(const std::string& code, const std::string& body, const std::string& ip);
-  HttpReply qr_svg(const std::string& code, const std::string& base_url, const std::string& ip);
+  // The QR code of the table's invite link (which carries its key).
+  HttpReply qr_svg(const std::string& code, const std::string& base_url, const std::string& ip,
+                   const std::string& key = "");
   // An iCalendar event for a table with a scheduled start.
-  HttpReply event_ics(const std::string& code, const std::string& base_url, const std::string& ip);
+  HttpReply event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
+                      const std::string& key = "");
   // The player's view of the tables whose tokens a browser holds.
   HttpReply my_games(const std::string& body, const std::string& ip);
 
@@ -150,16 +157,19 @@ class Hub {
   // once for any number of changes in between.
   void presence_changed(Party& p);
   // The party for a code, counting a wrong code against the address; sets *e
-  // (not found, or rate limited) when there is none to use.
-  Party* find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e);
+  // (not found, or rate limited) when there is none to use. The table's
+  // invite key shows the code is no guess: then the limit does not apply.
+  Party* find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e,
+                      const std::string& key = "");
   std::string new_code();
-  void hello(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token);
+  void hello(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token,
+             const std::string& key, const std::string& name);
   void broadcast(Party& p, bool party_changed, bool state_changed);
   // The game's state message, made once per version: a hello or sync from
   // any number of clients costs no more than a copy of a pointer.
   std::shared_ptr<const std::string> state_message(const Party& p);
   void send_error(Client& c, const std::string& id, const Error& e);
-  void after_change(Party& p, bool party_changed);
+  void after_change(Party& p, bool party_changed, bool state_changed = true);
   void maybe_cpu(Party& p);
   void on_cpu_result(const std::string& code, int64_t game, int version, std::vector<std::string> actions);
 

@@ -14,6 +14,7 @@ std::string_view error_code_name(ErrorCode c) {
     case ErrorCode::Forbidden: return "forbidden";
     case ErrorCode::RateLimited: return "rate-limited";
     case ErrorCode::Conflict: return "conflict";
+    case ErrorCode::Full: return "full";
   }
   return "bad-request";
 }
@@ -24,7 +25,8 @@ int http_status(ErrorCode c) {
     case ErrorCode::NotFound: return 404;
     case ErrorCode::Forbidden: return 403;
     case ErrorCode::RateLimited: return 429;
-    case ErrorCode::Conflict: return 409;
+    case ErrorCode::Conflict:
+    case ErrorCode::Full: return 409;
   }
   return 400;
 }
@@ -144,10 +146,8 @@ std::optional<Error> Party::add_player(Store& store, const std::string& name, co
                                        int& seat) {
   if (seats_.size() < 2)
     if (auto e = refuse_if_expired()) return e;
-  if (seats_.size() >= 2) {
-    seat = -1;
-    return std::nullopt;
-  }
+  seat = -1;
+  if (seats_.size() >= 2) return err(ErrorCode::Full, "the table is full: watch it, or start a table of your own");
   seat = int(seats_.size());
   store.add_seat(SeatRecord{record_.code, seat, name, token_hash});
   seats_.push_back(Seat{name, token_hash, 0});
@@ -155,6 +155,9 @@ std::optional<Error> Party::add_player(Store& store, const std::string& name, co
 }
 
 void Party::begin_game(Store& store, int64_t now) {
+  if (record_.rematch_offer >= 0) store.set_rematch_offer(record_.code, -1);
+  record_.rematch_offer = -1;
+  rematch_declined_by_ = -1;
   int number = game_ ? game_->number + 1 : 1;
   int white = record_.swap_colors && number % 2 == 0 ? 1 : 0;
   std::string error;
@@ -177,11 +180,31 @@ std::optional<Error> Party::start(Store& store, int seat, int64_t now) {
   return std::nullopt;
 }
 
-std::optional<Error> Party::rematch(Store& store, int seat, int64_t now) {
+std::optional<Error> Party::rematch(Store& store, int seat, int64_t now, bool& started) {
+  started = false;
   if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, "spectators cannot start a game");
   if (!game_ || !game_->game.over()) return err(ErrorCode::Conflict, "the game is still running");
   if (auto e = refuse_if_expired()) return e;
-  begin_game(store, now);
+  const int offer = record_.rematch_offer;
+  if (offer == seat) return std::nullopt;  // offered already
+  if (offer < 0 && !cpu_level()) {
+    store.set_rematch_offer(record_.code, seat);
+    record_.rematch_offer = seat;
+    rematch_declined_by_ = -1;
+    return std::nullopt;
+  }
+  begin_game(store, now);  // the other player's offer accepted, or the CPU's consent
+  started = true;
+  return std::nullopt;
+}
+
+std::optional<Error> Party::decline_rematch(Store& store, int seat) {
+  if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, "spectators have no rematch to decline");
+  const int offer = record_.rematch_offer;
+  if (offer < 0) return err(ErrorCode::Conflict, "no rematch is on offer");
+  store.set_rematch_offer(record_.code, -1);
+  record_.rematch_offer = -1;
+  rematch_declined_by_ = offer == seat ? -1 : seat;
   return std::nullopt;
 }
 

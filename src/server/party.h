@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,7 @@
 
 namespace makruk::server {
 
-enum class ErrorCode { BadRequest, NotFound, Forbidden, RateLimited, Conflict };
+enum class ErrorCode { BadRequest, NotFound, Forbidden, RateLimited, Conflict, Full };
 std::string_view error_code_name(ErrorCode c);
 int http_status(ErrorCode c);
 
@@ -63,14 +64,17 @@ class Party {
   const std::vector<Seat>& seats() const { return seats_; }
   std::vector<Seat>& seats() { return seats_; }
   const std::optional<LiveGame>& game() const { return game_; }
-  // Open connections without a seat (kept by the hub).
+  // Open connections without a seat (kept by the hub), and the names those
+  // that gave one go by (a name may be there more than once).
   int spectators = 0;
+  std::multiset<std::string> spectator_names;
   // "waiting", "ready", "playing", "finished" or "expired".
   std::string status() const;
   // The seat holding this token hash, or -1.
   int seat_of_token(const std::string& token_hash) const;
 
-  // The first two arrivals take the seats; later ones get nullopt (spectators).
+  // The first two arrivals take the seats; later ones are refused as Full
+  // (they may still watch).
   std::optional<Error> add_player(Store& store, const std::string& name, const std::string& token_hash,
                                   int& seat);
   std::optional<Error> start(Store& store, int seat, int64_t now);
@@ -78,7 +82,16 @@ class Party {
   // is the game version the client saw.
   std::optional<Error> act(Store& store, int seat, const std::string& type, const std::string& move,
                            int version, int64_t now);
-  std::optional<Error> rematch(Store& store, int seat, int64_t now);
+  // Rematch by agreement, once the game is over: a player's rematch is an
+  // offer, the same from the other player accepts it and starts the next game
+  // (`started` says so). On a CPU table the CPU accepts at once.
+  std::optional<Error> rematch(Store& store, int seat, int64_t now, bool& started);
+  // Declines the other player's offer, or withdraws one's own.
+  std::optional<Error> decline_rematch(Store& store, int seat);
+  // The seat offering a rematch, -1 for none; the seat that declined the
+  // last offer, -1 for none (cleared by a new offer or game).
+  int rematch_offer() const { return record_.rematch_offer; }
+  int rematch_declined_by() const { return rematch_declined_by_; }
   // Starts game number n+1 (used by start, rematch and CPU tables).
   void begin_game(Store& store, int64_t now);
   // Ends a turn-based table whose time has come (see expires_at), or a live
@@ -99,6 +112,7 @@ class Party {
   PartyRecord record_;
   int64_t last_activity_ = 0;
   int64_t last_present_ = 0;  // in memory only
+  int rematch_declined_by_ = -1;  // in memory only
   std::vector<Seat> seats_;
   std::optional<LiveGame> game_;
 };

@@ -21,6 +21,8 @@ struct PartyRecord {
   std::string mode = "live";  // "live" | "turn" (turn-based)
   int64_t starts_at = 0;      // scheduled start (ms since the epoch), 0: none
   int64_t expired_at = 0;     // when a turn-based table expired, 0: it has not
+  int rematch_offer = -1;     // the seat offering a rematch of the finished game, -1: none
+  std::string invite_key;     // carried by invite links: a visit with it is no guess at the code
 };
 
 struct SeatRecord {
@@ -73,6 +75,8 @@ class Store {
   virtual void create_party(const PartyRecord& p, const SeatRecord& host) = 0;
   virtual void add_seat(const SeatRecord& s) = 0;
   virtual void rename_seat(const std::string& code, int seat, const std::string& name) = 0;
+  // Records the seat offering a rematch (-1: the offer is gone).
+  virtual void set_rematch_offer(const std::string& code, int seat) = 0;
   virtual int64_t create_game(const std::string& code, int number, int white_seat,
                               const std::string& start_fen, int64_t at) = 0;
   // Appends `action` as version expected_version + 1 of the game, atomically.

@@ -63,6 +63,12 @@ constexpr const char* MIGRATIONS[] = {
     );
     CREATE INDEX push_subscriptions_by_code ON push_subscriptions(code);
     )sql",
+    // 3: rematch offers, and invite keys (tables made before get one now).
+    R"sql(
+    ALTER TABLE parties ADD COLUMN rematch_offer INTEGER NOT NULL DEFAULT -1;
+    ALTER TABLE parties ADD COLUMN invite_key TEXT NOT NULL DEFAULT '';
+    UPDATE parties SET invite_key = lower(hex(randomblob(8)));
+    )sql",
 };
 
 class Statement {
@@ -118,13 +124,19 @@ class SqliteStore final : public Store {
     Transaction t(*this);
     Statement(db_,
               "INSERT INTO parties (code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, "
-              "start_fen, mode, starts_at, expired_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)")
+              "start_fen, mode, starts_at, expired_at, rematch_offer, invite_key) "
+              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)")
         .bind(1, p.code).bind(2, p.variant).bind(3, p.counting).bind(4, int64_t(p.show_legal))
         .bind(5, int64_t(p.swap_colors)).bind(6, int64_t(p.labels)).bind(7, int64_t(p.cpu_level))
         .bind(8, p.created_at).bind(9, p.start_fen).bind(10, p.mode).bind(11, p.starts_at)
-        .bind(12, p.expired_at).step();
+        .bind(12, p.expired_at).bind(13, int64_t(p.rematch_offer)).bind(14, p.invite_key).step();
     insert_seat(host);
     t.commit();
+  }
+
+  void set_rematch_offer(const std::string& code, int seat) override {
+    std::lock_guard lock(mutex_);
+    Statement(db_, "UPDATE parties SET rematch_offer = ?1 WHERE code = ?2").bind(1, int64_t(seat)).bind(2, code).step();
   }
 
   void add_seat(const SeatRecord& s) override {
@@ -208,12 +220,13 @@ class SqliteStore final : public Store {
     std::vector<PartyData> out;
     Statement parties(db_,
                       "SELECT code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, start_fen, "
-                      "mode, starts_at, expired_at FROM parties ORDER BY created_at, code");
+                      "mode, starts_at, expired_at, rematch_offer, invite_key FROM parties ORDER BY created_at, code");
     while (parties.step()) {
       PartyData d;
       d.party = {parties.text(0), parties.text(1), parties.text(2), parties.integer(3) != 0,
                  parties.integer(4) != 0, parties.integer(5) != 0, int(parties.integer(6)), parties.integer(7),
-                 parties.text(8), parties.text(9), parties.integer(10), parties.integer(11)};
+                 parties.text(8), parties.text(9), parties.integer(10), parties.integer(11),
+                 int(parties.integer(12)), parties.text(13)};
       Statement seats(db_, "SELECT seat, name, token_hash FROM seats WHERE code = ?1 ORDER BY seat");
       seats.bind(1, d.party.code);
       while (seats.step())

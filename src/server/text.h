@@ -35,4 +35,17 @@ inline std::vector<std::string_view> list_items(std::string_view value) {
   return items;
 }
 
+// The value of `name` in a URL's query ("a=1&k=x" gives "x" for "k"), as it
+// is (no percent-decoding); empty when it is absent.
+inline std::string query_param(std::string_view query, std::string_view name) {
+  while (!query.empty()) {
+    const size_t amp = std::min(query.find('&'), query.size());
+    std::string_view item = query.substr(0, amp);
+    if (item.size() > name.size() && item.substr(0, name.size()) == name && item[name.size()] == '=')
+      return std::string(item.substr(name.size() + 1));
+    query.remove_prefix(std::min(amp + 1, query.size()));
+  }
+  return "";
+}
+
 }  // namespace makruk::server

@@ -1166,6 +1166,18 @@ TEST_F(Hostile, WrongCodeLimitKeepsPlayersIn) {
   Reply j = request(port(), http::verb::post, "/api/parties/" + v.code + "/join",
                     json::serialize(json::object{{"name", "Victim"}, {"token", v.host}}));
   EXPECT_EQ(j.status, 200) << json::serialize(j.body);
+  // The invite link carries the table's key: following it is no guess, so the
+  // page, its QR code and watching work from the limited address.
+  std::string key = field(j.body.at("party"), "key");
+  ASSERT_EQ(key.size(), 16u);
+  EXPECT_EQ(request(port(), http::verb::get, "/api/parties/" + v.code + "?k=" + key).status, 200);
+  EXPECT_EQ(request(port(), http::verb::get, "/api/parties/" + v.code + "/qr.svg?lang=th&k=" + key).status, 200);
+  EXPECT_EQ(request(port(), http::verb::get, "/api/parties/" + v.code + "?k=" + std::string(16, '0')).status, 429);
+  WsClient linked(port());
+  linked.send({{"t", "hello"}, {"code", v.code}, {"key", key}, {"name", "Aunt Noi"}});
+  EXPECT_FALSE(linked.wait_for("welcome", {}, 3s).is_null());
+  json::value p = player.wait_for("party", [](const json::value& m) { return !m.at("watchers").as_array().empty(); });
+  EXPECT_EQ(json::serialize(p.at("watchers")), R"(["Aunt Noi"])");
   expect_still_serves(v);
 }
 

@@ -88,10 +88,30 @@ TEST_F(ServerTest, TwoPlayersCreateJoinAndPlayToCheckmate) {
   EXPECT_EQ(str(watcher.wait_for("error"), "code"), "forbidden");
   guest.send({{"t", "move"}, {"v", 3}, {"move", "f8e8"}});
   EXPECT_EQ(str(guest.wait_for("error"), "code"), "conflict");
-  // Rematch: colours swap.
+  // Rematch by agreement: the guest offers, the watcher cannot accept, the
+  // host declines; offered again and accepted, the colours swap.
   guest.send({{"t", "rematch"}});
-  json::value next = host.wait_for("state", [](auto& m) { return m.at("number").as_int64() == 2; });
+  auto offered_by = [](int64_t seat) {
+    return [seat](const json::value& m) {
+      const json::value& by = m.at("rematch").at("offeredBy");
+      return seat < 0 ? by.is_null() : by.is_int64() && by.as_int64() == seat;
+    };
+  };
+  host.wait_for("party", offered_by(1));
+  watcher.wait_for("party", offered_by(1));
+  watcher.send({{"t", "rematch"}});
+  EXPECT_EQ(str(watcher.wait_for("error"), "code"), "forbidden");
+  host.send({{"t", "decline"}});
+  json::value declined = guest.wait_for("party", offered_by(-1));
+  EXPECT_EQ(declined.at("rematch").at("declinedBy").as_int64(), 0);
+  guest.send({{"t", "rematch"}});
+  host.wait_for("party", offered_by(1));
+  host.send({{"t", "rematch"}});
+  json::value next = guest.wait_for("state", [](auto& m) { return m.at("number").as_int64() == 2; });
   EXPECT_EQ(next.at("white").as_int64(), 1);
+  json::value party2 = watcher.wait_for("party", [](auto& m) { return m.at("gameNumber").as_int64() == 2; });
+  EXPECT_TRUE(party2.at("rematch").at("offeredBy").is_null());
+  EXPECT_TRUE(party2.at("rematch").at("declinedBy").is_null());
 }
 
 TEST_F(ServerTest, GameFromTheStartPositionAndResignation) {
@@ -155,18 +175,28 @@ TEST_F(ServerTest, GameAgainstTheCpu) {
   int64_t v = 0;
   for (const char* move : {"e3e4", "d3d4"}) {
     me.send({{"t", "move"}, {"v", v}, {"move", move}});
-    s = me.wait_for("state", at_version(v + 2), 30s);  // my move, then the CPU's
+    me.wait_for("state", at_version(v + 1));
+    const auto mine = std::chrono::steady_clock::now();
+    s = me.wait_for("state", at_version(v + 2), 30s);  // the CPU's
     ASSERT_FALSE(s.is_null());
+    // Level 1 searches in a few milliseconds but answers after a short pause
+    // (at least three quarters of 0.95 s), so that its reply does not feel abrupt.
+    EXPECT_GE(std::chrono::steady_clock::now() - mine, 700ms);
     EXPECT_EQ(str(s, "turn"), "w");
     v += 2;
   }
+  // Against the CPU a rematch needs no agreement: the CPU accepts at once.
+  me.send({{"t", "resign"}, {"v", v}});
+  me.wait_for("state", at_version(v + 1));
+  me.send({{"t", "rematch"}});
+  EXPECT_EQ(me.wait_for("state", [](auto& m) { return m.at("number").as_int64() == 2; }).at("v").as_int64(), 0);
 }
 
 TEST_F(ServerTest, BadInputIsRefusedAndChangesNothing) {
   // HTTP
   EXPECT_EQ(request(port(), http::verb::post, "/api/parties", "not json").status, 400);
   EXPECT_EQ(request(port(), http::verb::post, "/api/parties", R"({"name":""})").status, 400);
-  EXPECT_EQ(request(port(), http::verb::post, "/api/parties", R"({"name":")" + std::string(41, 'x') + "\"}").status, 400);
+  EXPECT_EQ(request(port(), http::verb::post, "/api/parties", R"({"name":")" + std::string(25, 'x') + "\"}").status, 400);
   EXPECT_EQ(request(port(), http::verb::post, "/api/parties", R"({"name":"a","variant":"chess"})").status, 400);
   EXPECT_EQ(request(port(), http::verb::post, "/api/parties", R"({"name":"a","counting":"sometimes"})").status, 400);
   EXPECT_EQ(request(port(), http::verb::post, "/api/parties", R"({"name":"a","fen":"8/8/8"})").status, 400);

@@ -136,7 +136,7 @@ TEST_F(Limits, OneAddressCannotFillTheCpuQueueForEveryone) {
 
 TEST_F(Limits, JoinsAreLimitedPerAddress) {
   table();
-  for (int i = 0; i < 30; ++i) EXPECT_EQ(hub_->join(code_, R"({"name":"Watcher"})", "10.0.0.5").status, 200) << i;
+  for (int i = 0; i < 30; ++i) EXPECT_EQ(hub_->join(code_, R"({"name":"Watcher"})", "10.0.0.5").status, 409) << i;  // full
   EXPECT_EQ(hub_->join(code_, R"({"name":"Watcher"})", "10.0.0.5").status, 429);
 }
 
@@ -149,6 +149,85 @@ TEST_F(Limits, NamesMustShowSomethingAndCarryNoDirectionControls) {
   }
   for (const char* good : {"สมชาย", "ដារ៉ា", "Ana María", "李", "a\u200Bb", "ក\u200Bខ"})
     EXPECT_EQ(hub_->create_party(json::serialize(json::object{{"name", good}}), "10.0.0.8").status, 201) << good;
+}
+
+TEST_F(Limits, NamesHaveAtMost24Characters) {
+  // 24 characters, counted as code points whatever their bytes: the web form's limit too.
+  const std::string thai24 = "สมชายสมชายสมชายสมชายสมชา";  // 24 Thai letters, 72 bytes
+  EXPECT_EQ(hub_->create_party(json::serialize(json::object{{"name", thai24}}), "10.0.0.8").status, 201);
+  EXPECT_EQ(hub_->create_party(json::serialize(json::object{{"name", std::string(24, 'a')}}), "10.0.0.8").status, 201);
+  HttpReply r = hub_->create_party(json::serialize(json::object{{"name", std::string(25, 'a')}}), "10.0.0.8");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NE(r.body.find("1 to 24 characters"), std::string::npos) << r.body;
+}
+
+TEST_F(Limits, AFullTableSaysSoAndSpectatorsAreListedByName) {
+  table();
+  HttpReply full = hub_->join(code_, R"({"name":"Late"})", "10.0.0.5");
+  EXPECT_EQ(full.status, 409);
+  auto j = body(full);
+  EXPECT_EQ(j["code"], "full");
+  EXPECT_EQ(j["party"].as_object()["status"], "ready");  // the table, to offer watching it
+  EXPECT_EQ(party()["players"].as_array().size(), 2u);   // nothing changed
+
+  auto host = connect(host_);
+  auto anna = std::make_shared<FakeClient>();
+  anna->ip = "10.0.0.5";
+  hub_->on_message(anna, R"({"t":"hello","code":")" + code_ + R"(","name":"  Anna "})");
+  auto anon = connect("");
+  auto anna2 = std::make_shared<FakeClient>();  // the same name from another tab
+  hub_->on_message(anna2, R"({"t":"hello","code":")" + code_ + R"(","name":"Anna"})");
+  auto bad = std::make_shared<FakeClient>();
+  hub_->on_message(bad, R"({"t":"hello","code":")" + code_ + R"(","name":"\u202Eevil"})");
+  EXPECT_EQ(bad->last("error")["code"], "bad-request");
+  EXPECT_EQ(bad->count("welcome"), 0u);
+  flush();
+  json::object p = host->last("party");
+  EXPECT_EQ(p["spectators"], 3);
+  EXPECT_EQ(json::serialize(p["watchers"]), R"(["Anna"])");
+  hub_->on_close(anna);
+  flush();
+  EXPECT_EQ(json::serialize(host->last("party")["watchers"]), R"(["Anna"])");  // the other tab is still there
+  hub_->on_close(anna2);
+  // A second hello with another name renames the watcher.
+  hub_->on_message(anon, R"({"t":"hello","code":")" + code_ + R"(","name":"Bo"})");
+  flush();
+  EXPECT_EQ(host->last("party")["spectators"], 1);
+  EXPECT_EQ(json::serialize(host->last("party")["watchers"]), R"(["Bo"])");
+  // A player's name in hello changes nothing: players have their seat's name.
+  hub_->on_message(host, R"({"t":"hello","code":")" + code_ + R"(","token":")" + host_ + R"(","name":"Zed"})");
+  flush();
+  EXPECT_EQ(host->last("party")["players"].as_array()[0].as_object()["name"], "Somchai");
+  EXPECT_EQ(json::serialize(host->last("party")["watchers"]), R"(["Bo"])");
+}
+
+TEST_F(Limits, TheInviteKeyIsNoGuessSoTheWrongCodeLimitLetsItIn) {
+  table();
+  const std::string key(party()["key"].as_string());
+  EXPECT_EQ(key.size(), 16u);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_party("ZZZZZ" + std::to_string(i), "10.0.0.3").status, 404);
+  // Limited: a bare code is a guess, and so is a wrong key.
+  EXPECT_EQ(hub_->get_party(code_, "10.0.0.3").status, 429);
+  EXPECT_EQ(hub_->get_party(code_, "10.0.0.3", "0000000000000000").status, 429);
+  EXPECT_EQ(hub_->get_party("ZZZZZZ", "10.0.0.3", key).status, 429);  // a key opens its own table only
+  // The link's key lets the page, its QR code, its calendar event and a spectator in.
+  EXPECT_EQ(hub_->get_party(code_, "10.0.0.3", key).status, 200);
+  HttpReply qr = hub_->qr_svg(code_, "https://makruk.example", "10.0.0.3", key);
+  EXPECT_EQ(qr.status, 200);
+  auto watcher = std::make_shared<FakeClient>();
+  watcher->ip = "10.0.0.3";
+  hub_->on_message(watcher, R"({"t":"hello","code":")" + code_ + R"(","key":")" + key + R"("})");
+  EXPECT_EQ(watcher->count("welcome"), 1u);
+  EXPECT_EQ(body(hub_->join(code_, R"({"name":"Late","key":")" + key + R"("})", "10.0.0.3")).at("code"), "full");
+  // Still limited for guesses.
+  EXPECT_EQ(hub_->get_party(code_, "10.0.0.3").status, 429);
+}
+
+TEST_F(Limits, InviteKeysSurviveARestart) {
+  table();
+  const std::string key(party()["key"].as_string());
+  open();
+  EXPECT_EQ(party()["key"].as_string(), key);
 }
 
 TEST_F(Limits, VersionsOutsideTheIntRangeAreRefused) {

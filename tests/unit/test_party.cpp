@@ -82,7 +82,9 @@ TEST_F(StoreTest, SeatsFillThenSpectate) {
   EXPECT_FALSE(p.add_player(*store_, "Dara", hash_token("guest"), seat));
   EXPECT_EQ(seat, 1);
   EXPECT_EQ(p.status(), "ready");
-  EXPECT_FALSE(p.add_player(*store_, "Visitor", hash_token("third"), seat));
+  auto full = p.add_player(*store_, "Visitor", hash_token("third"), seat);
+  ASSERT_TRUE(full);
+  EXPECT_EQ(full->code, ErrorCode::Full);
   EXPECT_EQ(seat, -1);
   EXPECT_EQ(p.seats().size(), 2u);
   EXPECT_EQ(p.seat_of_token(hash_token("guest")), 1);
@@ -130,15 +132,61 @@ TEST_F(StoreTest, RematchSwapsColoursWhenTheHouseRuleIsOn) {
     p.add_player(*store_, "Dara", hash_token("guest"), seat);
     p.start(*store_, 0, 0);
     EXPECT_EQ(p.game()->white_seat, 0);
-    EXPECT_EQ(p.rematch(*store_, 0, 0)->code, ErrorCode::Conflict);  // still running
+    bool started = false;
+    EXPECT_EQ(p.rematch(*store_, 0, 0, started)->code, ErrorCode::Conflict);  // still running
     p.act(*store_, 0, "resign", "", 0, 0);
-    EXPECT_EQ(p.rematch(*store_, -1, 0)->code, ErrorCode::Forbidden);
-    EXPECT_FALSE(p.rematch(*store_, 1, 0));
+    EXPECT_EQ(p.rematch(*store_, -1, 0, started)->code, ErrorCode::Forbidden);
+    EXPECT_FALSE(p.rematch(*store_, 1, 0, started));  // the offer
+    EXPECT_FALSE(started);
+    EXPECT_FALSE(p.rematch(*store_, 0, 0, started));  // accepted
+    EXPECT_TRUE(started);
     EXPECT_EQ(p.game()->number, 2);
     EXPECT_EQ(p.game()->white_seat, swap ? 1 : 0);
     TearDown();
     SetUp();
   }
+}
+
+TEST_F(StoreTest, RematchIsByAgreementAndTheOfferSurvivesReload) {
+  Party p = new_party(rules());
+  int seat;
+  bool started = false;
+  p.add_player(*store_, "Dara", hash_token("guest"), seat);
+  p.start(*store_, 0, 0);
+  p.act(*store_, 0, "resign", "", 0, 0);
+  EXPECT_EQ(p.rematch_offer(), -1);
+  EXPECT_EQ(p.decline_rematch(*store_, 1)->code, ErrorCode::Conflict);  // nothing to decline
+
+  // Offered by one, declined by the other: the game stays over, the decline is shown.
+  EXPECT_FALSE(p.rematch(*store_, 0, 0, started));
+  EXPECT_FALSE(started);
+  EXPECT_EQ(p.rematch_offer(), 0);
+  EXPECT_FALSE(p.rematch(*store_, 0, 0, started));  // offering again changes nothing
+  EXPECT_FALSE(started);
+  EXPECT_EQ(p.decline_rematch(*store_, -1)->code, ErrorCode::Forbidden);
+  EXPECT_FALSE(p.decline_rematch(*store_, 1));
+  EXPECT_EQ(p.rematch_offer(), -1);
+  EXPECT_EQ(p.rematch_declined_by(), 1);
+  EXPECT_EQ(p.game()->number, 1);
+
+  // Offered again and withdrawn: nobody declined.
+  EXPECT_FALSE(p.rematch(*store_, 0, 0, started));
+  EXPECT_EQ(p.rematch_declined_by(), -1);
+  EXPECT_FALSE(p.decline_rematch(*store_, 0));
+  EXPECT_EQ(p.rematch_offer(), -1);
+  EXPECT_EQ(p.rematch_declined_by(), -1);
+
+  // An offer is kept through a restart, and accepting it starts game 2.
+  EXPECT_FALSE(p.rematch(*store_, 1, 0, started));
+  reopen();
+  Party back = Party::from_record(store_->load_all()[0]);
+  EXPECT_EQ(back.rematch_offer(), 1);
+  EXPECT_FALSE(back.rematch(*store_, 0, 5, started));
+  EXPECT_TRUE(started);
+  EXPECT_EQ(back.game()->number, 2);
+  EXPECT_EQ(back.rematch_offer(), -1);
+  reopen();
+  EXPECT_EQ(store_->load_all()[0].party.rematch_offer, -1);
 }
 
 TEST_F(StoreTest, DeclarationModeCountsThroughThePartyAndSurvivesReload) {

@@ -17,6 +17,8 @@ const STRINGS = {
     blackWins: 'Black wins',
     draw: 'draw',
     vs: 'with {opponent}',
+    rematch: '{opponent} offers a rematch',
+    rematchBody: 'Table {code}: tap to accept or decline.',
     expired: 'The table ended after 45 days without a move',
     expiredBody: 'No winner or loser. Table {code}',
     generic: 'Makruk: something happened at your table',
@@ -43,6 +45,8 @@ const STRINGS = {
     blackWins: 'ฝ่ายดำชนะ',
     draw: 'เสมอ',
     vs: 'กับ {opponent}',
+    rematch: '{opponent} ขอเล่นอีกกระดาน',
+    rematchBody: 'โต๊ะ {code}: แตะเพื่อรับหรือปฏิเสธ',
     expired: 'โต๊ะจบลงเพราะไม่มีการเดินนาน 45 วัน',
     expiredBody: 'ไม่มีผู้ชนะหรือผู้แพ้ โต๊ะ {code}',
     generic: 'หมากรุกไทย: มีความเคลื่อนไหวที่โต๊ะของคุณ',
@@ -69,6 +73,8 @@ const STRINGS = {
     blackWins: 'ខាងខ្មៅឈ្នះ',
     draw: 'ស្មើ',
     vs: 'ជាមួយ {opponent}',
+    rematch: '{opponent} ស្នើលេងម្តងទៀត',
+    rematchBody: 'តុ {code}៖ ចុចដើម្បីទទួល ឬបដិសេធ។',
     expired: 'តុបានបញ្ចប់ ដោយសារគ្មានការដើររយៈពេល ៤៥ ថ្ងៃ',
     expiredBody: 'គ្មានអ្នកឈ្នះ ឬអ្នកចាញ់។ តុ {code}',
     generic: 'អុកថៃ និង អុកខ្មែរ៖ មានអ្វីមួយកើតឡើងនៅតុរបស់អ្នក',
@@ -131,6 +137,8 @@ function notificationFor(p) {
       const bits = [reason, opponent ? fill(S.vs, vars) : '', fill(S.overBody, vars)].filter(Boolean);
       return { title: fill(S.over, { result }), options: { ...base, body: bits.join(' · ') } };
     }
+    case 'rematch':
+      return { title: fill(S.rematch, vars), options: { ...base, body: fill(S.rematchBody, vars) } };
     case 'expired':
       return {
         title: S.expired,
