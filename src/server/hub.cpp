@@ -409,7 +409,7 @@ HttpReply Hub::create_party(const std::string& body, const std::string& ip) {
   auto [it, _] = parties_.emplace(r.code, std::move(p));
   maybe_cpu(it->second);
   return reply(201, json::object{{"code", r.code},
-                                 {"link", "/p/" + r.code},
+                                 {"link", invite_link("", it->second)},
                                  {"token", token},
                                  {"seat", 0},
                                  {"party", party_json(it->second)}});

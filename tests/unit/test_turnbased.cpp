@@ -135,6 +135,24 @@ TEST_F(TurnBased, AGamePlayedOverDaysPushesToThePlayerWhoseTurnItIs) {
   EXPECT_EQ(payload(2)["kind"].as_string(), "over");
   EXPECT_EQ(payload(2)["result"].as_string(), "1-0");
   EXPECT_EQ(payload(2)["reason"].as_string(), "resignation");
+
+  // A rematch offer is pushed to the other player; declining it pushes nothing;
+  // accepting starts the next game, and whoever must move first is told.
+  clock_ += DAY;
+  EXPECT_EQ(say(guest, R"({"t":"rematch"})")["t"].as_string(), "ack");
+  ASSERT_EQ(pushes_.size(), 4u);
+  EXPECT_EQ(pushes_[3].to.endpoint, "https://push.example.net/host");
+  EXPECT_EQ(payload(3)["kind"].as_string(), "rematch");
+  EXPECT_EQ(payload(3)["opponent"].as_string(), "Dara");
+  EXPECT_EQ(say(host, R"({"t":"decline"})")["t"].as_string(), "ack");
+  EXPECT_EQ(pushes_.size(), 4u);
+  EXPECT_EQ(say(guest, R"({"t":"rematch"})")["t"].as_string(), "ack");
+  ASSERT_EQ(pushes_.size(), 5u);
+  EXPECT_EQ(say(host, R"({"t":"rematch"})")["t"].as_string(), "ack");  // accepted: game 2, the guest is White
+  ASSERT_EQ(pushes_.size(), 6u);
+  EXPECT_EQ(pushes_[5].to.endpoint, "https://push.example.net/guest");
+  EXPECT_EQ(payload(5)["kind"].as_string(), "turn");
+  EXPECT_EQ(party()["gameNumber"].as_int64(), 2);
 }
 
 TEST_F(TurnBased, LiveTablesPushNothingAndNeverExpire) {
