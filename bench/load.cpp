@@ -3,7 +3,7 @@
 // legal moves at a target rate, and reports the connections held, moves per
 // second and the time from sending a move to the opponent receiving it.
 //
-//   load --port 8080 --games 5000 --rate 2000 --seconds 30 [--server-pid PID]
+//   load --port 8080 --games 5000 --rate 2000 --seconds 30 [--server-pid PID] [--deflate 1]
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -36,6 +36,7 @@ struct Options {
   double rate = 100;  // moves per second, all games together
   int seconds = 10;
   int server_pid = 0;
+  bool deflate = false;  // the clients offer permessage-deflate
 };
 
 struct Stats {
@@ -189,6 +190,7 @@ int main(int argc, char** argv) {
     else if (k == "--rate") o.rate = std::stod(v);
     else if (k == "--seconds") o.seconds = std::stoi(v);
     else if (k == "--server-pid") o.server_pid = std::stoi(v);
+    else if (k == "--deflate") o.deflate = v != "0";
     else {
       std::cerr << "unknown option " << k << "\n";
       return 2;
@@ -222,6 +224,11 @@ int main(int argc, char** argv) {
         auto p = std::make_shared<Player>(ioc);
         p->game = g.get();
         p->seat = s;
+        if (o.deflate) {
+          websocket::permessage_deflate pmd;
+          pmd.client_enable = true;
+          p->ws.set_option(pmd);
+        }
         beast::get_lowest_layer(p->ws).connect(server);
         p->ws.handshake("127.0.0.1", "/ws");
         p->send(json::serialize(json::object{{"t", "hello"}, {"code", g->code}, {"token", tokens[s]}}));

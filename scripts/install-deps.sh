@@ -9,6 +9,7 @@ packages=(
   libboost1.81-dev libboost-json1.81-dev  # Beast/Asio server, JSON
   libsqlite3-dev libssl-dev libqrencode-dev  # storage, tokens, QR codes
   libcurl4-openssl-dev       # Web Push delivery
+  zlib1g-dev                 # the wire benchmark's permessage-deflate client
   libgtest-dev               # unit tests
   clang libclang-rt-14-dev   # libFuzzer targets
 )

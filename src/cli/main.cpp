@@ -249,6 +249,7 @@ int main(int argc, char** argv) {
       ->check(nonNegative);
   serveCmd->add_option("--cpu-max-ms", so.limits.cpu_max_ms, "time cap on one CPU search (default 1500)")
       ->check(CLI::Range(1, 60000));
+  serveCmd->add_flag("!--no-ws-deflate", so.ws_deflate, "do not offer permessage-deflate to WebSocket clients");
   serveCmd->add_flag("!--no-cpu-pause", so.limits.cpu_pause,
                      "CPU levels 1-5 answer as soon as they have searched, without a short human-like pause");
   serveCmd->add_option("--cpu-queue", so.limits.cpu_queue,

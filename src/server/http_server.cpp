@@ -41,6 +41,7 @@ constexpr size_t MAX_BODY = 16 * 1024;
 constexpr size_t MAX_WS_MESSAGE = 4096;
 constexpr size_t MAX_QUEUED = 512;                 // messages; a client this far behind is dropped
 constexpr size_t MAX_QUEUED_BYTES = 4 * 1024 * 1024;  // the same, in bytes
+constexpr int DEFLATE_WINDOW_BITS = 12;  // permessage-deflate's window: 4 KiB
 constexpr auto CLOSE_GRACE = std::chrono::seconds(2);  // to take what was queued before a close
 constexpr int MAX_AT_HUB = 100;  // a client's messages read but not yet handled by the hub
 constexpr auto REQUEST_TIMEOUT = std::chrono::seconds(30);
@@ -126,6 +127,7 @@ struct Context {
   std::vector<std::string> allowed_origins;  // besides the public URL's and the request's own
   int hello_timeout_ms;
   ConnectionGate& gate;
+  bool ws_deflate;
 
   bool trusted(const asio::ip::address& a) const {
     return std::find(trusted_proxies.begin(), trusted_proxies.end(), plain(a)) != trusted_proxies.end();
@@ -366,6 +368,19 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     auto& ws = self->ws_;
     ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
     ws.read_message_max(MAX_WS_MESSAGE);
+    if (self->ctx_.ws_deflate) {
+      // Small windows keep a connection's compressor to about 20 KB; the
+      // context carries over from message to message, so a state that repeats
+      // most of the previous one costs little. Short messages go as they are.
+      websocket::permessage_deflate pmd;
+      pmd.server_enable = true;
+      pmd.server_max_window_bits = DEFLATE_WINDOW_BITS;
+      pmd.client_max_window_bits = DEFLATE_WINDOW_BITS;
+      pmd.compLevel = 6;
+      pmd.memLevel = 4;
+      pmd.msg_size_threshold = 128;
+      ws.set_option(pmd);
+    }
     try {
       co_await ws.async_accept(req, use_awaitable);
       // A connection that has not joined a table by then is closed.
@@ -727,7 +742,7 @@ int run_server(const ServerOptions& o) {
     publicUrl = "http://" + host + ":" + std::to_string(acceptor.local_endpoint().port());
   }
   Context ctx{hub_ioc, hub, o.web_dir, lower(publicUrl), std::move(proxies), std::move(origins), o.hello_timeout_ms,
-              gate};
+              gate, o.ws_deflate};
   asio::co_spawn(net_ioc, listen(acceptor, ctx), asio::detached);
 
   asio::signal_set signals(net_ioc, SIGINT, SIGTERM);

@@ -25,6 +25,7 @@ struct ServerOptions {
   int max_connections = 20000;
   int max_connections_per_ip = 100;  // not applied to trusted proxies
   int hello_timeout_ms = 5000;       // a WebSocket must join a table this soon
+  bool ws_deflate = true;            // offer permessage-deflate to WebSocket clients
   HubLimits limits;
 
   // The address links (QR codes, calendar events) point to; empty: made from

@@ -976,7 +976,8 @@ TEST_F(Hostile, LinksIgnoreTheHostHeader) {
                     json::serialize(json::object{{"name", "Somchai"}, {"startsAt", epoch_ms() + 86400000}}));
   ASSERT_EQ(c.status, 201) << json::serialize(c.body);
   const std::string code = str(c.body, "code");
-  const std::string link = "http://127.0.0.1:" + std::to_string(port()) + "/p/" + code;
+  const std::string link = "http://127.0.0.1:" + std::to_string(port()) + "/p/" + code + "?k=" +
+                           field(c.body.at("party"), "key");
   Reply ics = request(port(), http::verb::get, "/api/parties/" + code + "/event.ics",
                       "", with_header("Host", "evil.example"));
   EXPECT_EQ(ics.status, 200);
@@ -984,7 +985,7 @@ TEST_F(Hostile, LinksIgnoreTheHostHeader) {
   EXPECT_EQ(ics.text.find("evil.example"), std::string::npos) << ics.text;
   Reply qr = request(port(), http::verb::get, "/api/parties/" + code + "/qr.svg", "", with_header("Host", "evil.example"));
   EXPECT_EQ(qr.status, 200);
-  EXPECT_EQ(qr.text, makruk::server::qr_code_svg(link)) << "the QR code is not of " << link;
+  EXPECT_TRUE(qr.text == makruk::server::qr_code_svg(link)) << "the QR code is not of " << link;
   expect_still_serves(v);
 }
 
@@ -999,7 +1000,7 @@ TEST_F(Hostile, PublicUrlMakesTheLinks) {
                     with_header("Origin", "https://play.example"));
   ASSERT_EQ(c.status, 201) << json::serialize(c.body);
   const std::string code = str(c.body, "code");
-  const std::string link = "https://play.example/p/" + code;
+  const std::string link = "https://play.example/p/" + code + "?k=" + field(c.body.at("party"), "key");
   for (const std::string& hostHeader : std::vector<std::string>{"evil.example", "127.0.0.1:" + std::to_string(port())}) {
     SCOPED_TRACE("Host: " + hostHeader);
     Reply ics = request(port(), http::verb::get, "/api/parties/" + code + "/event.ics", "",
@@ -1009,7 +1010,7 @@ TEST_F(Hostile, PublicUrlMakesTheLinks) {
     EXPECT_EQ(ics.text.find("evil.example"), std::string::npos) << ics.text;
     Reply qr = request(port(), http::verb::get, "/api/parties/" + code + "/qr.svg", "", with_header("Host", hostHeader));
     EXPECT_EQ(qr.status, 200);
-    EXPECT_EQ(qr.text, makruk::server::qr_code_svg(link)) << "the QR code is not of " << link;
+    EXPECT_TRUE(qr.text == makruk::server::qr_code_svg(link)) << "the QR code is not of " << link;
   }
   expect_still_serves(v);
 }
@@ -1179,6 +1180,51 @@ TEST_F(Hostile, WrongCodeLimitKeepsPlayersIn) {
   json::value p = player.wait_for("party", [](const json::value& m) { return !m.at("watchers").as_array().empty(); });
   EXPECT_EQ(json::serialize(p.at("watchers")), R"(["Aunt Noi"])");
   expect_still_serves(v);
+}
+
+// WebSocket messages go compressed (permessage-deflate) to a client that
+// offers it, with the context kept from message to message; never to one that
+// does not, nor with --no-ws-deflate.
+TEST_F(Hostile, WebSocketCompressionIsNegotiated) {
+  for (bool serverOffers : {true, false}) {
+    SCOPED_TRACE(serverOffers ? "default" : "--no-ws-deflate");
+    ASSERT_TRUE(start(serverOffers ? std::vector<std::string>{} : std::vector<std::string>{"--no-ws-deflate"}));
+    Victim v = make_victim();
+    ASSERT_TRUE(v.ok());
+    for (bool clientOffers : {true, false}) {
+      RawConn c(port(), "127.0.0.1");
+      std::string req = ws_upgrade_request(port());
+      if (clientOffers) req.insert(req.size() - 2, "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n");
+      ASSERT_TRUE(c.send(req));
+      std::string got = c.read(5s, "\r\n\r\n");
+      const size_t end = got.find("\r\n\r\n");
+      ASSERT_NE(end, std::string::npos);
+      const std::string head = lower(got.substr(0, end));
+      const bool negotiated = head.find("sec-websocket-extensions: permessage-deflate") != std::string::npos;
+      EXPECT_EQ(negotiated, serverOffers && clientOffers) << head;
+      ASSERT_TRUE(c.send(ws_text_frame(json::serialize(json::object{{"t", "hello"}, {"code", v.code}}))));
+      std::string frames = got.substr(end + 4) + c.read(2s, "\"legal\"");
+      frames += c.read(300ms);
+      // welcome (short: sent as it is), party and state (compressed when negotiated)
+      size_t compressed = 0, total = 0;
+      for (size_t i = 0; i + 2 <= frames.size();) {
+        const unsigned char b0 = frames[i], b1 = frames[i + 1];
+        size_t len = b1 & 0x7F, head_len = 2;
+        if (len == 126) {
+          len = (size_t(uint8_t(frames[i + 2])) << 8) | uint8_t(frames[i + 3]);
+          head_len = 4;
+        }
+        ++total;
+        compressed += (b0 & 0x40) != 0;  // RSV1: a compressed message
+        i += head_len + len;
+      }
+      EXPECT_GE(total, 3u);
+      if (negotiated) EXPECT_GE(compressed, 2u);
+      else EXPECT_EQ(compressed, 0u);
+    }
+    expect_still_serves(v);
+    server_.reset();
+  }
 }
 
 // A live table that nobody is at and where nothing happened for
