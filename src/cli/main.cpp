@@ -249,6 +249,10 @@ int main(int argc, char** argv) {
       ->check(nonNegative);
   serveCmd->add_option("--cpu-max-ms", so.limits.cpu_max_ms, "time cap on one CPU search (default 1500)")
       ->check(CLI::Range(1, 60000));
+  int drainSeconds = so.drain_ms / 1000;
+  serveCmd->add_option("--drain-seconds", drainSeconds,
+                       "on SIGTERM, how long open connections get to finish before the server stops (default 5)")
+      ->check(CLI::Range(0, 600));
   serveCmd->add_flag("!--no-ws-deflate", so.ws_deflate, "do not offer permessage-deflate to WebSocket clients");
   serveCmd->add_flag("!--no-cpu-pause", so.limits.cpu_pause,
                      "CPU levels 1-5 answer as soon as they have searched, without a short human-like pause");
@@ -342,6 +346,7 @@ int main(int argc, char** argv) {
   if (*tuneCmd) return engine::run_tune_command(tc, std::cerr);
   if (*serveCmd) {
     so.limits.live_idle_ms = liveIdleMinutes * 60000;
+    so.drain_ms = drainSeconds * 1000;
     return server::run_server(so);
   }
   if (*openCmd) {

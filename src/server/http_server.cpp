@@ -16,6 +16,8 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <future>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -41,6 +43,7 @@ constexpr size_t MAX_BODY = 16 * 1024;
 constexpr size_t MAX_WS_MESSAGE = 4096;
 constexpr size_t MAX_QUEUED = 512;                 // messages; a client this far behind is dropped
 constexpr size_t MAX_QUEUED_BYTES = 4 * 1024 * 1024;  // the same, in bytes
+using Clock = std::chrono::steady_clock;
 constexpr int DEFLATE_WINDOW_BITS = 12;  // permessage-deflate's window: 4 KiB
 constexpr auto CLOSE_GRACE = std::chrono::seconds(2);  // to take what was queued before a close
 constexpr int MAX_AT_HUB = 100;  // a client's messages read but not yet handled by the hub
@@ -75,6 +78,12 @@ class ConnectionGate {
     std::string key_;
   };
 
+  // Connections open now.
+  int open() const {
+    std::lock_guard lock(mutex_);
+    return total_;
+  }
+
   // A place for a connection from `key` (empty: not counted per address), or
   // an empty ticket when a cap is reached.
   Ticket admit(const std::string& key) {
@@ -99,7 +108,7 @@ class ConnectionGate {
     }
   }
 
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   int max_total_, max_per_ip_;
   int total_ = 0;
   std::unordered_map<std::string, int> per_ip_;
@@ -118,6 +127,77 @@ std::string address_key(const asio::ip::address& a) {
   return a.to_string();
 }
 
+class WsSession;
+
+// The open WebSocket sessions, so that a shutdown can tell each to go.
+class Sessions {
+ public:
+  void add(const std::shared_ptr<WsSession>& s) {
+    std::lock_guard lock(mutex_);
+    live_[s.get()] = s;
+  }
+  void remove(WsSession* s) {
+    std::lock_guard lock(mutex_);
+    live_.erase(s);
+  }
+  std::vector<std::shared_ptr<WsSession>> all() const {
+    std::lock_guard lock(mutex_);
+    std::vector<std::shared_ptr<WsSession>> out;
+    for (const auto& [_, w] : live_)
+      if (auto s = w.lock()) out.push_back(std::move(s));
+    return out;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<WsSession*, std::weak_ptr<WsSession>> live_;
+};
+
+// The HTTP connections, so that a shutdown can close those waiting for a
+// request (a browser keeps a few open between requests).
+class HttpConns {
+ public:
+  void add(beast::tcp_stream* s) {
+    std::lock_guard lock(mutex_);
+    live_.emplace(s, Entry{s->get_executor(), false});
+  }
+  void remove(beast::tcp_stream* s) {
+    std::lock_guard lock(mutex_);
+    live_.erase(s);
+  }
+  void set_idle(beast::tcp_stream* s, bool idle) {
+    std::lock_guard lock(mutex_);
+    if (auto it = live_.find(s); it != live_.end()) it->second.idle = idle;
+  }
+  // Shuts the connections that wait for a request, each on its own strand
+  // (where it is also removed, so it is still there when found).
+  void close_idle() {
+    std::vector<std::pair<beast::tcp_stream*, asio::any_io_executor>> idle;
+    {
+      std::lock_guard lock(mutex_);
+      for (const auto& [s, e] : live_)
+        if (e.idle) idle.emplace_back(s, e.executor);
+    }
+    for (auto& [s, ex] : idle)
+      asio::post(ex, [this, s = s] {
+        std::lock_guard lock(mutex_);
+        auto it = live_.find(s);
+        if (it == live_.end() || !it->second.idle) return;
+        beast::error_code ec;
+        s->socket().shutdown(tcp::socket::shutdown_both, ec);
+        s->socket().cancel(ec);
+      });
+  }
+
+ private:
+  struct Entry {
+    asio::any_io_executor executor;
+    bool idle;
+  };
+  std::mutex mutex_;
+  std::map<beast::tcp_stream*, Entry> live_;
+};
+
 struct Context {
   asio::io_context& hub_ioc;
   Hub& hub;
@@ -128,6 +208,9 @@ struct Context {
   int hello_timeout_ms;
   ConnectionGate& gate;
   bool ws_deflate;
+  Sessions sessions;
+  HttpConns http_conns;
+  std::atomic<bool> draining{false};  // shutting down: no keep-alive, not ready
 
   bool trusted(const asio::ip::address& a) const {
     return std::find(trusted_proxies.begin(), trusted_proxies.end(), plain(a)) != trusted_proxies.end();
@@ -311,6 +394,7 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string targe
     co_return hub.create_party(body, ip);
   }
   if (path == "/api/my-games" && method == http::verb::post) co_return hub.my_games(body, ip);
+  if (path == "/readyz") co_return hub.ready();
   if (path == "/api/push/key" && method == http::verb::get) co_return hub.push_key();
   if (path == "/api/push/subscribe" && method == http::verb::post) co_return hub.push_subscribe(body, ip);
   if (path == "/api/push/unsubscribe" && method == http::verb::post) co_return hub.push_unsubscribe(body);
@@ -353,9 +437,17 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
   // written, then a close frame; a peer that does not take them within
   // CLOSE_GRACE is cut off.
   void close() override {
-    asio::post(ws_.get_executor(), [self = shared_from_this()] {
+    end_politely(websocket::close_reason(websocket::close_code::policy_error, "too many messages"));
+  }
+  // The server is shutting down: the same, with "going away" (1001), so that
+  // the client reconnects, to another instance or to this one restarted.
+  void go_away() { end_politely(websocket::close_reason(websocket::close_code::going_away, "server restarting")); }
+
+  void end_politely(websocket::close_reason why) {
+    asio::post(ws_.get_executor(), [self = shared_from_this(), why = std::move(why)] {
       if (self->closed_ || self->closing_) return;
       self->closing_ = true;
+      self->close_reason_ = why;
       self->close_timer_.expires_after(CLOSE_GRACE);
       self->close_timer_.async_wait([self](beast::error_code ec) {
         if (!ec) self->do_close();
@@ -381,6 +473,8 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
       pmd.msg_size_threshold = 128;
       ws.set_option(pmd);
     }
+    self->ctx_.sessions.add(self);
+    if (self->ctx_.draining) self->go_away();
     try {
       co_await ws.async_accept(req, use_awaitable);
       // A connection that has not joined a table by then is closed.
@@ -416,6 +510,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     self->do_close();
     self->hello_timer_.cancel();
     self->close_timer_.cancel();
+    self->ctx_.sessions.remove(self.get());
     asio::post(self->ctx_.hub_ioc, [self] { self->ctx_.hub.on_close(self); });
   }
 
@@ -443,8 +538,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
 
   void write_close() {
     writing_ = true;
-    ws_.async_close(websocket::close_reason(websocket::close_code::policy_error, "too many messages"),
-                    [self = shared_from_this()](beast::error_code) {
+    ws_.async_close(close_reason_, [self = shared_from_this()](beast::error_code) {
                       self->writing_ = false;
                       self->do_close();
                     });
@@ -471,6 +565,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
   bool writing_ = false;
   bool closed_ = false;
   bool closing_ = false;  // the hub asked to end it; the queue drains first
+  websocket::close_reason close_reason_;
   std::atomic<int> at_hub_{0};
 };
 
@@ -485,12 +580,21 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
     peer = ep.address();
   }
   beast::error_code failure;
+  ctx.http_conns.add(&stream);
+  struct Unlist {
+    HttpConns& conns;
+    beast::tcp_stream* s;
+    ~Unlist() { conns.remove(s); }
+  } unlist{ctx.http_conns, &stream};
   try {
     for (;;) {
       http::request_parser<http::string_body> parser;
       parser.body_limit(MAX_BODY);
       stream.expires_after(REQUEST_TIMEOUT);
+      if (ctx.draining && buffer.size() == 0) break;
+      ctx.http_conns.set_idle(&stream, buffer.size() == 0);
       co_await http::async_read_header(stream, buffer, parser, use_awaitable);
+      ctx.http_conns.set_idle(&stream, false);
       if (auto refused = framing_error(parser.get())) {
         co_await http::async_write(stream, *refused, use_awaitable);
         break;
@@ -511,6 +615,7 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
           break;
         }
         stream.expires_never();
+        ctx.http_conns.remove(&stream);
         auto session = std::make_shared<WsSession>(stream.release_socket(), ctx, ip, std::move(ticket));
         co_await WsSession::run(session, std::move(req));
         co_return;
@@ -518,7 +623,18 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
 
       Response res;
       const bool head = req.method() == http::verb::head;
-      if (path.rfind("/api/", 0) == 0) {
+      if (path == "/healthz") {
+        // Alive: the process answers. /readyz asks the hub and the store too.
+        res = make_response(req, 200, R"({"status":"ok"})", "application/json");
+        res.set(http::field::cache_control, "no-store");
+      } else if (path == "/readyz" && ctx.draining) {
+        res = make_response(req, 503, R"({"status":"draining"})", "application/json");
+        res.set(http::field::cache_control, "no-store");
+      } else if (path == "/readyz") {
+        HttpReply r = co_await asio::co_spawn(ctx.hub_ioc, call_hub(ctx, http::verb::get, "/readyz", "", ip), use_awaitable);
+        res = make_response(req, r.status, std::move(r.body), r.content_type);
+        res.set(http::field::cache_control, "no-store");
+      } else if (path.rfind("/api/", 0) == 0) {
         const bool post = req.method() == http::verb::post;
         if (post && !origin_allowed(ctx, req)) {
           res = json_error(req, 403, "forbidden", "origin not allowed");
@@ -535,6 +651,7 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
       } else {
         res = json_error(req, 405, "bad-request", "method not allowed");
       }
+      if (ctx.draining) res.keep_alive(false);
       bool keep = res.keep_alive();
       co_await http::async_write(stream, res, use_awaitable);
       if (!keep) break;
@@ -742,14 +859,32 @@ int run_server(const ServerOptions& o) {
     publicUrl = "http://" + host + ":" + std::to_string(acceptor.local_endpoint().port());
   }
   Context ctx{hub_ioc, hub, o.web_dir, lower(publicUrl), std::move(proxies), std::move(origins), o.hello_timeout_ms,
-              gate, o.ws_deflate};
+              gate, o.ws_deflate, {}, {}, {}};
   asio::co_spawn(net_ioc, listen(acceptor, ctx), asio::detached);
 
+  // SIGTERM or SIGINT drains: no new connection, every WebSocket gets what it
+  // was sent and then "going away" (1001), answers in progress are written
+  // without keep-alive; after at most --drain-seconds the network stops, the
+  // hub finishes what it was given (its writes included), and the process
+  // exits 0.
   asio::signal_set signals(net_ioc, SIGINT, SIGTERM);
-  signals.async_wait([&](beast::error_code, int) {
-    net_ioc.stop();
-    hub_work.reset();
-    hub_ioc.stop();
+  asio::steady_timer drain_timer(net_ioc);
+  const auto drain_deadline_after = std::chrono::milliseconds(o.drain_ms);
+  std::function<void(Clock::time_point)> wait_drained = [&](Clock::time_point deadline) {
+    if (gate.open() == 0 || Clock::now() >= deadline) return net_ioc.stop();
+    drain_timer.expires_after(std::chrono::milliseconds(20));
+    drain_timer.async_wait([&, deadline](beast::error_code ec) {
+      if (!ec) wait_drained(deadline);
+    });
+  };
+  signals.async_wait([&](beast::error_code ec, int) {
+    if (ec) return;
+    ctx.draining = true;
+    beast::error_code ignored;
+    acceptor.close(ignored);
+    for (auto& session : ctx.sessions.all()) session->go_away();
+    ctx.http_conns.close_idle();
+    wait_drained(Clock::now() + drain_deadline_after);
   });
 
   std::cout << "makruk serve: http://" << (o.address == "0.0.0.0" ? "localhost" : o.address) << ":"
@@ -760,6 +895,13 @@ int run_server(const ServerOptions& o) {
   for (int i = 1; i < o.threads; ++i) net_threads.emplace_back([&] { net_ioc.run(); });
   net_ioc.run();
   for (auto& t : net_threads) t.join();
+  // Whatever reached the hub before now is handled (and stored) before it stops.
+  auto handled = std::make_shared<std::promise<void>>();
+  asio::post(hub_ioc, [handled, &ticker] {
+    ticker.cancel();
+    handled->set_value();
+  });
+  handled->get_future().wait_for(std::chrono::seconds(10));
   hub_work.reset();
   hub_ioc.stop();
   hub_thread.join();

@@ -26,6 +26,7 @@ struct ServerOptions {
   int max_connections_per_ip = 100;  // not applied to trusted proxies
   int hello_timeout_ms = 5000;       // a WebSocket must join a table this soon
   bool ws_deflate = true;            // offer permessage-deflate to WebSocket clients
+  int drain_ms = 5000;               // on SIGTERM, how long connections get to finish
   HubLimits limits;
 
   // The address links (QR codes, calendar events) point to; empty: made from

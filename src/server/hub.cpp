@@ -1027,6 +1027,15 @@ HttpReply Hub::event_ics(const std::string& code, const std::string& base_url, c
   return HttpReply{200, ics, "text/calendar; charset=utf-8"};
 }
 
+HttpReply Hub::ready() {
+  try {
+    store_.party_exists("");  // a read: the database answers
+  } catch (const std::exception& e) {
+    return reply(503, json::object{{"status", "store unavailable"}, {"error", e.what()}});
+  }
+  return reply(200, json::object{{"status", "ready"}, {"parties", parties_.size()}});
+}
+
 HttpReply Hub::advance_clock(const std::string& body) {
   if (!test_clock_) return error_reply(Error{ErrorCode::NotFound, "no such endpoint"});
   std::string why;

@@ -113,6 +113,8 @@ class Hub {
   // An iCalendar event for a table with a scheduled start.
   HttpReply event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
                       const std::string& key = "");
+  // GET /readyz: 200 when the hub answers and the store can be read, else 503.
+  HttpReply ready();
   // The player's view of the tables whose tokens a browser holds.
   HttpReply my_games(const std::string& body, const std::string& ip);
 

@@ -1227,6 +1227,65 @@ TEST_F(Hostile, WebSocketCompressionIsNegotiated) {
   }
 }
 
+// Health checks, and a SIGTERM that drains: every WebSocket gets what it was
+// sent and then "going away" (1001); an action acknowledged just before is
+// kept; a connection that says nothing holds the exit up for --drain-seconds
+// at most; the process exits 0.
+TEST_F(Hostile, HealthChecksAndSigtermDrains) {
+  ASSERT_TRUE(start({"--drain-seconds", "2"}));
+  Victim v = make_victim();
+  ASSERT_TRUE(v.ok());
+  Reply alive = request(port(), http::verb::get, "/healthz");
+  EXPECT_EQ(alive.status, 200);
+  EXPECT_EQ(field(alive.body, "status"), "ok");
+  Reply ready = request(port(), http::verb::get, "/readyz");
+  EXPECT_EQ(ready.status, 200);
+  EXPECT_EQ(field(ready.body, "status"), "ready");
+
+  RawWs player, watcher;
+  ASSERT_TRUE(player.open(port(), "127.0.0.1"));
+  ASSERT_TRUE(watcher.open(port(), "127.0.0.1"));
+  player.conn.send(ws_text_frame(json::serialize(json::object{{"t", "hello"}, {"code", v.code}, {"token", v.guest}})));
+  watcher.conn.send(ws_text_frame(json::serialize(json::object{{"t", "hello"}, {"code", v.code}})));
+  player.frames += player.conn.read(3s, "\"state\"");
+  watcher.frames += watcher.conn.read(3s, "\"state\"");
+  RawConn idle(port(), "127.0.0.1");  // connected, says nothing
+  ASSERT_TRUE(idle.connected());
+
+  // The guest moves and the server is told to stop at once.
+  player.conn.send(ws_text_frame(R"({"t":"move","v":1,"move":"e6e5","id":"last"})"));
+  player.frames += player.conn.read(3s, "\"ack\"");
+  ASSERT_NE(player.frames.find("\"ack\""), std::string::npos) << player.frames;
+  const auto t0 = Clock::now();
+  ASSERT_EQ(kill(server_->pid(), SIGTERM), 0);
+  // A connection waiting for a request is closed at once, while the
+  // WebSockets (which never answer the close) still hold the process up.
+  idle.read(1s);
+  EXPECT_TRUE(idle.peer_closed());
+  EXPECT_TRUE(server_->alive());
+  for (RawWs* ws : {&player, &watcher}) {
+    ws->frames += ws->conn.read(3s);
+    ASSERT_EQ(last_opcode(ws->frames), 8) << "a close frame last";
+    // The close frame's payload starts with its code: 1001, going away.
+    const size_t at = ws->frames.rfind(std::string("\x88", 1));
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_EQ((uint8_t(ws->frames[at + 2]) << 8) | uint8_t(ws->frames[at + 3]), 1001);
+  }
+  while (server_->alive() && Clock::now() - t0 < 10s) std::this_thread::sleep_for(20ms);
+  ASSERT_FALSE(server_->alive());
+  EXPECT_EQ(server_->how_it_ended(), "exited with status 0");
+  EXPECT_LT(Clock::now() - t0, 5s);  // the two that never answer the close held it up for 2 s at most
+  EXPECT_EQ(request(port(), http::verb::get, "/healthz").status, 0);  // nothing listens
+
+  // Restarted on the same data, the acknowledged move is there.
+  ASSERT_TRUE(start());
+  WsClient back(port());
+  back.send({{"t", "hello"}, {"code", v.code}, {"token", v.host}});
+  json::value st = back.wait_for("state");
+  EXPECT_EQ(st.at("v").as_int64(), 2);
+  EXPECT_EQ(st.at("moves").as_array().back().as_string(), "e6e5");
+}
+
 // A live table that nobody is at and where nothing happened for
 // --live-idle-minutes ends like an expired turn-based one; a table someone
 // watches, and a turn-based table, do not.
