@@ -100,10 +100,13 @@ constexpr const char* ADDRESSES[] = {"192.0.2.1", "192.0.2.2", "192.0.2.3"};
 constexpr int64_t CLOCK_STEPS[] = {0,       10,           50,         1000,        61000,
                                    600000,  3600000,      86401000,   3888000000, 3974400000};
 
-const std::vector<std::string> KEYS = {"t", "id", "code", "token", "move", "v", "name", "x", "", "T"};
-const std::vector<std::string> TYPES = {"hello", "ping",  "sync",   "start", "rematch", "move", "count", "stop",
-                                        "claim", "resign", "dance", "",      "HELLO",   "ack",  "state", "welcome"};
-const std::vector<std::string> ACTIONS = {"start", "rematch", "count", "stop", "claim", "resign", "sync", "ping"};
+const std::vector<std::string> KEYS = {"t", "id", "code", "token", "move", "v", "name", "x", "", "T",
+                                       "key", "variant", "counting", "mode", "browser"};
+const std::vector<std::string> TYPES = {"hello", "ping",   "sync",  "start", "rematch", "move",    "count",
+                                        "stop",  "claim",  "resign", "dance", "",       "HELLO",   "ack",
+                                        "state", "welcome", "decline", "seek", "unseek", "paired"};
+const std::vector<std::string> ACTIONS = {"start", "rematch", "count",   "stop", "claim",
+                                          "resign", "sync",   "ping",    "decline", "seek", "unseek"};
 const std::vector<std::string> MOVES = {"e3e4", "h3h4", "a3a4", "d3d4", "e6e5", "a6a5", "b1c3", "g8f6",
                                         "c3c4", "e6d6", "e3e9", "",     "z9z9", "e3e4e5", "e3", "0000",
                                         "E3E4", "e3e4+", "count:w", "resign:b"};
@@ -452,6 +455,10 @@ class Session {
           return quote(other[i % std::size(other)]);
         }
       }
+    }
+    if (key == "variant" || key == "counting" || key == "mode" || key == "browser") {
+      static const std::string wishes[] = {"makruk", "ouk", "", "auto", "declare", "live", "turn", "b1", "b2"};
+      return quote(wishes[i % std::size(wishes)]);
     }
     return quote(NAMES[i % NAMES.size()]);
   }

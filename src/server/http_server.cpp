@@ -395,6 +395,7 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string targe
   }
   if (path == "/api/my-games" && method == http::verb::post) co_return hub.my_games(body, ip);
   if (path == "/readyz") co_return hub.ready();
+  if (path == "/api/lobby" && method == http::verb::get) co_return hub.lobby();
   if (path == "/api/push/key" && method == http::verb::get) co_return hub.push_key();
   if (path == "/api/push/subscribe" && method == http::verb::post) co_return hub.push_subscribe(body, ip);
   if (path == "/api/push/unsubscribe" && method == http::verb::post) co_return hub.push_unsubscribe(body);

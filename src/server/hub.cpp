@@ -572,6 +572,7 @@ void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, c
 }
 
 void Hub::on_close(const std::shared_ptr<Client>& c) {
+  unseek(c, false);  // closing the page leaves the queue
   if (!c->joined) return;
   auto it = watchers_.find(c->code);
   if (it != watchers_.end()) {
@@ -595,6 +596,7 @@ void Hub::on_close(const std::shared_ptr<Client>& c) {
 }
 
 void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) {
+  if (!c->id) c->id = ++next_client_id_;
   // Rate limit: a bucket of 20 messages refilled at 20 a second.
   const int64_t now = this->now();
   c->tokens = std::min(20.0, c->tokens + double(now - c->last_refill) * 0.02);
@@ -621,6 +623,15 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
     return send_error(*c, id, Error{ErrorCode::BadRequest, "'v' must be a game version (0 or more)"});
 
   if (type == "ping") return c->send(message(json::object{{"t", "pong"}}));
+  if (type == "seek") {
+    SeekWish wish;
+    std::string browser;
+    if (!get_string(*o, "variant", wish.variant) || !get_string(*o, "counting", wish.counting) ||
+        !get_string(*o, "mode", wish.mode) || !get_string(*o, "browser", browser))
+      return send_error(*c, id, Error{ErrorCode::BadRequest, "a field has the wrong type"});
+    return seek(c, wish, name, browser);
+  }
+  if (type == "unseek") return unseek(c, true);
   if (type == "hello") return hello(c, code, token, key, name);
   if (!c->joined) return send_error(*c, id, Error{ErrorCode::BadRequest, "say hello first"});
   Party* p = find(c->code);
@@ -1026,6 +1037,128 @@ HttpReply Hub::event_ics(const std::string& code, const std::string& base_url, c
                     ": " + link + "\r\nURL:" + link + "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
   return HttpReply{200, ics, "text/calendar; charset=utf-8"};
 }
+
+// ---------------------------------------------------------------- finding an opponent
+
+void Hub::seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& raw_name,
+               const std::string& browser) {
+  auto bad = [&](const std::string& why) { send_error(*c, "", Error{ErrorCode::BadRequest, why}); };
+  if (!wish.variant.empty() && wish.variant != "makruk" && wish.variant != "ouk")
+    return bad("variant must be 'makruk', 'ouk' or empty (either)");
+  if (!wish.counting.empty() && wish.counting != "auto" && wish.counting != "declare")
+    return bad("counting must be 'auto', 'declare' or empty (either)");
+  if (!wish.mode.empty() && wish.mode != "live" && wish.mode != "turn")
+    return bad("mode must be 'live', 'turn' or empty (either)");
+  if (browser.size() > 64) return bad("browser too long");
+  std::string why;
+  auto name = clean_name(raw_name, why);
+  if (!name) return bad(why);
+  const int64_t t = now();
+  const bool waiting = seekers_.count(c->id) != 0;
+  if (!waiting && limits_.seeks_per_address && matchmaker_.waiting_from(c->ip) >= limits_.seeks_per_address)
+    return send_error(*c, "", Error{ErrorCode::RateLimited, "too many people wait from your address"});
+  if (!seeks_.allow(c->ip, t, limits_.seek_per_minute))
+    return send_error(*c, "", Error{ErrorCode::RateLimited, "too many requests to find an opponent; wait a minute"});
+  c->greeted = true;  // a seeker has said who it is: the hello deadline does not apply
+  uint64_t replaced = 0;
+  auto pairing = matchmaker_.seek(Seek{c->id, browser, c->ip, *name, wish, t}, &replaced);
+  if (replaced) {
+    auto it = seekers_.find(replaced);
+    if (auto old = it == seekers_.end() ? nullptr : it->second.lock())
+      old->send(message(json::object{{"t", "seek-ended"}, {"reason", "replaced"}}));
+    seekers_.erase(replaced);
+  }
+  seekers_[c->id] = c;
+  if (pairing) {
+    pair(*pairing);  // both leave seekers_ there
+  } else {
+    c->send(message(json::object{{"t", "seeking"}, {"variant", wish.variant}, {"counting", wish.counting},
+                                 {"mode", wish.mode}}));
+  }
+  lobby_changed();
+}
+
+void Hub::unseek(const std::shared_ptr<Client>& c, bool tell) {
+  // Cancelling is answered even when nothing waited (a pairing may have come first).
+  if (tell) c->send(message(json::object{{"t", "seek-ended"}, {"reason", "cancelled"}}));
+  if (!c->id || !matchmaker_.cancel(c->id)) return;
+  seekers_.erase(c->id);
+  lobby_changed();
+}
+
+// A table for two paired seekers, started at once: the one who waited longer
+// is the host (and White in the first game).
+void Hub::pair(const Pairing& pairing) {
+  const int64_t t = now();
+  PartyRecord r;
+  r.code = new_code();
+  r.variant = pairing.agreed.variant;
+  r.counting = pairing.agreed.counting;
+  r.mode = pairing.agreed.mode;
+  r.created_at = t;
+  r.invite_key = random_token().substr(0, 16);
+  const std::string tokens[2] = {random_token(), random_token()};
+  const Seek* seekers[2] = {&pairing.first, &pairing.second};
+  Party p(r);
+  try {
+    store_.create_party(r, SeatRecord{r.code, 0, seekers[0]->name, hash_token(tokens[0])});
+    p.seats().push_back(Seat{seekers[0]->name, hash_token(tokens[0]), 0});
+    int seat = -1;
+    p.add_player(store_, seekers[1]->name, hash_token(tokens[1]), seat);
+    p.begin_game(store_, t);
+  } catch (const std::exception& e) {
+    for (const Seek* s : seekers) {
+      auto it = seekers_.find(s->id);
+      auto c = it == seekers_.end() ? nullptr : it->second.lock();
+      if (c) send_error(*c, "", Error{ErrorCode::Conflict, std::string("storage failed: ") + e.what()});
+    }
+    return;
+  }
+  auto [it, _] = parties_.emplace(r.code, std::move(p));
+  for (int seat = 0; seat < 2; ++seat) {
+    std::shared_ptr<Client> c;
+    if (auto w = seekers_.find(seekers[seat]->id); w != seekers_.end()) c = w->second.lock();
+    seekers_.erase(seekers[seat]->id);
+    if (!c) continue;
+    json::object m{{"t", "paired"}, {"code", r.code}, {"token", tokens[seat]}, {"seat", seat},
+                   {"opponent", seekers[1 - seat]->name}, {"party", party_json(it->second)}};
+    c->send(message(m));
+  }
+}
+
+json::object Hub::lobby_counts() const {
+  // Players at a running game with an open connection, among the tables someone watches.
+  int64_t playing = 0;
+  for (const auto& [code, _] : watchers_) {
+    auto it = parties_.find(code);
+    if (it == parties_.end() || !it->second.game() || it->second.game()->game.over()) continue;
+    for (const Seat& s : it->second.seats()) playing += s.connections > 0;
+  }
+  return json::object{{"waiting", matchmaker_.waiting()}, {"playing", playing}};
+}
+
+void Hub::lobby_changed() {
+  if (lobby_pending_) return;  // one update is on its way
+  lobby_pending_ = true;
+  auto flush = [this] {
+    lobby_pending_ = false;
+    json::object o = lobby_counts();
+    o["t"] = "lobby";
+    auto m = message(o);
+    for (auto it = seekers_.begin(); it != seekers_.end();) {
+      if (auto c = it->second.lock()) {
+        c->send(m);
+        ++it;
+      } else {
+        it = seekers_.erase(it);
+      }
+    }
+  };
+  if (defer_) defer_(limits_.presence_delay_ms, std::move(flush));
+  else post_(std::move(flush));
+}
+
+HttpReply Hub::lobby() { return reply(200, lobby_counts()); }
 
 HttpReply Hub::ready() {
   try {

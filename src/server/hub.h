@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <boost/json/object.hpp>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -16,6 +17,7 @@
 
 #include "cpu.h"
 #include "party.h"
+#include "matchmaker.h"
 #include "store.h"
 #include "webpush.h"
 
@@ -40,6 +42,7 @@ class Client {
   std::string code;
   int seat = -1;  // -1: spectator
   std::string name;  // a spectator's name, if it gave one
+  uint64_t id = 0;   // given by the hub on the first message (the matchmaker's key)
   bool joined = false;
   double tokens = 20;  // rate limit: tokens refill at 20 a second
   int64_t last_refill = 0;
@@ -68,6 +71,8 @@ struct HubLimits {
   size_t subscriptions_per_seat = 10;  // push subscriptions (browsers) per seat
   int64_t presence_delay_ms = 200;  // players online and spectator counts go out at most this often
   bool cpu_pause = true;            // the low levels answer after a short, human-like pause
+  int seek_per_minute = 20;         // requests to find an opponent
+  size_t seeks_per_address = 4;     // people waiting for an opponent from one address
 };
 
 // Sliding one-minute windows of events per address.
@@ -113,6 +118,8 @@ class Hub {
   // An iCalendar event for a table with a scheduled start.
   HttpReply event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
                       const std::string& key = "");
+  // GET /api/lobby: how many wait for an opponent and how many play now.
+  HttpReply lobby();
   // GET /readyz: 200 when the hub answers and the store can be read, else 503.
   HttpReply ready();
   // The player's view of the tables whose tokens a browser holds.
@@ -172,6 +179,13 @@ class Hub {
   std::shared_ptr<const std::string> state_message(const Party& p);
   void send_error(Client& c, const std::string& id, const Error& e);
   void after_change(Party& p, bool party_changed, bool state_changed = true);
+  // Finding an opponent: a seek (pairs at once when someone compatible waits),
+  // its cancellation, and the waiting and playing counts sent to the seekers.
+  void seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& name, const std::string& browser);
+  void unseek(const std::shared_ptr<Client>& c, bool tell);
+  void lobby_changed();
+  boost::json::object lobby_counts() const;
+  void pair(const Pairing& p);
   void maybe_cpu(Party& p);
   void on_cpu_result(const std::string& code, int64_t game, int version, std::vector<std::string> actions);
 
@@ -199,6 +213,11 @@ class Hub {
   bool push_allow_http_ = false;
   bool test_clock_ = false;
   int64_t clock_offset_ = 0;
+  Matchmaker matchmaker_;
+  std::map<uint64_t, std::weak_ptr<Client>> seekers_;  // by client id
+  AddressLimiter seeks_;
+  uint64_t next_client_id_ = 0;
+  bool lobby_pending_ = false;
   CpuPool cpu_;
 };
 

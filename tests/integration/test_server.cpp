@@ -192,6 +192,45 @@ TEST_F(ServerTest, GameAgainstTheCpu) {
   EXPECT_EQ(me.wait_for("state", [](auto& m) { return m.at("number").as_int64() == 2; }).at("v").as_int64(), 0);
 }
 
+// Finding an opponent over the real server: two seekers are paired into a
+// started table and play; a third waits (the lobby says so) and leaves the
+// queue when its connection closes.
+TEST_F(ServerTest, FindAnOpponent) {
+  auto seek = [](const std::string& name, const std::string& browser) {
+    return json::object{{"t", "seek"}, {"name", name}, {"browser", browser}, {"variant", "ouk"}, {"counting", ""},
+                        {"mode", "live"}};
+  };
+  WsClient a(port()), b(port());
+  a.send(seek("Somchai", "browser-a"));
+  a.wait_for("seeking");
+  b.send(seek("Dara", "browser-b"));
+  json::value pa = a.wait_for("paired"), pb = b.wait_for("paired");
+  ASSERT_FALSE(pa.is_null());
+  ASSERT_FALSE(pb.is_null());
+  EXPECT_EQ(str(pa, "code"), str(pb, "code"));
+  EXPECT_EQ(pa.at("party").at("variant").as_string(), "ouk");
+  WsClient host(port()), guest(port());
+  host.send({{"t", "hello"}, {"code", str(pa, "code")}, {"token", str(pa, "token")}});
+  guest.send({{"t", "hello"}, {"code", str(pb, "code")}, {"token", str(pb, "token")}});
+  json::value st = guest.wait_for("state");
+  EXPECT_EQ(st.at("v").as_int64(), 0);
+  host.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}});
+  EXPECT_FALSE(guest.wait_for("state", at_version(1)).is_null());
+
+  {
+    WsClient c(port());
+    c.send(seek("Noi", "browser-c"));
+    c.wait_for("seeking");
+    Reply lobby = request(port(), http::verb::get, "/api/lobby");
+    EXPECT_EQ(lobby.status, 200);
+    EXPECT_EQ(lobby.body.at("waiting").as_int64(), 1);
+    EXPECT_EQ(lobby.body.at("playing").as_int64(), 2);
+  }  // its page closes
+  for (int i = 0; i < 50 && request(port(), http::verb::get, "/api/lobby").body.at("waiting").as_int64() != 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(request(port(), http::verb::get, "/api/lobby").body.at("waiting").as_int64(), 0);
+}
+
 TEST_F(ServerTest, BadInputIsRefusedAndChangesNothing) {
   // HTTP
   EXPECT_EQ(request(port(), http::verb::post, "/api/parties", "not json").status, 400);

@@ -1,0 +1,221 @@
+// Finding an opponent: the pairing queue on its own (compatibility, order,
+// cancelling, one entry per browser, never oneself), then through the hub
+// (paired players land in a started table; closing leaves the queue; counts;
+// limits).
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include "fake_client.h"
+#include "server/hub.h"
+#include "server/matchmaker.h"
+#include "temp_db.h"
+
+using namespace makruk;
+using namespace makruk::server;
+using testing_helpers::body;
+using testing_helpers::FakeClient;
+namespace json = boost::json;
+
+namespace {
+
+Seek seek(uint64_t id, const std::string& browser, SeekWish wish = {"makruk", "auto", "live"}) {
+  return Seek{id, browser, "10.0.0." + std::to_string(id), "P" + std::to_string(id), wish, int64_t(id)};
+}
+
+TEST(Matchmaker, PairsCompatibleWishesFirstComeFirstServed) {
+  Matchmaker m;
+  EXPECT_FALSE(m.seek(seek(1, "a", {"ouk", "auto", "live"})));
+  EXPECT_FALSE(m.seek(seek(2, "b")));  // Makruk: not with 1
+  auto p = m.seek(seek(3, "c"));       // Makruk: with 2
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->first.id, 2u);
+  EXPECT_EQ(p->second.id, 3u);
+  EXPECT_EQ(m.waiting(), 1u);
+}
+
+TEST(Matchmaker, TheOneWhoWaitedLongerIsFirst) {
+  Matchmaker m;
+  EXPECT_FALSE(m.seek(seek(1, "a", {"ouk", "", ""})));
+  EXPECT_FALSE(m.seek(seek(2, "b", {"makruk", "declare", "live"})));
+  // Either variant, declared counting: both 1 and 2 would do; 1 waited longer.
+  auto p = m.seek(seek(3, "c", {"", "declare", ""}));
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->first.id, 1u);
+  EXPECT_EQ(p->second.id, 3u);
+  EXPECT_EQ(p->agreed.variant, "ouk");
+  EXPECT_EQ(p->agreed.counting, "declare");
+  EXPECT_EQ(p->agreed.mode, "live");
+  EXPECT_EQ(m.waiting(), 1u);
+  EXPECT_EQ(m.queue().front().id, 2u);
+}
+
+TEST(Matchmaker, IncompatibleChoicesWaitAndWideningPairs) {
+  Matchmaker m;
+  EXPECT_FALSE(m.seek(seek(1, "a", {"makruk", "auto", "live"})));
+  EXPECT_FALSE(m.seek(seek(2, "b", {"ouk", "auto", "live"})));
+  EXPECT_FALSE(m.seek(seek(3, "c", {"makruk", "declare", "live"})));
+  EXPECT_FALSE(m.seek(seek(4, "d", {"makruk", "auto", "turn"})));
+  EXPECT_EQ(m.waiting(), 4u);
+  // Browser d widens its choice (the same connection seeks again): it pairs with 1.
+  auto p = m.seek(seek(4, "d", {"makruk", "auto", ""}));
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->first.id, 1u);
+  EXPECT_EQ(p->agreed.mode, "live");
+  EXPECT_EQ(m.waiting(), 2u);
+}
+
+TEST(Matchmaker, OneEntryPerBrowserAndNeverOneself) {
+  Matchmaker m;
+  uint64_t replaced = 0;
+  EXPECT_FALSE(m.seek(seek(1, "same"), &replaced));
+  EXPECT_EQ(replaced, 0u);
+  // A second tab of the same browser replaces the first; it is not paired with it.
+  EXPECT_FALSE(m.seek(seek(2, "same"), &replaced));
+  EXPECT_EQ(replaced, 1u);
+  EXPECT_EQ(m.waiting(), 1u);
+  EXPECT_EQ(m.queue().front().id, 2u);
+  auto p = m.seek(seek(3, "other"));
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->first.id, 2u);
+}
+
+TEST(Matchmaker, CancelLeavesTheQueue) {
+  Matchmaker m;
+  EXPECT_FALSE(m.seek(seek(1, "a")));
+  EXPECT_TRUE(m.cancel(1));
+  EXPECT_FALSE(m.cancel(1));
+  EXPECT_EQ(m.waiting(), 0u);
+  EXPECT_FALSE(m.seek(seek(2, "b")));  // nobody to pair with any more
+  EXPECT_EQ(m.waiting_from("10.0.0.2"), 1u);
+}
+
+TEST(Matchmaker, AgreeFillsEveryField) {
+  auto a = Matchmaker::agree({"", "", ""}, {"", "", ""});
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->variant, "makruk");
+  EXPECT_EQ(a->counting, "auto");
+  EXPECT_EQ(a->mode, "live");
+  EXPECT_FALSE(Matchmaker::agree({"ouk", "", ""}, {"makruk", "", ""}));
+  EXPECT_EQ(Matchmaker::agree({"", "", "turn"}, {"ouk", "", ""})->mode, "turn");
+}
+
+class Lobby : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = open_sqlite_store(db_.path());
+    hub_ = std::make_unique<Hub>(*store_, [](std::function<void()> f) { f(); }, [this] { return clock_; });
+    hub_->load();
+    hub_->set_defer([this](int64_t, std::function<void()> f) { deferred_.push_back(std::move(f)); });
+  }
+  void TearDown() override {
+    hub_.reset();
+    store_.reset();
+    db_.clear();
+  }
+  void flush() {
+    auto fs = std::move(deferred_);
+    deferred_.clear();
+    for (auto& f : fs) f();
+  }
+  std::shared_ptr<FakeClient> client(const std::string& ip) {
+    auto c = std::make_shared<FakeClient>();
+    c->ip = ip;
+    return c;
+  }
+  void say(const std::shared_ptr<FakeClient>& c, const json::object& m) {
+    hub_->on_message(c, json::serialize(m));
+    clock_ += 100;
+  }
+  json::object seekMsg(const std::string& name, const std::string& browser, const std::string& variant = "makruk") {
+    return json::object{{"t", "seek"}, {"name", name}, {"browser", browser}, {"variant", variant},
+                        {"counting", "auto"}, {"mode", "live"}};
+  }
+
+  testing_helpers::TempDb db_{"makruk-lobby"};
+  std::unique_ptr<Store> store_;
+  std::unique_ptr<Hub> hub_;
+  std::vector<std::function<void()>> deferred_;
+  int64_t clock_ = 1764460800000;
+};
+
+TEST_F(Lobby, TwoSeekersLandInAStartedTableAndAThirdWaits) {
+  auto a = client("10.0.0.1"), b = client("10.0.0.2"), c = client("10.0.0.3");
+  say(a, seekMsg("Somchai", "browser-a"));
+  EXPECT_EQ(a->count("seeking"), 1u);
+  EXPECT_TRUE(a->greeted);
+  flush();
+  EXPECT_EQ(a->last("lobby")["waiting"], 1);
+  say(b, seekMsg("Dara", "browser-b"));
+  json::object pa = a->last("paired"), pb = b->last("paired");
+  ASSERT_FALSE(pa.empty());
+  ASSERT_FALSE(pb.empty());
+  EXPECT_EQ(pa["code"], pb["code"]);
+  EXPECT_EQ(pa["seat"], 0);  // waited longer: the host
+  EXPECT_EQ(pb["seat"], 1);
+  EXPECT_EQ(pa["opponent"], "Dara");
+  EXPECT_EQ(pa["party"].as_object()["status"], "playing");  // no Start needed
+  // The tokens are seats of that table.
+  const std::string code(pa["code"].as_string());
+  auto host = client("10.0.0.1");
+  say(host, json::object{{"t", "hello"}, {"code", code}, {"token", pa["token"]}});
+  EXPECT_EQ(host->last("welcome")["seat"], 0);
+  EXPECT_EQ(host->last("state")["v"], 0);
+  // A third waits.
+  say(c, seekMsg("Noi", "browser-c"));
+  EXPECT_EQ(c->count("paired"), 0u);
+  flush();
+  EXPECT_EQ(c->last("lobby")["waiting"], 1);
+  EXPECT_EQ(c->last("lobby")["playing"], 1);  // the host is connected to a running game
+  EXPECT_EQ(body(hub_->lobby())["waiting"], 1);
+}
+
+TEST_F(Lobby, ClosingThePageOrCancellingLeavesTheQueue) {
+  auto a = client("10.0.0.1"), b = client("10.0.0.2");
+  say(a, seekMsg("Somchai", "browser-a"));
+  hub_->on_close(a);
+  say(b, seekMsg("Dara", "browser-b"));
+  EXPECT_EQ(b->count("paired"), 0u);  // a had gone
+  say(b, json::object{{"t", "unseek"}});
+  EXPECT_EQ(b->last("seek-ended")["reason"], "cancelled");
+  EXPECT_EQ(body(hub_->lobby())["waiting"], 0);
+}
+
+TEST_F(Lobby, ASecondTabOfOneBrowserReplacesTheFirstAndIsNotPairedWithIt) {
+  auto tab1 = client("10.0.0.1"), tab2 = client("10.0.0.1"), other = client("10.0.0.2");
+  say(tab1, seekMsg("Somchai", "same-browser"));
+  say(tab2, seekMsg("Somchai", "same-browser"));
+  EXPECT_EQ(tab1->last("seek-ended")["reason"], "replaced");
+  EXPECT_EQ(tab2->count("paired"), 0u);
+  say(other, seekMsg("Dara", "other-browser"));
+  EXPECT_EQ(tab2->count("paired"), 1u);
+  EXPECT_EQ(tab1->count("paired"), 0u);
+}
+
+TEST_F(Lobby, BadSeeksAreRefusedAndAddressesAreLimited) {
+  auto a = client("10.0.0.1");
+  say(a, json::object{{"t", "seek"}, {"name", ""}});
+  EXPECT_EQ(a->last("error")["code"], "bad-request");
+  say(a, json::object{{"t", "seek"}, {"name", "X"}, {"variant", "chess"}});
+  EXPECT_EQ(a->last("error")["code"], "bad-request");
+  say(a, json::object{{"t", "seek"}, {"name", "X"}, {"mode", 5}});
+  EXPECT_EQ(a->last("error")["code"], "bad-request");
+  EXPECT_EQ(body(hub_->lobby())["waiting"], 0);
+  // Four people may wait from one address (a family, a school); a fifth is refused.
+  const SeekWish wishes[5] = {{"makruk", "auto", "live"}, {"ouk", "auto", "live"}, {"makruk", "declare", "live"},
+                              {"makruk", "auto", "turn"}, {"ouk", "declare", "turn"}};
+  std::vector<std::shared_ptr<FakeClient>> many;
+  for (int i = 0; i < 5; ++i) {
+    many.push_back(client("10.0.0.9"));
+    say(many.back(), json::object{{"t", "seek"}, {"name", "P"}, {"browser", "b" + std::to_string(i)},
+                                  {"variant", wishes[i].variant}, {"counting", wishes[i].counting},
+                                  {"mode", wishes[i].mode}});
+  }
+  EXPECT_EQ(body(hub_->lobby())["waiting"], 4);
+  EXPECT_EQ(many[4]->last("error")["code"], "rate-limited");
+  auto flood = client("10.0.0.8");
+  for (int i = 0; i < 25; ++i) say(flood, seekMsg("F", "f"));
+  EXPECT_EQ(flood->last("error")["code"], "rate-limited");
+}
+
+}  // namespace
