@@ -229,7 +229,8 @@ std::string_view content_type(const std::filesystem::path& p) {
   if (ext == ".css") return "text/css; charset=utf-8";
   if (ext == ".svg") return "image/svg+xml";
   if (ext == ".png") return "image/png";
-  if (ext == ".json" || ext == ".webmanifest") return "application/json";
+  if (ext == ".webmanifest") return "application/manifest+json";
+  if (ext == ".json") return "application/json";
   if (ext == ".woff2") return "font/woff2";
   if (ext == ".ico") return "image/x-icon";
   if (ext == ".txt") return "text/plain; charset=utf-8";

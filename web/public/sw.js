@@ -1,6 +1,9 @@
-// The service worker, served at /sw.js with scope "/". It only turns Web Push messages
-// into notifications (docs/api.md, "Turn-based tables and Web Push") and opens the table
-// when one is tapped; it caches nothing and handles no fetch. Plain JavaScript, copied
+// The service worker, served at /sw.js with scope "/". It turns Web Push messages into
+// notifications (docs/api.md, "Turn-based tables and Web Push") and opens the table when
+// one is tapped. It caches one thing only, the offline page (offline.html), fetched when
+// the worker installs: a page navigation that fails for want of a network gets that page
+// instead of the browser's error. Everything else, the app included, always comes from
+// the server; nothing else is cached or answered from a cache. Plain JavaScript, copied
 // as it is into web/dist by Vite (it runs without the page, so it keeps its own few
 // strings in Thai, English and Khmer).
 /* eslint-env serviceworker */
@@ -177,12 +180,52 @@ async function tellPages(p) {
   }
 }
 
-self.addEventListener('install', () => {
+// A new name for each new offline page; older caches are deleted when the worker activates.
+const OFFLINE_CACHE = 'makruk-offline-1';
+const OFFLINE_URL = '/offline.html';
+
+self.addEventListener('install', (event) => {
   self.skipWaiting();
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(OFFLINE_CACHE);
+      // straight from the server, not from the browser's HTTP cache
+      await cache.add(new Request(OFFLINE_URL, { cache: 'reload' }));
+    })(),
+  );
 });
 
 self.addEventListener('activate', (event) => {
-  event.waitUntil(self.clients.claim());
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith('makruk-offline-') && name !== OFFLINE_CACHE) await caches.delete(name);
+      }
+      // The worker starts while the page's request is already on its way.
+      if (self.registration.navigationPreload) await self.registration.navigationPreload.enable().catch(() => {});
+      await self.clients.claim();
+    })(),
+  );
+});
+
+// Only page navigations are looked at, and they always go to the server; the cached offline
+// page is the answer only when that fails (no network, or the server unreachable). Other
+// requests (scripts, styles, the API, the WebSocket) are not touched at all.
+self.addEventListener('fetch', (event) => {
+  if (event.request.mode !== 'navigate' || event.request.method !== 'GET') return;
+  event.respondWith(
+    (async () => {
+      try {
+        const preloaded = await event.preloadResponse;
+        if (preloaded) return preloaded;
+        return await fetch(event.request);
+      } catch (e) {
+        const page = await caches.match(OFFLINE_URL, { cacheName: OFFLINE_CACHE });
+        if (page) return page;
+        throw e;
+      }
+    })(),
+  );
 });
 
 self.addEventListener('push', (event) => {

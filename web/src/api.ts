@@ -40,6 +40,12 @@ export interface Party {
   lastMoveAt?: number | null;
   /** When a turn-based table that is not finished expires, else null. */
   expiresAt?: number | null;
+  /** The table's invite key: links carry it (`/p/CODE?k=KEY`), so following one is no guess. */
+  key?: string;
+  /** The names spectators gave (each once). */
+  watchers?: string[];
+  /** A rematch offered by a seat, or declined by one, once the game is over. */
+  rematch?: { offeredBy: number | null; declinedBy: number | null };
 }
 
 /** One table of `POST /api/my-games`, seen by the player whose token it was. */
@@ -152,13 +158,31 @@ export interface SeatAnswer {
   link?: string;
 }
 
+function keyQuery(key?: string): string {
+  return key ? `?k=${encodeURIComponent(key)}` : '';
+}
+
+/** The invite link of a table: with its key when known. */
+export function inviteLink(code: string, key?: string): string {
+  return `${location.origin}/p/${code}${keyQuery(key)}`;
+}
+
+/** A table's longest display name; the server refuses longer ones (code points). */
+export const NAME_MAX = 24;
+
 export const api = {
   create: (b: CreateBody) => call<SeatAnswer & { code: string; link: string }>('POST', '/api/parties', b),
-  party: (code: string) => call<{ party: Party }>('GET', `/api/parties/${encodeURIComponent(code)}`),
-  join: (code: string, name: string, token?: string) =>
-    call<SeatAnswer>('POST', `/api/parties/${encodeURIComponent(code)}/join`, token ? { name, token } : { name }),
-  qrUrl: (code: string) => `/api/parties/${encodeURIComponent(code)}/qr.svg`,
+  party: (code: string, key?: string) =>
+    call<{ party: Party }>('GET', `/api/parties/${encodeURIComponent(code)}${keyQuery(key)}`),
+  join: (code: string, name: string, token?: string, key?: string) =>
+    call<SeatAnswer>('POST', `/api/parties/${encodeURIComponent(code)}/join`, {
+      name,
+      ...(token ? { token } : {}),
+      ...(key ? { key } : {}),
+    }),
+  qrUrl: (code: string, key?: string) => `/api/parties/${encodeURIComponent(code)}/qr.svg${keyQuery(key)}`,
   icsUrl: (code: string) => `/api/parties/${encodeURIComponent(code)}/event.ics`,
+  lobby: () => call<{ waiting: number; playing: number }>('GET', '/api/lobby'),
   myGames: (tables: TableToken[]) => call<{ games: MyGame[]; unknown?: string[] }>('POST', '/api/my-games', { tables }),
   pushKey: () => call<{ publicKey: string }>('GET', '/api/push/key'),
   pushSubscribe: (subscription: PushSubscriptionJSON, lang: string, tables: TableToken[]) =>

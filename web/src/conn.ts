@@ -1,5 +1,5 @@
 // The WebSocket connection to /ws: says hello with the seat token, reconnects by itself
-// with exponential backoff, and resyncs when it sees a gap in game versions.
+// with a jittered backoff, and resyncs when it sees a gap in game versions.
 import type { GameState, Party } from './api';
 
 export interface Welcome {
@@ -24,11 +24,24 @@ export interface ConnHandlers {
   status(online: boolean): void;
 }
 
+// How long to wait before the next try, at most. While the page is in view the wait stays
+// short, so a player is back within about two seconds of the server coming back however long
+// it was away. Hidden, the wait may grow, to spare the battery: showing the page again (or the
+// browser finding its network again) tries at once. When the browser knows it has no network
+// at all, the 'online' event is what wakes us, so there is no hurry either.
+const RETRY_FIRST_MS = 500;
+const RETRY_CAP_VISIBLE_MS = 1500;
+const RETRY_CAP_NO_NETWORK_MS = 10000;
+const RETRY_CAP_HIDDEN_MS = 30000;
+// A try that neither opens nor fails (a lost packet, a dead route) is given up after this.
+const OPEN_TIMEOUT_MS = 8000;
+
 export class Conn {
   private ws: WebSocket | null = null;
   private closed = false;
   private attempt = 0;
   private retryTimer: number | undefined;
+  private openTimer: number | undefined;
   private pingTimer: number | undefined;
   private nextId = 1;
   private lastV = new Map<number, number>(); // game id -> last version seen
@@ -38,6 +51,8 @@ export class Conn {
     private code: string,
     private token: string | undefined,
     private h: ConnHandlers,
+    /** The invite link's key (no guess at the code), and a spectator's name to be listed by. */
+    private extra: { key?: string; name?: string } = {},
   ) {
     this.onWake = this.onWake.bind(this);
     window.addEventListener('online', this.onWake);
@@ -60,9 +75,16 @@ export class Conn {
       return;
     }
     this.ws = ws;
+    window.clearTimeout(this.openTimer);
+    this.openTimer = window.setTimeout(() => {
+      if (this.ws === ws && ws.readyState === WebSocket.CONNECTING) this.abandon(ws);
+    }, OPEN_TIMEOUT_MS);
     ws.onopen = () => {
+      window.clearTimeout(this.openTimer);
       const hello: Record<string, unknown> = { t: 'hello', code: this.code };
       if (this.token) hello.token = this.token;
+      if (this.extra.key) hello.key = this.extra.key;
+      if (this.extra.name && !this.token) hello.name = this.extra.name;
       ws.send(JSON.stringify(hello));
       this.pingTimer = window.setInterval(() => this.raw({ t: 'ping' }), 25000);
     };
@@ -76,15 +98,22 @@ export class Conn {
       this.dispatch(m);
     };
     ws.onclose = () => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      window.clearInterval(this.pingTimer);
-      this.setOnline(false);
-      this.scheduleRetry();
+      if (this.ws === ws) this.abandon(ws);
     };
     ws.onerror = () => {
       /* onclose follows */
     };
+  }
+
+  /** Forgets a socket that closed (or never opened), says we are offline and plans the next try. */
+  private abandon(ws: WebSocket): void {
+    this.ws = null;
+    ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+    if (ws.readyState === WebSocket.CONNECTING || ws.readyState === WebSocket.OPEN) ws.close();
+    window.clearTimeout(this.openTimer);
+    window.clearInterval(this.pingTimer);
+    this.setOnline(false);
+    this.scheduleRetry();
   }
 
   private dispatch(m: Record<string, unknown>): void {
@@ -132,16 +161,29 @@ export class Conn {
   private scheduleRetry(): void {
     if (this.closed) return;
     window.clearTimeout(this.retryTimer);
-    const base = Math.min(30000, 500 * 2 ** this.attempt);
+    const cap =
+      document.visibilityState === 'hidden'
+        ? RETRY_CAP_HIDDEN_MS
+        : navigator.onLine === false
+          ? RETRY_CAP_NO_NETWORK_MS
+          : RETRY_CAP_VISIBLE_MS;
+    const base = Math.min(cap, RETRY_FIRST_MS * 2 ** this.attempt);
+    // Jitter: a restarted server is not met by every client in the same instant.
     const delay = base / 2 + Math.random() * (base / 2);
     this.attempt = Math.min(this.attempt + 1, 10);
-    this.retryTimer = window.setTimeout(() => this.open(), delay);
+    this.retryTimer = window.setTimeout(() => {
+      this.retryTimer = undefined;
+      this.open();
+    }, delay);
   }
 
-  private onWake(): void {
-    if (this.closed || this.ws || document.visibilityState === 'hidden') return;
-    // Coming back (network up, tab visible): try now instead of waiting out the backoff.
+  private onWake(ev: Event): void {
+    if (this.closed || this.ws) return;
+    // A hidden page waits for the long backoff, unless the network itself just came back.
+    if (ev.type !== 'online' && document.visibilityState === 'hidden') return;
+    // Coming back (network up, page in view): try now instead of waiting out the backoff.
     window.clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     this.attempt = 0;
     this.open();
   }
@@ -170,6 +212,7 @@ export class Conn {
   close(): void {
     this.closed = true;
     window.clearTimeout(this.retryTimer);
+    window.clearTimeout(this.openTimer);
     window.clearInterval(this.pingTimer);
     window.removeEventListener('online', this.onWake);
     document.removeEventListener('visibilitychange', this.onWake);

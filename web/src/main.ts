@@ -7,6 +7,8 @@ import { isMuted, setMuted, unlockAudio } from './sound';
 import { homeScreen } from './screens/home';
 import { newTableScreen } from './screens/newtable';
 import { joinScreen } from './screens/join';
+import { findScreen } from './screens/find';
+import { lobby } from './lobby';
 import { PartyScreen } from './screens/party';
 import { CODE_RE, normaliseCode } from './api';
 import { connBanner, setNavigator, type Screen } from './ui';
@@ -38,6 +40,8 @@ function screenFor(path: string, search: URLSearchParams): Screen {
       return newTableScreen(true);
     case '/join':
       return joinScreen(search.get('code') ?? '');
+    case '/find':
+      return findScreen();
     default:
       return homeScreen();
   }
@@ -118,6 +122,30 @@ onLangChange(() => {
     currentPath = '';
     route();
   }
+});
+
+// An opponent found while the player is elsewhere (practising against the CPU, say):
+// a notice that stays until they go to the game or dismiss it.
+let foundNotice: HTMLElement | null = null;
+lobby.subscribe((s) => {
+  foundNotice?.remove();
+  foundNotice = null;
+  if (s.kind !== 'paired' || location.pathname === '/find') return;
+  const code = s.paired.code;
+  const go = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'found-go' }, t('goToGame'));
+  const later = h('button', { type: 'button', class: 'btn quiet', 'data-testid': 'found-later' }, t('dismiss'));
+  go.addEventListener('click', () => {
+    lobby.done();
+    navigate(`/p/${code}`);
+  });
+  later.addEventListener('click', () => lobby.done());
+  foundNotice = h(
+    'div',
+    { class: 'found-notice', role: 'alert', 'data-testid': 'opponent-found' },
+    h('p', null, t('opponentFound', { name: s.paired.opponent })),
+    h('div', { class: 'row' }, go, later),
+  );
+  document.body.append(foundNotice);
 });
 
 setNavigator(navigate);

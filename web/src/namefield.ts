@@ -1,6 +1,6 @@
 // The display-name field of the new-table, join and join-prompt forms: one input,
 // remembered between visits, with one rule (a name is required).
-import { lastName } from './api';
+import { lastName, NAME_MAX } from './api';
 import { h } from './dom';
 import { t } from './i18n';
 
@@ -16,7 +16,7 @@ export function nameField(): NameField {
   const input = h('input', {
     type: 'text',
     id: 'name',
-    maxlength: 24,
+    maxlength: NAME_MAX,
     autocomplete: 'nickname',
     placeholder: t('namePlaceholder'),
     value: lastName(),

@@ -1,8 +1,9 @@
 // Our own piece set, drawn in the style of Thai turned-wood pieces: the Khun a tall
 // crowned spire, the Met a round bud, the Khon a lotus bud, the Ma a horse's head, the
-// Ruea a boat-shaped block, the Bia a face-down cowrie shell and the Bia Ngai the same
-// shell turned face up (its toothed opening shows, with a gold ring), so a promoted
-// pawn never looks like a Met. Each is an SVG in a 100×100 box, bottom-aligned.
+// Ruea a boat-shaped block, the Bia a face-down cowrie shell (a dome) and the Bia Ngai the
+// same shell turned over (a bowl whose flat face with the toothed opening is up, set in a
+// gold ring), so a promoted pawn never looks like a Met. Each is an SVG in a 100×100 box,
+// bottom-aligned.
 
 export type RoleId = 'k' | 'm' | 's' | 'n' | 'r' | 'p' | 'pm';
 export type Side = 'white' | 'black';
@@ -116,17 +117,20 @@ function bia(p: Palette): string {
 }
 
 function biaNgai(p: Palette): string {
-  // the same shell turned face up: the toothed opening shows, ringed in gold
-  const teeth = [36, 41, 46, 51, 56, 61]
-    .map((x) => `<path d="M${x + 1} 64 L${x + 1} 59 M${x + 1} 72 L${x + 1} 77" stroke="${p.line}" stroke-width="2"/>`)
+  // the same shell turned over: a bowl with its flat, toothed face up, set in a gold ring
+  const teeth = [31, 36, 41, 46, 51, 56, 61, 66]
+    .map((x) => {
+      const half = 4.2 - Math.abs(x + 2.5 - 50) / 9;
+      return `<path d="M${x + 2.5} ${(61 - half).toFixed(1)} V${(61 + half).toFixed(1)}" stroke="${p.accent}" stroke-width="2.2" stroke-linecap="round"/>`;
+    })
     .join('');
   return (
-    `<ellipse cx="50" cy="68" rx="35" ry="24" fill="none" stroke="#c0392b" stroke-width="4.5" stroke-dasharray="7 4"/>` +
-    `<ellipse cx="50" cy="68" rx="28" ry="18" fill="${p.fill}" stroke="${p.line}" stroke-width="3"/>` +
-    `<path d="M27 68 C40 63 60 63 73 68 C60 73 40 73 27 68 Z" fill="${p.shade}" stroke="${p.line}" stroke-width="2.6"/>` +
-    teeth +
-    // a small crown mark: it now moves like a Met
-    `<path d="M42 44 L44 36 L48 41 L50 33 L52 41 L56 36 L58 44 Z" fill="#d4a017" stroke="#7a1f14" stroke-width="2.2" stroke-linejoin="round"/>`
+    `<ellipse cx="50" cy="86" rx="32" ry="6.5" fill="${p.accent}" stroke="${p.line}" stroke-width="3"/>` +
+    `<path d="M16 60 C16 80 32 89 50 89 C68 89 84 80 84 60 Z" fill="${p.fill}" stroke="${p.line}" stroke-width="3" stroke-linejoin="round"/>` +
+    `<path d="M24 70 C27 78 34 82 42 84" fill="none" stroke="${p.shade}" stroke-width="3.5" stroke-linecap="round"/>` +
+    `<ellipse cx="50" cy="60" rx="34" ry="13" fill="${p.shade}" stroke="${p.line}" stroke-width="3"/>` +
+    `<path d="M25 61 C38 55 62 55 75 61 C62 67 38 67 25 61 Z" fill="${p.line}" stroke="${p.line}" stroke-width="2" stroke-linejoin="round"/>` +
+    teeth
   );
 }
 

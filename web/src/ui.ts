@@ -2,6 +2,12 @@
 import { h } from './dom';
 import { t } from './i18n';
 
+/** "Watching: 3 (Noi, Dara)": how many watch a table, and the names they gave. */
+export function watchingText(p: { spectators: number; watchers?: string[] }): string {
+  const names = p.watchers ?? [];
+  return names.length ? t('spectatorsNamed', { n: p.spectators, names: names.join(', ') }) : t('spectators', { n: p.spectators });
+}
+
 export interface Screen {
   el: HTMLElement;
   /** Re-render texts after a language change (else the screen is rebuilt). */

@@ -10,12 +10,14 @@ import type { Color, GameState, Party, Player } from '../api';
 import type { ServerError } from '../conn';
 import { h, replace, setText } from '../dom';
 import { lang, strings, t } from '../i18n';
+import { fillNotationPicker, labelCoords, moveNumber, moveText, onNotationChange, pieceLabels, script } from '../notation';
+import { BoardKeys } from '../boardkeys';
 import { pieceSvg } from '../pieces';
 import { parsePlacement, placements, START_FEN } from '../replay';
 import { enablePush, notNow, permission, setNotNow, setTurnBadge } from '../push';
 import { play } from '../sound';
 import { formatDate } from '../time';
-import { confirmDialog, link } from '../ui';
+import { confirmDialog, connBanner, link, watchingText } from '../ui';
 
 type Send = (m: Record<string, unknown>) => string | null;
 
@@ -64,10 +66,17 @@ export class GameView {
   private plies: string[] | null = null; // placement after each ply
   private viewPly: number | null = null; // null = follow the live position
   private online = false;
+  // The party message that was current when the connection dropped: who it says is online is
+  // old news until the server sends the next one, so until then no dot claims to know.
+  private stalePresence: Party | null = null;
   private startWhite = true;
   private pendingMove = false;
   private actionsKey = '';
   private onKey = (e: KeyboardEvent) => this.key(e);
+  private keys: BoardKeys;
+  private heading: HTMLElement;
+  private notationEl: HTMLElement;
+  private offNotation: () => void;
 
   constructor(
     private send: Send,
@@ -82,11 +91,13 @@ export class GameView {
     this.statusEl = h('div', { class: 'status', 'data-testid': 'status', role: 'status', 'aria-live': 'polite' }, this.mainLine, this.subLine);
     this.actionsEl = h('div', { class: 'actions', 'data-testid': 'actions' });
     this.navEl = h('div', { class: 'moves-nav' });
-    this.movesEl = h('div', { class: 'movelist', 'data-testid': 'moves', role: 'list' });
+    this.movesEl = h('div', { class: 'movelist', 'data-testid': 'moves', role: 'group' });
     this.viewingEl = h('div', { class: 'viewing', 'data-testid': 'viewing' });
     this.metaEl = h('div', { class: 'game-meta', 'data-testid': 'game-meta' });
     this.turnInfoEl = h('div', { class: 'turn-info', 'data-testid': 'turn-info', hidden: true });
     this.notifyEl = h('div', { class: 'notify-box', 'aria-live': 'polite' });
+    this.notationEl = h('div', { class: 'notation-pick', 'data-testid': 'notation' });
+    fillNotationPicker(this.notationEl);
     const side = h(
       'div',
       { class: 'side-col' },
@@ -97,11 +108,35 @@ export class GameView {
       this.navEl,
       this.viewingEl,
       this.movesEl,
+      this.notationEl,
       this.metaEl,
     );
     this.el = h('div', { class: 'game', 'data-testid': 'game' }, this.boardCol, side);
+    // Keys and screen readers: the board as a grid of squares, a field to type a move in,
+    // a log that reads the moves out, and the page's heading.
+    this.keys = new BoardKeys(
+      {
+        selected: () => (this.cg?.state.selectable.selected as string | undefined) ?? null,
+        pick: (sq) => this.cg?.selectSquare(sq as cg.Key),
+        cancel: () => this.cg?.selectSquare(null),
+        // the same path as a click on the piece and then on its square
+        play: (from, to) => {
+          if (!this.cg) return;
+          if (this.cg.state.selectable.selected !== from) this.cg.selectSquare(from as cg.Key);
+          this.cg.selectSquare(to as cg.Key);
+        },
+      },
+      `game-${code}`,
+    );
+    this.heading = h('h1', { class: 'visually-hidden', 'data-testid': 'game-heading' });
+    this.el.prepend(this.heading);
+    this.el.append(this.keys.help, this.keys.log);
+    this.movesEl.after(this.keys.form);
     this.buildNav();
     document.addEventListener('keydown', this.onKey);
+    this.offNotation = onNotationChange(() => this.relabel());
+    // The offline banner finds a place that covers neither player's bar nor the board.
+    connBanner.classList.add('over-game');
   }
 
   // ---------- state ----------
@@ -120,6 +155,7 @@ export class GameView {
     this.plies = placements(start, s.moves, s.fen);
     if (this.viewPly !== null && (!this.plies || this.viewPly >= s.moves.length)) this.viewPly = null;
     if (!newGame && prev) this.sounds(prev, s);
+    if (!newGame && prev) this.keys.sayChange(prev, s);
     this.render();
   }
 
@@ -138,6 +174,7 @@ export class GameView {
   }
 
   setOnline(on: boolean): void {
+    if (!on) this.stalePresence = this.party;
     this.online = on;
     if (this.state) this.render();
   }
@@ -158,6 +195,10 @@ export class GameView {
 
   private playerAt(seat: number): Player | undefined {
     return this.party?.players.find((p) => p.seat === seat);
+  }
+
+  private nameOfSeat(seat: number): string {
+    return this.playerAt(seat)?.name ?? '';
   }
 
   private nameOf(color: Color): string {
@@ -207,7 +248,7 @@ export class GameView {
       turnColor: CG_COLOR[turnAtPly],
       check: checkAtPly ? CG_COLOR[turnAtPly] : false,
       lastMove: lastMoveStr ? [lastMoveStr.slice(0, 2) as cg.Key, lastMoveStr.slice(2, 4) as cg.Key] : undefined,
-      notation: lang() === 'th' ? cg.Notation.THAI_ALGEBRAIC : cg.Notation.ALGEBRAIC,
+      notation: script() === 'th' ? cg.Notation.THAI_ALGEBRAIC : cg.Notation.ALGEBRAIC,
       movable: {
         free: false,
         color: myTurn && !this.pendingMove ? CG_COLOR[me!] : undefined,
@@ -229,7 +270,7 @@ export class GameView {
         draggable: { enabled: true, showGhost: true },
         selectable: { enabled: true },
         drawable: { enabled: true },
-        events: { move: () => {} },
+        events: { move: () => {}, insert: (els) => labelCoords(els.container) },
         movable: {
           ...config.movable,
           events: { after: (orig, dest) => this.onUserMove(orig as string, dest as string) },
@@ -246,9 +287,12 @@ export class GameView {
         this.cg.set(config);
       }
       this.boardBox.dataset.orientation = orientation;
+      labelCoords(this.cg.state.dom.elements.container);
     }
     this.boardBox.dataset.fen = fen;
     this.boardBox.dataset.myturn = String(myTurn);
+    this.keys.sync(this.boardBox, { fen, orientation, variant: s.variant, me, canMove: myTurn && !this.pendingMove, live, over, legal: myTurn ? s.legal : [] });
+    setText(this.heading, `${s.variant === 'ouk' ? t('ouk') : t('makruk')} · ${t('tableCode')}: ${this.code}`);
 
     // player bars: me (or White for spectators) at the bottom
     const bottom: Color = me ?? 'w';
@@ -405,9 +449,14 @@ export class GameView {
     setText(bar.name, p?.name ?? (color === 'w' ? t('white') : t('black')));
     bar.el.classList.toggle('turn', s.result === '*' && s.turn === color);
     bar.el.dataset.color = color;
+    // the presence dot first, right after the name; then "you"
     const tags: Node[] = [];
+    if (p && !p.cpu) {
+      const presence = !this.online || this.party === this.stalePresence ? 'unknown' : p.online ? 'on' : 'off';
+      const title = presence === 'unknown' ? t('presenceUnknown') : presence === 'on' ? t('onlineMark') : t('offlineMark');
+      tags.push(h('span', { class: `dot ${presence}`, 'data-testid': 'presence', 'data-presence': presence, title }));
+    }
     if (color === me) tags.push(h('span', { class: 'tag' }, t('youMark')));
-    if (p && !p.cpu) tags.push(h('span', { class: `dot${p.online ? ' on' : ''}`, title: p.online ? t('onlineMark') : t('offlineMark') }));
     replace(bar.tags, tags);
     const c = s.count;
     if (c && c.side === color) {
@@ -456,14 +505,33 @@ export class GameView {
         },
       });
     }
-    if (me && over) {
-      items.push({ id: 'rematch', text: t('rematch'), cls: 'btn primary', run: () => this.intent({ t: 'rematch' }) });
+    // A rematch is by agreement: one player offers, the other accepts or declines
+    // (the CPU accepts at once); everyone at the table sees where it stands.
+    const offer = over ? this.party?.rematch?.offeredBy ?? null : null;
+    const declined = over ? this.party?.rematch?.declinedBy ?? null : null;
+    let note = '';
+    if (offer !== null) {
+      note = offer === this.seat ? t('rematchOffered', { name: this.nameOfSeat(1 - offer) }) : t('rematchFrom', { name: this.nameOfSeat(offer) });
+    } else if (declined !== null) {
+      note = t('rematchDeclined', { name: this.nameOfSeat(declined) });
     }
-    const key = `${lang()}|${this.online}|${s.game}|${s.v}|${items.map((i) => i.id).join(',')}`;
+    if (me && over) {
+      if (offer === null) {
+        items.push({ id: 'rematch', text: t('rematch'), cls: 'btn primary', run: () => this.intent({ t: 'rematch' }) });
+      } else if (offer === this.seat) {
+        items.push({ id: 'rematch-withdraw', text: t('rematchWithdraw'), cls: 'btn', run: () => this.intent({ t: 'decline' }) });
+      } else {
+        items.push({ id: 'rematch-accept', text: t('rematchAccept'), cls: 'btn primary', run: () => this.intent({ t: 'rematch' }) });
+        items.push({ id: 'rematch-decline', text: t('rematchDecline'), cls: 'btn', run: () => this.intent({ t: 'decline' }) });
+      }
+    }
+    const key = `${lang()}|${this.online}|${s.game}|${s.v}|${note}|${items.map((i) => i.id).join(',')}`;
     if (key === this.actionsKey) return;
     this.actionsKey = key;
-    const els: Node[] = items.map((i) =>
-      h('button', { type: 'button', class: i.cls, 'data-testid': i.id, disabled: !this.online, onclick: i.run }, i.text),
+    const els: Node[] = [];
+    if (note) els.push(h('p', { class: 'rematch-note', role: 'status', 'data-testid': 'rematch-note', 'data-offered-by': String(offer ?? '') }, note));
+    els.push(
+      ...items.map((i) => h('button', { type: 'button', class: i.cls, 'data-testid': i.id, disabled: !this.online, onclick: i.run }, i.text)),
     );
     if (over) els.push(link('/', { class: 'btn quiet', 'data-testid': 'new-game' }, t('newGame')));
     replace(this.actionsEl, els);
@@ -535,12 +603,12 @@ export class GameView {
 
   private renderMoves(): void {
     const s = this.state!;
-    const sans = lang() === 'th' && s.sanThai && s.sanThai.length === s.san.length ? s.sanThai : s.san;
+    const sans = s.san.map((san, i) => moveText(san, s.moves[i]));
     const cur = this.viewPly ?? s.moves.length;
     const cells: Node[] = [];
     if (sans.length === 0) cells.push(h('div', { class: 'empty' }, t('noMoves')));
     for (let i = 0; i < sans.length; i += 2) {
-      cells.push(h('div', { class: 'no' }, `${i / 2 + 1}.`));
+      cells.push(h('div', { class: 'no' }, moveNumber(i / 2 + 1)));
       for (const j of [i, i + 1]) {
         if (j >= sans.length) {
           cells.push(h('span'));
@@ -553,7 +621,7 @@ export class GameView {
               type: 'button',
               class: j + 1 === cur ? 'cur' : '',
               'data-ply': String(j + 1),
-              role: 'listitem',
+              'aria-current': j + 1 === cur ? 'true' : undefined,
               onclick: () => this.go(j + 1),
             },
             sans[j],
@@ -561,6 +629,7 @@ export class GameView {
         );
       }
     }
+    this.movesEl.setAttribute('aria-label', t('moves'));
     const atBottom = this.movesEl.scrollTop + this.movesEl.clientHeight >= this.movesEl.scrollHeight - 4;
     replace(this.movesEl, cells);
     if (this.viewPly === null && atBottom) this.movesEl.scrollTop = this.movesEl.scrollHeight;
@@ -584,7 +653,7 @@ export class GameView {
       `${t('countStart')}: ${p.rules.counting === 'declare' ? t('countDeclare') : t('countAuto')}`,
       `${t('tableCode')}: ${p.code}`,
     ];
-    if (p.spectators > 0) bits.push(t('spectators', { n: p.spectators }));
+    if (p.spectators > 0) bits.push(watchingText(p));
     replace(
       this.metaEl,
       bits.map((b) => h('span', null, b)),
@@ -592,13 +661,15 @@ export class GameView {
   }
 
   private setLabelVars(variant: string): void {
-    const names = strings().short[variant === 'ouk' ? 'ouk' : 'makruk'];
+    const names = pieceLabels(variant);
     const st = this.boardCol.style;
     for (const [k, v] of Object.entries(names)) st.setProperty(`--lbl-${k}`, JSON.stringify(v));
   }
 
   relabel(): void {
     this.buildNav();
+    this.keys.relabel();
+    fillNotationPicker(this.notationEl);
     this.actionsKey = '';
     if (this.notifyState === 'asking') this.showNotifyPrompt();
     if (this.state) this.render();
@@ -607,6 +678,8 @@ export class GameView {
   destroy(): void {
     window.clearTimeout(this.notifyTimer);
     document.removeEventListener('keydown', this.onKey);
+    this.offNotation();
+    connBanner.classList.remove('over-game');
     this.cg?.destroy();
     this.cg = null;
   }

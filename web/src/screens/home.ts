@@ -30,6 +30,7 @@ export function homeScreen(): Screen {
       'div',
       { class: 'big-buttons' },
       bigButton('/new', t('playFriends'), t('playFriendsSub'), 'play-friends', true),
+      bigButton('/find', t('findOnline'), t('findOnlineSub'), 'find-online'),
       bigButton('/join', t('joinCode'), t('joinCodeSub'), 'join-code'),
       bigButton('/practice', t('practiseCpu'), t('practiseCpuSub'), 'practise-cpu'),
     ),

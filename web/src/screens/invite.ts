@@ -1,10 +1,10 @@
 // The invite: the code in large letters, the QR code, ways to share, the seats filling
 // live, and Start for the host once two are in.
-import { api, type Party } from '../api';
+import { api, inviteLink, type Party } from '../api';
 import { h, replace, setText } from '../dom';
 import { t } from '../i18n';
 import { countdown, formatWhen } from '../time';
-import { toast } from '../ui';
+import { toast, watchingText } from '../ui';
 
 type Send = (m: Record<string, unknown>) => string | null;
 
@@ -24,10 +24,14 @@ export class InviteView {
   private startBtn: HTMLButtonElement | null = null;
   private startId: string | null = null;
   private footKey = '';
+  // The party message that was current when the connection dropped: who it says is online is
+  // old news until the server sends the next one.
+  private stalePresence: Party | null = null;
 
   constructor(
     private code: string,
     private send: Send,
+    private key?: string,
   ) {
     this.seatsEl = h('ul', { class: 'seats', 'data-testid': 'seats' });
     this.footEl = h('div', { class: 'invite-foot', style: { minHeight: '60px' } });
@@ -41,7 +45,7 @@ export class InviteView {
   }
 
   private inviteUrl(): string {
-    return `${location.origin}/p/${this.code}`;
+    return inviteLink(this.code, this.key);
   }
 
   private build(): void {
@@ -97,7 +101,7 @@ export class InviteView {
       h('div', { class: 'card', 'aria-label': t('players') }, this.seatsEl),
       this.footEl,
       this.refusedEl,
-      h('img', { class: 'qr', src: api.qrUrl(this.code), alt: t('qrAlt'), width: 240, height: 240, 'data-testid': 'qr' }),
+      h('img', { class: 'qr', src: api.qrUrl(this.code, this.key), alt: t('qrAlt'), width: 240, height: 240, 'data-testid': 'qr' }),
       h('p', { class: 'muted', style: { textAlign: 'center' } }, t('inviteHint')),
       shareRow,
       h('input', { type: 'text', readonly: true, value: url, 'aria-label': t('copyLink'), 'data-testid': 'invite-url', style: { marginTop: '10px', fontSize: '15px' } }),
@@ -239,16 +243,30 @@ export class InviteView {
         h(
           'li',
           { class: 'seat', 'data-seat': String(s), 'data-testid': `seat-${s}` },
-          h('span', { class: `dot${pl.online || pl.cpu ? ' on' : ''}`, title: pl.online ? t('onlineMark') : t('offlineMark') }),
+          this.dot(pl.online || !!pl.cpu, !pl.cpu && p === this.stalePresence),
           h('span', { class: 'name' }, pl.name),
           pl.host ? h('span', { class: 'tag' }, t('hostMark')) : null,
           s === seat ? h('span', { class: 'tag' }, t('youMark')) : null,
         ),
       );
     }
-    if (p.spectators > 0) rows.push(h('li', { class: 'seat muted' }, t('spectators', { n: p.spectators })));
+    if (p.spectators > 0) rows.push(h('li', { class: 'seat muted', 'data-testid': 'watching' }, watchingText(p)));
     replace(this.seatsEl, rows);
     this.renderFoot();
+  }
+
+  private dot(online: boolean, unknown: boolean): HTMLElement {
+    const presence = unknown ? 'unknown' : online ? 'on' : 'off';
+    const title = unknown ? t('presenceUnknown') : online ? t('onlineMark') : t('offlineMark');
+    return h('span', { class: `dot ${presence}`, 'data-presence': presence, title });
+  }
+
+  /** Told when the connection drops or comes back: while it is down, no dot claims to know. */
+  setOnline(on: boolean): void {
+    if (!on && this.party) {
+      this.stalePresence = this.party;
+      this.update(this.party, this.seat, this.host);
+    }
   }
 
   relabel(): void {

@@ -61,6 +61,12 @@ export function joinScreen(initial: string): Screen {
       saveSeat(code, { token: r.token, seat: r.seat, name });
       navigate(`/p/${code}`);
     } catch (ex) {
+      if ((ex as { code?: string }).code === 'full') {
+        // Both seats are taken: the table's page offers to watch it, with this name.
+        saveName(name);
+        navigate(`/p/${code}`);
+        return;
+      }
       err.textContent = errorText(ex);
       btn.disabled = false;
     }

@@ -5,7 +5,7 @@ import { t } from '../i18n';
 import { fromLocalInput, toLocalInput, zoneName } from '../time';
 import { errorText, link, navigate, type Screen } from '../ui';
 
-function seg<T extends string | number>(
+export function seg<T extends string | number>(
   label: string,
   options: { value: T; text: string }[],
   get: () => T,

@@ -37,9 +37,12 @@ export class PartyScreen implements Screen {
   private destroyed = false;
   private resent = false;
   private offPush: () => void;
+  /** The invite link's key (`?k=`): with it, opening the table is no guess at its code. */
+  private key: string | undefined;
 
   constructor(private code: string) {
     this.el = h('div', { class: 'party', 'data-testid': 'party', 'data-code': code });
+    this.key = new URLSearchParams(location.search).get('k') || undefined;
     const saved = savedSeat(code);
     if (saved) {
       this.connect(saved.token);
@@ -63,7 +66,7 @@ export class PartyScreen implements Screen {
   private async loadPrompt(): Promise<void> {
     this.mode = 'loading';
     try {
-      const r = await api.party(this.code);
+      const r = await api.party(this.code, this.key);
       if (this.destroyed) return;
       this.promptParty = r.party;
       this.mode = 'prompt';
@@ -76,7 +79,7 @@ export class PartyScreen implements Screen {
     this.render();
   }
 
-  private connect(token: string | undefined): void {
+  private connect(token: string | undefined, spectatorName?: string): void {
     this.conn?.close();
     this.welcomed = false;
     setConnBanner(t('connecting'));
@@ -101,8 +104,9 @@ export class PartyScreen implements Screen {
       status: (online: boolean) => {
         setConnBanner(online ? null : t('offline'));
         this.game?.setOnline(online);
+        this.invite?.setOnline(online);
       },
-    });
+    }, { key: this.key ?? this.party?.key ?? this.promptParty?.key, name: spectatorName });
   }
 
   private onServerError(e: ServerError): void {
@@ -178,7 +182,7 @@ export class PartyScreen implements Screen {
         break;
       case 'invite':
         this.invite?.destroy();
-        this.invite = new InviteView(this.code, (m) => this.conn?.send(m) ?? null);
+        this.invite = new InviteView(this.code, (m) => this.conn?.send(m) ?? null, this.key ?? this.party?.key);
         replace(this.el, this.invite.el);
         if (this.party) this.invite.update(this.party, this.seat, this.host);
         break;
@@ -193,15 +197,21 @@ export class PartyScreen implements Screen {
 
   private promptView(): HTMLElement {
     const p = this.promptParty;
+    // Both seats taken (and not ended): the choice is to watch, or to start another table.
+    const full = !!p && p.players.length >= 2 && p.status !== 'expired';
     const who = nameField();
+    if (full) who.field.querySelector('label')!.textContent = t('watchNameLabel');
     const err = h('div', { class: 'error', role: 'alert', 'data-testid': 'error' });
-    const btn = h('button', { type: 'submit', class: 'btn primary block', 'data-testid': 'join' }, t('join'));
-    const watch = h('button', { type: 'button', class: 'btn quiet block', 'data-testid': 'watch' }, t('justWatch'));
-    watch.addEventListener('click', () => {
+    const btn = h('button', { type: 'submit', class: 'btn primary block', 'data-testid': full ? 'watch' : 'join' }, full ? t('watchGame') : t('join'));
+    const watch = full
+      ? link('/new', { class: 'btn quiet block', 'data-testid': 'start-own' }, t('startOwn'))
+      : h('button', { type: 'button', class: 'btn quiet block', 'data-testid': 'watch' }, t('justWatch'));
+    const watchAs = (name: string | undefined) => {
       this.mode = 'loading';
       this.render();
-      this.connect(undefined);
-    });
+      this.connect(undefined, name);
+    };
+    if (!full) watch.addEventListener('click', () => watchAs(who.input.value.trim() || undefined));
     const players = p
       ? h(
           'ul',
@@ -224,14 +234,20 @@ export class PartyScreen implements Screen {
       p
         ? h(
             'p',
-            { class: 'muted' },
-            [p.variant === 'ouk' ? t('ouk') : t('makruk'), p.mode === 'turn' ? t('turnBased') : null, p.rules.counting === 'declare' ? t('countDeclare') : t('countAuto')]
+            { class: 'muted', 'data-testid': 'prompt-rules' },
+            // the counting rule says what it is about, as on the game screen
+            [
+              p.variant === 'ouk' ? t('ouk') : t('makruk'),
+              p.mode === 'turn' ? t('turnBased') : null,
+              `${t('countStart')}: ${p.rules.counting === 'declare' ? t('countDeclare') : t('countAuto')}`,
+            ]
               .filter(Boolean)
               .join(' · '),
           )
         : null,
       p && typeof p.startsAt === 'number' ? h('p', { 'data-testid': 'prompt-starts-at' }, t('startsAtWhen', { when: formatWhen(p.startsAt) })) : null,
       p?.status === 'expired' ? h('p', { class: 'notice', 'data-testid': 'table-expired' }, t(p.mode === 'turn' ? 'tableExpired' : 'tableExpiredLive')) : null,
+      full ? h('p', { class: 'notice', role: 'status', 'data-testid': 'table-full' }, t('tableFull')) : null,
       players,
       // an expired table takes no new player: it can only be looked at
       p?.status === 'expired' ? null : [who.field, err, btn],
@@ -240,11 +256,17 @@ export class PartyScreen implements Screen {
     );
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
+      if (full) {
+        const name = who.input.value.trim();
+        if (name) saveName(name);
+        watchAs(name || undefined);
+        return;
+      }
       const name = who.read(err);
       if (!name) return;
       btn.disabled = true;
       try {
-        const r = await api.join(this.code, name);
+        const r = await api.join(this.code, name, undefined, this.key ?? p?.key);
         saveName(name);
         saveSeat(this.code, { token: r.token, seat: r.seat, name });
         this.party = r.party;
@@ -252,6 +274,12 @@ export class PartyScreen implements Screen {
         this.render();
         this.connect(r.token);
       } catch (ex) {
+        if ((ex as { code?: string }).code === 'full') {
+          // Someone took the last seat meanwhile: offer to watch, keeping the name typed.
+          saveName(name);
+          await this.loadPrompt();
+          return;
+        }
         err.textContent = errorText(ex);
         btn.disabled = false;
       }

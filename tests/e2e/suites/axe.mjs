@@ -1,0 +1,158 @@
+// Accessibility: axe-core finds no violation on any screen, at phone and desktop sizes, in
+// Thai, English and Khmer. One page per size goes through every screen; the language is
+// switched in place with the picker in the top bar.
+//
+// axe-core is put into the page as a script element; the server's Content-Security-Policy
+// (script-src 'self') refuses inline scripts, so these pages, and only these, are opened with
+// Playwright's bypassCSP. The CSP test at the end of the run still covers every other page.
+import path from 'node:path';
+
+const LANGS = ['en', 'th', 'km'];
+
+export default function (H) {
+  const { test, assert, until, sleep, newPage, tid, state, waitV, clickMove, apiCreate, apiJoin, adoptSeat, PHONE, DESKTOP } = H;
+  const AXE = path.join(H.ROOT, 'web', 'node_modules', 'axe-core', 'axe.min.js');
+
+  /** axe-core's violations on the page as it is now (every rule that is not experimental). */
+  async function axe(page) {
+    if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ path: AXE });
+    return page.evaluate(async () => {
+      const r = await window.axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ')}`),
+      }));
+    });
+  }
+
+  function recorder(size) {
+    const problems = [];
+    let runs = 0;
+    const check = async (page, screen, lang) => {
+      runs++;
+      for (const v of await axe(page)) {
+        problems.push(`${screen} [${size} ${lang}] ${v.id} (${v.impact}): ${v.help}\n        ${v.nodes.slice(0, 4).join('\n        ')}`);
+      }
+    };
+    /** Runs axe in each language, switching with the picker; `after` settles the screen first. */
+    const allLangs = async (page, screen, after) => {
+      for (const l of LANGS) {
+        await page.click(`[data-lang="${l}"]`);
+        await until(`${screen}: ${l}`, async () => (await page.evaluate(() => document.documentElement.lang)) === l);
+        if (after) await after(l);
+        await sleep(60);
+        await check(page, screen, l);
+      }
+    };
+    return { problems, check, allLangs, runs: () => runs };
+  }
+
+  async function screens(size, opts) {
+    const page = await newPage({ ...opts, bypassCSP: true }, 'en-US');
+    const rec = recorder(size);
+    const { allLangs } = rec;
+    const base = H.BASE;
+
+    await page.goto(`${base}/`);
+    await page.waitForSelector(tid('home'));
+    await allLangs(page, 'home');
+
+    await page.goto(`${base}/new`);
+    await page.waitForSelector(tid('create'));
+    await allLangs(page, 'new table');
+
+    await page.goto(`${base}/practice`);
+    await page.waitForSelector(tid('cpu-level'));
+    await allLangs(page, 'practice');
+
+    await page.goto(`${base}/join`);
+    await page.waitForSelector(tid('code'));
+    await allLangs(page, 'join with a code', async () => {
+      await page.fill(tid('code'), '');
+      await page.click(tid('join')); // an empty form: the error shows
+      await page.waitForSelector(`${tid('error')}:not(:empty)`);
+    });
+
+    const r = await apiCreate({ name: 'Somchai', swapColors: false });
+    await page.goto(`${base}/p/${r.code}`);
+    await page.waitForSelector(tid('join-prompt'));
+    await allLangs(page, 'join prompt');
+
+    await page.goto(`${base}/p/ZZZZZZ`);
+    await page.waitForSelector(tid('missing'));
+    await allLangs(page, 'no such table');
+
+    // the invite: waiting for a player, then ready to start
+    await adoptSeat(page, r.code, r.token, r.seat, 'Somchai');
+    await page.goto(`${base}/p/${r.code}`);
+    await page.waitForSelector(tid('invite'));
+    await allLangs(page, 'invite, waiting');
+    await apiJoin(r.code, 'Dara');
+    await page.waitForSelector(tid('start'));
+    await allLangs(page, 'invite, ready');
+
+    // the game: at the start (no moves yet), after a move, the resign question, the end
+    await page.click(tid('start'));
+    await page.waitForSelector(tid('game'));
+    await waitV(page, 0);
+    await allLangs(page, 'game, start');
+    await clickMove(page, 'e3e4', !!opts.hasTouch);
+    await waitV(page, 1);
+    await allLangs(page, 'game, live');
+    for (const l of LANGS) {
+      await page.click(`[data-lang="${l}"]`);
+      await page.click(tid('resign'));
+      await page.waitForSelector(tid('resign-dialog'));
+      await rec.check(page, 'resign question', l);
+      await page.click(tid('resign-dialog-no'));
+      await until('dialog closed', async () => (await page.locator(tid('resign-dialog')).count()) === 0);
+    }
+    await page.click(tid('resign'));
+    await page.click(tid('resign-dialog-yes'));
+    await until('resigned', async () => (await state(page))?.reason === 'resignation');
+    await page.waitForSelector(tid('rematch'));
+    await allLangs(page, 'game, ended');
+
+    // a turn-based table: the "tell me when it's my turn" prompt after the first move
+    const t = await apiCreate({ name: 'Malee', mode: 'turn', swapColors: false });
+    await apiJoin(t.code, 'Niran');
+    await adoptSeat(page, t.code, t.token, t.seat, 'Malee');
+    await page.goto(`${base}/p/${t.code}`);
+    await page.click(tid('start'));
+    await page.waitForSelector(tid('game'));
+    await waitV(page, 0);
+    await clickMove(page, 'e3e4', !!opts.hasTouch);
+    await waitV(page, 1);
+    await page.waitForSelector(tid('notify-prompt'));
+    await allLangs(page, 'game, turn-based');
+
+    // My games on the home page, with the tables above
+    await page.goto(`${base}/`);
+    await page.waitForSelector(`${tid('my-game')}[data-code="${t.code}"]`);
+    await allLangs(page, 'home with my games');
+
+    // (the look-up of the table that does not exist answers 404, which the browser logs)
+    const errors = page.consoleErrors.filter((e) => !/status of 404/.test(e));
+    assert(errors.length === 0, `no console errors (${errors.join(' | ')})`);
+    await page.context().close();
+    return rec;
+  }
+
+  test('axe: no accessibility violations on any screen, phone and desktop, in Thai, English and Khmer', async () => {
+    const problems = [];
+    let runs = 0;
+    for (const [size, opts] of [
+      ['360x740', PHONE],
+      ['1280x800', DESKTOP],
+    ]) {
+      const rec = await screens(size, opts);
+      problems.push(...rec.problems);
+      runs += rec.runs();
+    }
+    console.log(`     (axe-core ran ${runs} times: ${problems.length} violations)`);
+    for (const p of problems) console.log(`     ${p}`);
+    assert(problems.length === 0, `axe-core violations:\n      ${problems.join('\n      ')}`);
+  });
+}

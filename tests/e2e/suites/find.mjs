@@ -1,0 +1,69 @@
+// Find an opponent online: two browsers press one button each and play; one
+// waiting while practising against the CPU is told when an opponent comes.
+export default function (H) {
+  const { test, assert, until, newPage, shot, tid, text, state, PHONE, DESKTOP } = H;
+
+  async function openFind(page, name) {
+    await page.goto(`${H.BASE}/`);
+    await page.click(tid('find-online'));
+    await page.waitForSelector(tid('find-form'));
+    await page.fill(tid('name'), name);
+  }
+
+  test('find an opponent: two browsers press Find and land at one started table; counts; cancel leaves the queue', async () => {
+    const a = await newPage(PHONE, 'en-US');
+    const b = await newPage(DESKTOP, 'th-TH');
+    await openFind(a, 'Somchai');
+    await shot(a, 'find-360-en');
+    await a.click(`${tid('find-variant')} [data-value="ouk"]`);
+    await a.click(tid('find'));
+    await a.waitForSelector(tid('find-waiting'));
+    await until('the counts say one waits', async () => /1 waiting/.test(await text(a, tid('lobby-counts-waiting'))));
+    await shot(a, 'find-360-en-waiting');
+    // Cancel, and the queue is empty again.
+    await a.click(tid('find-cancel'));
+    await a.waitForSelector(`${tid('find-form')}:not([hidden])`);
+    await until('nobody waits', async () => (await (await fetch(`${H.BASE}/api/lobby`)).json()).waiting === 0);
+    // Again, then the second browser (Thai) asks for either variant: they are paired.
+    await a.click(tid('find'));
+    await a.waitForSelector(tid('find-waiting'));
+    await openFind(b, 'Dara');
+    await b.click(`${tid('find-variant')} [data-value=""]`);
+    await shot(b, 'find-1280-th');
+    await b.click(tid('find'));
+    for (const p of [a, b]) await p.waitForSelector(tid('game'));
+    await until('both see game 1 at version 0', async () => (await state(a))?.v === 0 && (await state(b))?.v === 0);
+    const s = await state(a);
+    assert(s.variant === 'ouk', `the table is Ouk Chatrang (${s.variant})`);
+    assert((await a.evaluate(() => window.__makruk?.party?.()?.status)) === 'playing', 'started without a Start button');
+    // White moves; the other sees it.
+    const move = s.legal[0];
+    await H.playMove([a, b], move.slice(0, 4), 'click');
+    await shot(b, 'find-1280-th-paired-game');
+    for (const p of [a, b]) assert(p.consoleErrors.length === 0, `no console errors (${p.consoleErrors.join(' | ')})`);
+  });
+
+  test('find an opponent: while practising against the CPU the player is told when an opponent is found', async () => {
+    const a = await newPage(DESKTOP, 'en-US');
+    const b = await newPage(PHONE, 'en-US');
+    await openFind(a, 'Noi');
+    await a.click(`${tid('find-counting')} [data-value="declare"]`);
+    await a.click(tid('find'));
+    await a.waitForSelector(tid('find-waiting'));
+    await a.click(tid('find-practise'));
+    await a.waitForSelector(tid('create'));
+    await a.click(tid('create'));
+    await a.waitForSelector(tid('game'));
+    // Someone else comes for the same.
+    await openFind(b, 'Bo');
+    await b.click(`${tid('find-counting')} [data-value="declare"]`);
+    await b.click(tid('find'));
+    await b.waitForSelector(tid('game'));
+    await a.waitForSelector(tid('opponent-found'));
+    assert(/Opponent found: Bo/.test(await text(a, tid('opponent-found'))), 'the notice names the opponent');
+    await shot(a, 'find-1280-en-found-while-practising');
+    await a.click(tid('found-go'));
+    await until('at the paired table', async () => (await a.evaluate(() => window.__makruk?.party?.()?.rules?.counting)) === 'declare');
+    assert((await a.locator(tid('opponent-found')).count()) === 0, 'the notice is gone');
+  });
+}
