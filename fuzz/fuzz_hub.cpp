@@ -104,9 +104,11 @@ const std::vector<std::string> KEYS = {"t", "id", "code", "token", "move", "v", 
                                        "key", "variant", "counting", "mode", "browser"};
 const std::vector<std::string> TYPES = {"hello", "ping",   "sync",  "start", "rematch", "move",    "count",
                                         "stop",  "claim",  "resign", "dance", "",       "HELLO",   "ack",
-                                        "state", "welcome", "decline", "seek", "unseek", "paired"};
+                                        "state", "welcome", "decline-rematch", "seek", "unseek", "paired",
+                                        "offer-draw", "accept-draw", "decline-draw"};
 const std::vector<std::string> ACTIONS = {"start", "rematch", "count",   "stop", "claim",
-                                          "resign", "sync",   "ping",    "decline", "seek", "unseek"};
+                                          "resign", "sync",   "ping",    "decline-rematch", "seek", "unseek",
+                                          "offer-draw", "accept-draw", "decline-draw"};
 const std::vector<std::string> MOVES = {"e3e4", "h3h4", "a3a4", "d3d4", "e6e5", "a6a5", "b1c3", "g8f6",
                                         "c3c4", "e6d6", "e3e9", "",     "z9z9", "e3e4e5", "e3", "0000",
                                         "E3E4", "e3e4+", "count:w", "resign:b"};

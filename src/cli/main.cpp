@@ -119,6 +119,9 @@ int run_adjudicate(const Options& o) {
     w.null();
   }
   w.key("repetitions").number(game->repetitions());
+  w.key("drawOffer");
+  if (auto offer = game->draw_offer()) w.string(*offer == WHITE ? "w" : "b");
+  else w.null();
   w.key("legal").begin_array();
   for (Move m : game->legal_moves()) w.string(move_to_string(m));
   w.end_array();

@@ -27,6 +27,7 @@ std::string_view reason_string(Reason r) {
     case Reason::CountExpired: return "count-expired";
     case Reason::CountMate: return "count-mate";
     case Reason::Expired: return "expired";
+    case Reason::Agreement: return "agreement";
     default: return "";
   }
 }
@@ -118,6 +119,7 @@ bool Game::play(Move m, std::string* error) {
   pos_.do_move(m);
   keys_.push_back(pos_.key());
   record_.push_back(move_to_string(m));
+  if (draw_offer_ == ~mover) draw_offer_.reset();  // moving declines the other side's offer
   evaluate_end(mover);
   return true;
 }
@@ -166,6 +168,34 @@ bool Game::resign(Color side, std::string* error) {
   return true;
 }
 
+bool Game::offer_draw(Color side, std::string* error) {
+  if (refuse_if_over(error)) return false;
+  if (draw_offer_ == side) return refuse(error, std::string(side_name(side)) + " has already offered a draw");
+  if (draw_offer_) return refuse(error, std::string(side_name(~side)) + " offers a draw: accept or decline it");
+  if (offered_at_[side] == plies())
+    return refuse(error, std::string(side_name(side)) + " may offer a draw again after its next move");
+  record_.push_back(std::string("offer:") + (side == WHITE ? "w" : "b"));
+  draw_offer_ = side;
+  offered_at_[side] = plies();
+  return true;
+}
+
+bool Game::accept_draw(Color side, std::string* error) {
+  if (refuse_if_over(error)) return false;
+  if (draw_offer_ != ~side) return refuse(error, "no draw offer to accept");
+  record_.push_back(std::string("accept:") + (side == WHITE ? "w" : "b"));
+  finish(Result::Draw, Reason::Agreement);
+  return true;
+}
+
+bool Game::decline_draw(Color side, std::string* error) {
+  if (refuse_if_over(error)) return false;
+  if (draw_offer_ != ~side) return refuse(error, "no draw offer to decline");
+  record_.push_back(std::string("decline:") + (side == WHITE ? "w" : "b"));
+  draw_offer_.reset();
+  return true;
+}
+
 bool Game::expire(std::string* error) {
   if (refuse_if_over(error)) return false;
   record_.push_back("expire");
@@ -188,6 +218,9 @@ bool Game::apply(std::string_view action, std::string* error) {
     if (verb == "stop") return stop_count(side, error);
     if (verb == "claim") return claim_draw(side, error);
     if (verb == "resign") return resign(side, error);
+    if (verb == "offer") return offer_draw(side, error);
+    if (verb == "accept") return accept_draw(side, error);
+    if (verb == "decline") return decline_draw(side, error);
     return refuse(error, "unknown action '" + std::string(action) + "'");
   }
   if (refuse_if_over(error)) return false;

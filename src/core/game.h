@@ -23,6 +23,7 @@ enum class Reason : uint8_t {
   CountExpired,
   CountMate,
   Expired,  // a turn-based table went 45 days without a move: no winner or loser
+  Agreement,  // a draw offered by one player and accepted by the other
 };
 
 std::string_view result_string(Result r);   // "1-0", "0-1", "1/2-1/2", "*"
@@ -32,7 +33,8 @@ std::string_view count_kind_string(CountKind k);  // "board", "piece"
 // D7 (Ouk Chatrang): whether `side` could ever give checkmate with its material.
 bool can_checkmate(const Position& pos, Color side);
 
-// Whether a record entry is a move (rather than count/stop/claim/resign/expire).
+// Whether a record entry is a move (rather than count/stop/claim/resign/offer/
+// accept/decline/expire).
 bool is_move_action(std::string_view action);
 
 class Game {
@@ -43,8 +45,9 @@ class Game {
                                     std::string* error);
 
   // Applies one action: a coordinate move ("e3e4", "d5d6m"), or "count:w",
-  // "stop:b", "claim:w", "resign:b", or "expire" (the table's time ran out).
-  // A refused action changes nothing.
+  // "stop:b", "claim:w", "resign:b", "offer:w" (a draw), "accept:b",
+  // "decline:b", or "expire" (the table's time ran out). A refused action
+  // changes nothing.
   bool apply(std::string_view action, std::string* error);
 
   bool play(Move m, std::string* error);
@@ -52,6 +55,13 @@ class Game {
   bool stop_count(Color side, std::string* error);
   bool claim_draw(Color side, std::string* error);
   bool resign(Color side, std::string* error);
+  // A draw offer stands until the other side accepts it, declines it or
+  // moves. A side offers at most once per move of its own.
+  bool offer_draw(Color side, std::string* error);
+  bool accept_draw(Color side, std::string* error);
+  bool decline_draw(Color side, std::string* error);
+  // The side whose draw offer stands, if any.
+  std::optional<Color> draw_offer() const { return draw_offer_; }
   // Ends the game with no winner or loser (recorded as a draw, reason Expired).
   bool expire(std::string* error);
 
@@ -78,6 +88,7 @@ class Game {
   void finish(Result r, Reason why) {
     result_ = r;
     reason_ = why;
+    draw_offer_.reset();  // an ended game has no offer standing
   }
 
   Position pos_;
@@ -86,6 +97,8 @@ class Game {
   std::vector<std::string> record_;
   Result result_ = Result::Ongoing;
   Reason reason_ = Reason::None;
+  std::optional<Color> draw_offer_;
+  int offered_at_[2] = {-1, -1};  // the ply of each side's last offer
 };
 
 }  // namespace makruk

@@ -72,15 +72,27 @@ void CpuPool::run() {
       if (stopping_) return;
       job = take();
     }
-    job.done(cpu_actions(job.position, job.level, job.max_ms));
+    job.done(cpu_actions(job.position, job.level, job.max_ms, job.answer_offer, job.cpu));
   }
 }
 
-std::vector<std::string> cpu_actions(const Position& root, int level, int max_ms) {
+std::vector<std::string> cpu_actions(const Position& root, int level, int max_ms, bool answer_offer, Color cpu) {
   thread_local engine::Engine engine;
   thread_local std::mt19937_64 rng{std::random_device{}()};
   std::vector<std::string> actions;
   Position pos = root;
+  if (answer_offer) {
+    const std::string me = cpu == WHITE ? "w" : "b";
+    engine::Limits probe;
+    probe.depth = 6;
+    probe.movetime = std::max(1, max_ms / 3);
+    const int score = engine.search(pos, probe).score;
+    const int mine = pos.side_to_move() == cpu ? score : -score;
+    // Glad of a draw when clearly worse, or level once a count runs.
+    if (mine <= -50 || (pos.count().running() && mine <= 50)) return {"accept:" + me};
+    actions.push_back("decline:" + me);
+    if (pos.side_to_move() != cpu) return actions;  // the other side moves next
+  }
   const Color us = pos.side_to_move();
   const std::string side = us == WHITE ? "w" : "b";
   if (pos.counting() == Counting::Declaration) {

@@ -20,6 +20,10 @@ struct CpuJob {
   Position position;  // with its history and count
   int level = 8;
   int max_ms = 1500;  // time cap on the search
+  // The other side's draw offer stands: answer it (and move, if it is the
+  // CPU's turn and it declines).
+  bool answer_offer = false;
+  Color cpu = BLACK;  // the CPU's colour
   // Whom the search is for (the client's address): the owner served least
   // recently goes first, so that one owner's many tables cannot hold up
   // another's.
@@ -53,6 +57,11 @@ class CpuPool {
 // What the CPU does in a position: its move, preceded in declaration mode by
 // starting a count it qualifies for, or by stopping its count when it can win.
 // The search takes at most about `max_ms`.
-std::vector<std::string> cpu_actions(const Position& pos, int level, int max_ms = 1500);
+// With `answer_offer`, the side that is not offering (`cpu`) first accepts or
+// declines the draw offered to it: it accepts when its evaluation says it is
+// clearly worse (-50 or less for it), or no better than level (50) once a
+// count runs.
+std::vector<std::string> cpu_actions(const Position& pos, int level, int max_ms = 1500, bool answer_offer = false,
+                                     Color cpu = BLACK);
 
 }  // namespace makruk::server

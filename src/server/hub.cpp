@@ -232,6 +232,7 @@ json::object state_json(const Party& p) {
   o["canCount"] = json::object{{"w", can_count(WHITE)}, {"b", can_count(BLACK)}};
   o["canStop"] = json::object{{"w", can_stop(WHITE)}, {"b", can_stop(BLACK)}};
   o["canClaim"] = !game.over() && game.variant() == Variant::Ouk && game.repetitions() >= 3;
+  o["drawOffer"] = game.draw_offer() ? json::value(*game.draw_offer() == WHITE ? "w" : "b") : json::value(nullptr);
   return o;
 }
 
@@ -655,11 +656,12 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
       e = p->rematch(store_, c->seat, now, started);
       party_changed = true;
       state_changed = started;
-    } else if (type == "decline") {
+    } else if (type == "decline-rematch") {
       e = p->decline_rematch(store_, c->seat);
       party_changed = true;
       state_changed = false;
-    } else if (type == "move" || type == "count" || type == "stop" || type == "claim" || type == "resign") {
+    } else if (type == "move" || type == "count" || type == "stop" || type == "claim" || type == "resign" ||
+               type == "offer-draw" || type == "accept-draw" || type == "decline-draw") {
       if (!hasVersion) e = Error{ErrorCode::BadRequest, "'v' (the game version you saw) is required"};
       else if (type == "move" && move.empty()) e = Error{ErrorCode::BadRequest, "'move' is required"};
       else e = p->act(store_, c->seat, type, move, int(version), now);
@@ -687,7 +689,9 @@ void Hub::after_change(Party& p, bool party_changed, bool state_changed) {
 void Hub::maybe_cpu(Party& p) {
   if (!p.cpu_level() || !p.game() || p.game()->game.over() || cpu_busy_.count(p.code())) return;
   const LiveGame& g = *p.game();
-  if (g.seat_of(g.game.position().side_to_move()) != 1) return;
+  // The CPU (seat 1) moves on its turn, and answers a draw offered to it at once.
+  const bool offered = g.game.draw_offer() && g.seat_of(*g.game.draw_offer()) == 0;
+  if (!offered && g.seat_of(g.game.position().side_to_move()) != 1) return;
   cpu_busy_.insert(p.code());
   std::string code = p.code();
   int64_t game = g.id;
@@ -696,6 +700,8 @@ void Hub::maybe_cpu(Party& p) {
   job.position = g.game.position();
   job.level = p.cpu_level();
   job.max_ms = limits_.cpu_max_ms;
+  job.answer_offer = offered;
+  job.cpu = g.seat_of(WHITE) == 1 ? WHITE : BLACK;
   auto owner = cpu_owner_.find(code);
   job.owner = owner == cpu_owner_.end() ? "" : owner->second;
   // Levels 1-5 answer no sooner than a short pause (0.95 s at level 1 down to
@@ -721,10 +727,14 @@ void Hub::maybe_cpu(Party& p) {
 void Hub::on_cpu_result(const std::string& code, int64_t game, int version, std::vector<std::string> actions) {
   cpu_busy_.erase(code);
   Party* p = find(code);
-  if (!p || !p->game() || p->game()->id != game || p->game()->version != version) return;
+  if (!p || !p->game()) return;
+  // The game moved on while the CPU thought (the player offered a draw, say):
+  // think again from where it is now.
+  if (p->game()->id != game || p->game()->version != version) return maybe_cpu(*p);
   for (const std::string& a : actions) {
     size_t colon = a.find(':');
     std::string type = colon == std::string::npos ? "move" : a.substr(0, colon);
+    if (type == "offer" || type == "accept" || type == "decline") type += "-draw";
     std::optional<Error> e;
     try {
       e = p->act(store_, 1, type, type == "move" ? a : "", p->game()->version, now());
@@ -745,7 +755,7 @@ void Hub::notify(Party& p, int actor, const std::string& kind) {
     for (int seat = 0; seat < int(p.seats().size()) && seat < 2; ++seat) push_to_seat(p, seat, "expired", "", "");
     return;
   }
-  if (!p.game() || kind == "decline") return;
+  if (!p.game() || kind == "decline-rematch") return;
   const LiveGame& g = *p.game();
   if (kind == "rematch" && p.rematch_offer() == actor) {  // an offer, not yet a game
     push_to_seat(p, 1 - actor, "rematch", actorName, "");

@@ -226,6 +226,8 @@ std::optional<Error> Party::act(Store& store, int seat, const std::string& type,
     action = move;
   } else if (type == "count" || type == "stop" || type == "claim" || type == "resign") {
     action = type + ":" + side;
+  } else if (type == "offer-draw" || type == "accept-draw" || type == "decline-draw") {
+    action = type.substr(0, type.find('-')) + ":" + side;
   } else {
     return err(ErrorCode::BadRequest, "unknown action '" + type + "'");
   }

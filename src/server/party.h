@@ -78,8 +78,9 @@ class Party {
   std::optional<Error> add_player(Store& store, const std::string& name, const std::string& token_hash,
                                   int& seat);
   std::optional<Error> start(Store& store, int seat, int64_t now);
-  // type: "move" (with `move`), "count", "stop", "claim", "resign". `version`
-  // is the game version the client saw.
+  // type: "move" (with `move`), "count", "stop", "claim", "resign",
+  // "offer-draw", "accept-draw", "decline-draw". `version` is the game
+  // version the client saw.
   std::optional<Error> act(Store& store, int seat, const std::string& type, const std::string& move,
                            int version, int64_t now);
   // Rematch by agreement, once the game is over: a player's rematch is an

@@ -227,8 +227,23 @@ hasnt '"e3e5"'
 pass
 
 test_case "adjudicate: the field order of the documented example"
-printf '%s\n' "$out" | grep -q -E '^\{"variant":"makruk","result":"\*","reason":null,"fen":"[^"]+","turn":"w","check":false,"count":null,"repetitions":1,"legal":\[("[a-h][1-8][a-h][1-8]m?",)*"[a-h][1-8][a-h][1-8]m?"\]\}$' ||
+printf '%s\n' "$out" | grep -q -E '^\{"variant":"makruk","result":"\*","reason":null,"fen":"[^"]+","turn":"w","check":false,"count":null,"repetitions":1,"drawOffer":null,"legal":\[("[a-h][1-8][a-h][1-8]m?",)*"[a-h][1-8][a-h][1-8]m?"\]\}$' ||
   fail "unexpected shape"
+pass
+
+test_case "adjudicate: a draw offered, declined, offered again and accepted"
+run adjudicate e3e4 offer:b
+expect_rc 0
+has '"drawOffer":"b"'
+has '"result":"*"'
+run adjudicate e3e4 offer:b decline:w e6e5 d3d4 offer:b accept:w
+expect_rc 0
+has '"result":"1/2-1/2"'
+has '"reason":"agreement"'
+has '"drawOffer":null'
+run adjudicate offer:w offer:w
+expect_rc 2
+has '"ply":1'
 pass
 
 test_case "adjudicate: after a move"

@@ -248,3 +248,22 @@ TEST(Cpu, StopsItsCountBeforeItCanWin) {
   EXPECT_EQ(actions[0], "stop:b");
   EXPECT_EQ(actions[1], "h8a8");
 }
+
+TEST(Cpu, AnswersADrawOfferByItsEvaluation) {
+  Position pos;
+  // At the start, White (the player) offers before moving: the CPU (Black) is
+  // not worse, so it declines and, not being on move, plays nothing else.
+  ASSERT_TRUE(pos.set("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1", Variant::Makruk, Counting::Automatic, nullptr));
+  auto actions = cpu_actions(pos, 4, 300, true, BLACK);
+  EXPECT_EQ(actions, std::vector<std::string>{"decline:b"});
+  // A rook down, on move: it accepts.
+  ASSERT_TRUE(pos.set("1nsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR b - - 0 1", Variant::Makruk,
+                      Counting::Automatic, nullptr));
+  EXPECT_EQ(cpu_actions(pos, 4, 300, true, BLACK), std::vector<std::string>{"accept:b"});
+  // A rook up, on move: it declines, then moves.
+  ASSERT_TRUE(pos.set("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/1NSKMSNR b - - 0 1", Variant::Makruk,
+                      Counting::Automatic, nullptr));
+  actions = cpu_actions(pos, 4, 300, true, BLACK);
+  ASSERT_EQ(actions.size(), 2u);
+  EXPECT_EQ(actions[0], "decline:b");
+}

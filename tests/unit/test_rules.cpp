@@ -128,6 +128,42 @@ TEST(Rules, Resignation_RefusedOnceTheGameIsOver) {
   EXPECT_EQ(g.result(), Result::WhiteWins);
 }
 
+TEST(Rules, DrawOffer_AcceptedDrawsByAgreement) {
+  Game g = make(MAKRUK, "");
+  ASSERT_TRUE(Play(g, {"e3e4", "offer:b"}));  // Black offers on its own turn
+  EXPECT_EQ(g.draw_offer(), BLACK);
+  EXPECT_TRUE(Refused(g, "accept:b"));  // not one's own offer
+  EXPECT_TRUE(Refused(g, "offer:w"));   // White answers it instead
+  ASSERT_TRUE(Play(g, {"e6e5"}));       // moving keeps one's own offer standing
+  EXPECT_EQ(g.draw_offer(), BLACK);
+  ASSERT_TRUE(Play(g, {"accept:w"}));
+  expect_end(g, Result::Draw, Reason::Agreement);
+  EXPECT_FALSE(g.draw_offer());
+  EXPECT_EQ(reason_string(g.reason()), "agreement");
+  EXPECT_EQ(g.record(), (std::vector<std::string>{"e3e4", "offer:b", "e6e5", "accept:w"}));
+}
+
+TEST(Rules, DrawOffer_DeclinedOrAnsweredByAMove) {
+  Game g = make(OUK, "");
+  ASSERT_TRUE(Play(g, {"offer:w"}));
+  EXPECT_TRUE(Refused(g, "offer:w"));   // already offered
+  ASSERT_TRUE(Play(g, {"decline:b"}));
+  EXPECT_FALSE(g.draw_offer());
+  EXPECT_TRUE(Refused(g, "decline:b"));  // nothing left to decline
+  EXPECT_TRUE(Refused(g, "offer:w"));    // once per move of one's own
+  ASSERT_TRUE(Play(g, {"e3e4", "offer:w"}));
+  ASSERT_TRUE(Play(g, {"e6e5"}));  // Black moves: the offer lapses
+  EXPECT_FALSE(g.draw_offer());
+  EXPECT_TRUE(Refused(g, "accept:b"));
+  EXPECT_FALSE(g.over());
+  // Replaying the record gives the same state; an ended game takes no offer.
+  Game h = make(OUK, "");
+  for (const std::string& a : g.record()) ASSERT_TRUE(Play(h, {a})) << a;
+  EXPECT_EQ(h.record(), g.record());
+  ASSERT_TRUE(Play(h, {"resign:b"}));
+  EXPECT_TRUE(Refused(h, "offer:w"));
+}
+
 TEST(Rules, Stalemate_Draws) {
   Game g = make(MAKRUK, "7k/5K2/8/5M2/8/8/8/8 w - - 0 1");
   ASSERT_TRUE(Play(g, {"f5g6"}));

@@ -144,7 +144,7 @@ TEST_F(TurnBased, AGamePlayedOverDaysPushesToThePlayerWhoseTurnItIs) {
   EXPECT_EQ(pushes_[3].to.endpoint, "https://push.example.net/host");
   EXPECT_EQ(payload(3)["kind"].as_string(), "rematch");
   EXPECT_EQ(payload(3)["opponent"].as_string(), "Dara");
-  EXPECT_EQ(say(host, R"({"t":"decline"})")["t"].as_string(), "ack");
+  EXPECT_EQ(say(host, R"({"t":"decline-rematch"})")["t"].as_string(), "ack");
   EXPECT_EQ(pushes_.size(), 4u);
   EXPECT_EQ(say(guest, R"({"t":"rematch"})")["t"].as_string(), "ack");
   ASSERT_EQ(pushes_.size(), 5u);

@@ -29,6 +29,7 @@ const STRINGS = {
     reasons: {
       checkmate: 'by checkmate',
       resignation: 'by resignation',
+      agreement: 'by agreement',
       stalemate: 'stalemate: no legal move',
       'bare-kings': 'only the two kings are left',
       repetition: 'the same position three times',
@@ -57,6 +58,7 @@ const STRINGS = {
     reasons: {
       checkmate: 'โดยการรุกจน',
       resignation: 'โดยการยอมแพ้',
+      agreement: 'โดยตกลงเสมอกัน',
       stalemate: 'อับ ไม่มีตาเดิน',
       'bare-kings': 'เหลือแต่ขุนสองตัว',
       repetition: 'ตำแหน่งเดิมซ้ำสามครั้ง',
@@ -85,6 +87,7 @@ const STRINGS = {
     reasons: {
       checkmate: 'ដោយអុកស្លាប់',
       resignation: 'ដោយការចុះចាញ់',
+      agreement: 'ដោយព្រមព្រៀងស្មើ',
       stalemate: 'អាប់៖ គ្មានការដើរ',
       'bare-kings': 'នៅសល់តែស្តេចពីរ',
       repetition: 'ទីតាំងដដែលបីដង',

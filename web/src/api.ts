@@ -99,6 +99,8 @@ export interface GameState {
   canCount: Record<Color, boolean>;
   canStop: Record<Color, boolean>;
   canClaim: boolean;
+  /** The side whose draw offer stands, if any. */
+  drawOffer?: Color | null;
   repetitions: number;
   result: '1-0' | '0-1' | '1/2-1/2' | '*';
   reason: string | null;
