@@ -13,6 +13,7 @@ import { PartyScreen } from './screens/party';
 import { CODE_RE, normaliseCode } from './api';
 import { connBanner, setNavigator, type Screen } from './ui';
 import { registerServiceWorker } from './push';
+import { learnRoute } from './learn-route';
 
 
 const root = document.getElementById('app')!;
@@ -33,6 +34,8 @@ function screenFor(path: string, search: URLSearchParams): Screen {
     const code = normaliseCode(m[1]);
     if (CODE_RE.test(code)) return new PartyScreen(code);
   }
+  const learn = learnRoute(path);
+  if (learn) return learn;
   switch (path) {
     case '/new':
       return newTableScreen(false);

@@ -75,6 +75,17 @@ export default function (H) {
       await page.waitForSelector(`${tid('error')}:not(:empty)`);
     });
 
+    // learn the game: both pages, with the questions open and a lesson under way
+    for (const v of ['makruk', 'ouk']) {
+      await page.goto(`${base}/learn/${v}`);
+      await page.waitForSelector(tid('lesson-board'));
+      await allLangs(page, `learn ${v}`, async (l) => {
+        await page.waitForSelector(`${tid('learn')}[data-lang="${l}"]`);
+        await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+        await page.locator(`${tid('lesson-goal')}[data-visited="false"]`).first().click();
+      });
+    }
+
     const r = await apiCreate({ name: 'Somchai', swapColors: false });
     await page.goto(`${base}/p/${r.code}`);
     await page.waitForSelector(tid('join-prompt'));

@@ -18,6 +18,7 @@ import { enablePush, notNow, permission, setNotNow, setTurnBadge } from '../push
 import { play } from '../sound';
 import { formatDate } from '../time';
 import { confirmDialog, connBanner, link, watchingText } from '../ui';
+import { placeLearnLink } from '../learn-route';
 
 type Send = (m: Record<string, unknown>) => string | null;
 
@@ -491,7 +492,16 @@ export class GameView {
       replace(this.actionsEl, link('/', { class: 'btn primary', 'data-testid': 'go-home' }, t('home')));
       return;
     }
+    // A draw offer stands until the other player answers or moves.
+    const drawOffer = !over ? s.drawOffer ?? null : null;
+    let drawNote = '';
+    if (drawOffer)
+      drawNote = drawOffer === me ? t('drawOffered', { name: this.nameOf(drawOffer === 'w' ? 'b' : 'w') }) : t('drawFrom', { name: this.nameOf(drawOffer) });
     if (me && !over) {
+      if (drawOffer && drawOffer !== me) {
+        items.push({ id: 'draw-accept', text: t('drawAccept'), cls: 'btn primary', run: () => this.intent({ t: 'accept-draw', v: s.v }) });
+        items.push({ id: 'draw-decline', text: t('drawDecline'), cls: 'btn', run: () => this.intent({ t: 'decline-draw', v: s.v }) });
+      }
       if (s.canCount?.[me]) items.push({ id: 'count', text: t('startCounting'), cls: 'btn primary', run: () => this.intent({ t: 'count', v: s.v }) });
       if (s.canStop?.[me]) items.push({ id: 'stop', text: t('stopCounting'), cls: 'btn primary', run: () => this.intent({ t: 'stop', v: s.v }) });
       if (s.canClaim) items.push({ id: 'claim', text: t('claimDraw'), cls: 'btn', run: () => this.intent({ t: 'claim', v: s.v }) });
@@ -504,6 +514,7 @@ export class GameView {
           if (await confirmDialog(t('resignConfirm'), t('resignYes'), 'resign-dialog')) this.intent({ t: 'resign', v: Math.max(v, this.state!.v) });
         },
       });
+      if (!drawOffer) items.push({ id: 'offer-draw', text: t('offerDraw'), cls: 'btn quiet', run: () => this.intent({ t: 'offer-draw', v: s.v }) });
     }
     // A rematch is by agreement: one player offers, the other accepts or declines
     // (the CPU accepts at once); everyone at the table sees where it stands.
@@ -519,12 +530,13 @@ export class GameView {
       if (offer === null) {
         items.push({ id: 'rematch', text: t('rematch'), cls: 'btn primary', run: () => this.intent({ t: 'rematch' }) });
       } else if (offer === this.seat) {
-        items.push({ id: 'rematch-withdraw', text: t('rematchWithdraw'), cls: 'btn', run: () => this.intent({ t: 'decline' }) });
+        items.push({ id: 'rematch-withdraw', text: t('rematchWithdraw'), cls: 'btn', run: () => this.intent({ t: 'decline-rematch' }) });
       } else {
         items.push({ id: 'rematch-accept', text: t('rematchAccept'), cls: 'btn primary', run: () => this.intent({ t: 'rematch' }) });
-        items.push({ id: 'rematch-decline', text: t('rematchDecline'), cls: 'btn', run: () => this.intent({ t: 'decline' }) });
+        items.push({ id: 'rematch-decline', text: t('rematchDecline'), cls: 'btn', run: () => this.intent({ t: 'decline-rematch' }) });
       }
     }
+    if (drawNote) note = drawNote;
     const key = `${lang()}|${this.online}|${s.game}|${s.v}|${note}|${items.map((i) => i.id).join(',')}`;
     if (key === this.actionsKey) return;
     this.actionsKey = key;
@@ -658,6 +670,7 @@ export class GameView {
       this.metaEl,
       bits.map((b) => h('span', null, b)),
     );
+    placeLearnLink(this.metaEl, s.variant);
   }
 
   private setLabelVars(variant: string): void {

@@ -3,6 +3,7 @@ import { strings, t } from '../i18n';
 import { pieceSvg, type RoleId } from '../pieces';
 import { link, type Screen } from '../ui';
 import { MyGamesView } from './mygames';
+import { learnLinks } from '../learn-route';
 
 function bigButton(href: string, title: string, sub: string, testid: string, primary = false): HTMLElement {
   return link(href, { class: primary ? 'big primary' : 'big', 'data-testid': testid }, h('b', null, title), h('small', null, sub));
@@ -36,6 +37,7 @@ export function homeScreen(): Screen {
     ),
     h('h2', null, t('rulesTitle')),
     h('ol', { class: 'rules', 'data-testid': 'rules' }, s.rules.map((r) => h('li', null, r))),
+    learnLinks(),
     h('footer', null, 'Makruk · Ouk Chatrang'),
   );
   return { el, destroy: () => myGames.destroy() };
