@@ -86,6 +86,36 @@ export default function (H) {
     for (const p of [a, b]) assert(p.consoleErrors.length === 0, `no console errors (${p.consoleErrors.join(' | ')})`);
   });
 
+  test('a bare code while the address is limited for wrong codes: the page says why and what works, and Try again recovers', async () => {
+    const r = await apiCreate({ name: 'Somchai' });
+    const p = await newPage(PHONE, 'en-US');
+    // The server's answer to a limited address (its own behaviour is tested against the server):
+    // a bare lookup answers 429; the keyed one is let through.
+    let limited = true;
+    await p.route(
+      (url) => url.pathname === `/api/parties/${r.code}` && url.search === '',
+      (route) =>
+        limited
+          ? route.fulfill({ status: 429, contentType: 'application/json', body: '{"error":"too many wrong codes; wait a minute","code":"rate-limited"}' })
+          : route.continue(),
+    );
+    await p.goto(`${H.BASE}/p/${r.code}`);
+    await p.waitForSelector(tid('code-limited'));
+    assert(/invite link/.test(await text(p, tid('code-limited'))), 'says the invite link works');
+    assert((await p.locator(tid('join')).count()) === 0, 'no empty join form');
+    await shot(p, 'code-limited-360-en');
+    limited = false;
+    await p.click(tid('try-again'));
+    await p.waitForSelector(tid('join'));
+    // The keyed link never met the limit.
+    const q = await newPage(PHONE, 'en-US');
+    await q.route((url) => url.pathname === `/api/parties/${r.code}` && url.search === '', (route) =>
+      route.fulfill({ status: 429, contentType: 'application/json', body: '{"error":"limited","code":"rate-limited"}' }),
+    );
+    await q.goto(`${H.BASE}/p/${r.code}?k=${r.party.key}`);
+    await q.waitForSelector(tid('join'));
+  });
+
   test('invite links carry the table key: the copied link, the QR code and a visit by the link', async () => {
     const r = await apiCreate({ name: 'Somchai' });
     assert(/^[0-9a-f]{16}$/.test(r.party.key), `the table has a key (${r.party.key})`);

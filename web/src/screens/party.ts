@@ -19,7 +19,7 @@ import { nameField } from '../namefield';
 import { GameView } from './game';
 import { InviteView } from './invite';
 
-type Mode = 'loading' | 'prompt' | 'invite' | 'game' | 'missing';
+type Mode = 'loading' | 'prompt' | 'invite' | 'game' | 'missing' | 'limited';
 
 export class PartyScreen implements Screen {
   el: HTMLElement;
@@ -73,7 +73,9 @@ export class PartyScreen implements Screen {
     } catch (e) {
       if (this.destroyed) return;
       const err = e as { status?: number; code?: string };
-      this.mode = err.status === 404 || err.code === 'not-found' ? 'missing' : 'prompt';
+      if (err.status === 404 || err.code === 'not-found') this.mode = 'missing';
+      else if (err.status === 429 || err.code === 'rate-limited') this.mode = 'limited';
+      else this.mode = 'prompt';
       if (this.mode === 'prompt') toast(errorText(e));
     }
     this.render();
@@ -177,6 +179,20 @@ export class PartyScreen implements Screen {
           link('/', { class: 'btn primary block' }, t('home')),
         );
         break;
+      case 'limited': {
+        // A bare code while the address is limited for wrong codes: say why, and what works.
+        const again = h('button', { type: 'button', class: 'btn primary block', 'data-testid': 'try-again' }, t('tryAgain'));
+        again.addEventListener('click', () => void this.loadPrompt());
+        replace(
+          this.el,
+          h('h1', null, t('joinTitle', { code: this.code })),
+          h('p', { class: 'notice', role: 'alert', 'data-testid': 'code-limited' }, t('codeLimited')),
+          again,
+          h('div', { style: { height: '10px' } }),
+          link('/', { class: 'btn quiet block' }, t('home')),
+        );
+        break;
+      }
       case 'prompt':
         replace(this.el, this.promptView());
         break;
