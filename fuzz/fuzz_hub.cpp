@@ -101,11 +101,11 @@ constexpr int64_t CLOCK_STEPS[] = {0,       10,           50,         1000,     
                                    600000,  3600000,      86401000,   3888000000, 3974400000};
 
 const std::vector<std::string> KEYS = {"t", "id", "code", "token", "move", "v", "name", "x", "", "T",
-                                       "key", "variant", "counting", "mode", "browser"};
+                                       "key", "variant", "counting", "mode", "browser", "phrase"};
 const std::vector<std::string> TYPES = {"hello", "ping",   "sync",  "start", "rematch", "move",    "count",
                                         "stop",  "claim",  "resign", "dance", "",       "HELLO",   "ack",
                                         "state", "welcome", "decline-rematch", "seek", "unseek", "paired",
-                                        "offer-draw", "accept-draw", "decline-draw"};
+                                        "offer-draw", "accept-draw", "decline-draw", "say"};
 const std::vector<std::string> ACTIONS = {"start", "rematch", "count",   "stop", "claim",
                                           "resign", "sync",   "ping",    "decline-rematch", "seek", "unseek",
                                           "offer-draw", "accept-draw", "decline-draw"};
@@ -458,8 +458,9 @@ class Session {
         }
       }
     }
-    if (key == "variant" || key == "counting" || key == "mode" || key == "browser") {
-      static const std::string wishes[] = {"makruk", "ouk", "", "auto", "declare", "live", "turn", "b1", "b2"};
+    if (key == "variant" || key == "counting" || key == "mode" || key == "browser" || key == "phrase") {
+      static const std::string wishes[] = {"makruk", "ouk", "", "auto", "declare", "live", "turn", "b1", "b2",
+                                           "good-game", "thanks", "<b>"};
       return quote(wishes[i % std::size(wishes)]);
     }
     return quote(NAMES[i % NAMES.size()]);

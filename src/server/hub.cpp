@@ -613,11 +613,11 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
   std::string why;
   auto o = parse_object(text, why);
   if (!o) return send_error(*c, "", Error{ErrorCode::BadRequest, why});
-  std::string type, id, code, token, move, key, name;
+  std::string type, id, code, token, move, key, name, phrase;
   int64_t version = -1;
   bool hasVersion = false;
   if (!get_string(*o, "t", type) || !get_string(*o, "id", id) || !get_string(*o, "code", code) ||
-      !get_string(*o, "token", token) || !get_string(*o, "move", move) || !get_string(*o, "key", key) || !get_string(*o, "name", name) || !get_int(*o, "v", version, hasVersion))
+      !get_string(*o, "token", token) || !get_string(*o, "move", move) || !get_string(*o, "key", key) || !get_string(*o, "name", name) || !get_string(*o, "phrase", phrase) || !get_int(*o, "v", version, hasVersion))
     return send_error(*c, id, Error{ErrorCode::BadRequest, "a field has the wrong type"});
   if (id.size() > 64) return send_error(*c, "", Error{ErrorCode::BadRequest, "id too long"});
   if (hasVersion && (version < 0 || version > std::numeric_limits<int>::max()))
@@ -644,6 +644,7 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
     if (p->game()) c->send(state_message(*p));
     return;
   }
+  if (type == "say") return say(c, *p, id, phrase);
 
   std::optional<Error> e;
   bool party_changed = false, state_changed = true;
@@ -1046,6 +1047,34 @@ HttpReply Hub::event_ics(const std::string& code, const std::string& base_url, c
                     "\r\nDURATION:PT30M\r\nSUMMARY:" + game + " (" + code + ")\r\nDESCRIPTION:Table " + code +
                     ": " + link + "\r\nURL:" + link + "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
   return HttpReply{200, ics, "text/calendar; charset=utf-8"};
+}
+
+// ---------------------------------------------------------------- quick messages
+
+// The phrases players may send each other: fixed, so that there is nothing to
+// moderate; each reader's page shows them in its own language.
+static const std::set<std::string>& quick_phrases() {
+  static const std::set<std::string> phrases = {"hello", "good-luck", "good-game", "well-played", "thanks",
+                                                "your-turn", "one-moment", "oops", "rematch", "bye",
+                                                "smile", "wow"};
+  return phrases;
+}
+
+void Hub::say(const std::shared_ptr<Client>& c, Party& p, const std::string& id, const std::string& phrase) {
+  if (c->seat < 0 || p.cpu_level()) return send_error(*c, id, Error{ErrorCode::Forbidden, "only players send quick messages"});
+  if (!quick_phrases().count(phrase))
+    return send_error(*c, id, Error{ErrorCode::BadRequest, "unknown phrase '" + phrase.substr(0, 32) + "'"});
+  const int64_t t = now();
+  if (t - c->last_said < QUICK_MESSAGE_GAP_MS)
+    return send_error(*c, id, Error{ErrorCode::RateLimited, "one quick message every 2 seconds"});
+  c->last_said = t;
+  json::object ack{{"t", "ack"}};
+  if (!id.empty()) ack["id"] = id;
+  c->send(message(ack));
+  auto it = watchers_.find(p.code());
+  if (it == watchers_.end()) return;
+  auto m = message(json::object{{"t", "said"}, {"seat", c->seat}, {"phrase", phrase}, {"at", t}});
+  for (const auto& w : it->second) w->send(m);
 }
 
 // ---------------------------------------------------------------- finding an opponent

@@ -43,6 +43,7 @@ class Client {
   int seat = -1;  // -1: spectator
   std::string name;  // a spectator's name, if it gave one
   uint64_t id = 0;   // given by the hub on the first message (the matchmaker's key)
+  int64_t last_said = -1000000;  // when it last sent a quick message (ms)
   bool joined = false;
   double tokens = 20;  // rate limit: tokens refill at 20 a second
   int64_t last_refill = 0;
@@ -186,6 +187,8 @@ class Hub {
   void lobby_changed();
   boost::json::object lobby_counts() const;
   void pair(const Pairing& p);
+  // A quick message (a fixed phrase) from a player, to everyone at the table.
+  void say(const std::shared_ptr<Client>& c, Party& p, const std::string& id, const std::string& phrase);
   void maybe_cpu(Party& p);
   void on_cpu_result(const std::string& code, int64_t game, int version, std::vector<std::string> actions);
 
@@ -220,6 +223,9 @@ class Hub {
   bool lobby_pending_ = false;
   CpuPool cpu_;
 };
+
+// A player may send one quick message this often.
+constexpr int64_t QUICK_MESSAGE_GAP_MS = 2000;
 
 // Secrets and codes.
 std::string random_token();            // 128 bits, hex

@@ -230,6 +230,34 @@ TEST_F(Limits, InviteKeysSurviveARestart) {
   EXPECT_EQ(party()["key"].as_string(), key);
 }
 
+TEST_F(Limits, QuickMessagesAreFixedPhrasesFromPlayersAtAPace) {
+  table();
+  auto host = connect(host_);
+  auto guest = connect(guest_, "", "10.0.0.2");
+  auto watcher = connect("", "", "10.0.0.3");
+  hub_->on_message(host, R"({"t":"say","phrase":"good-luck","id":"q1"})");
+  EXPECT_EQ(host->last("ack")["id"], "q1");
+  for (auto* c : {&host, &guest, &watcher}) {
+    json::object said = (*c)->last("said");
+    EXPECT_EQ(said["seat"], 0);
+    EXPECT_EQ(said["phrase"], "good-luck");
+  }
+  // Too soon after the last one; then fine again.
+  hub_->on_message(host, R"({"t":"say","phrase":"thanks"})");
+  EXPECT_EQ(host->last("error")["code"], "rate-limited");
+  clock_ += 2000;
+  hub_->on_message(host, R"({"t":"say","phrase":"thanks"})");
+  EXPECT_EQ(guest->last("said")["phrase"], "thanks");
+  // Free text, unknown phrases and spectators are refused.
+  clock_ += 2000;
+  const size_t said = guest->count("said");
+  hub_->on_message(guest, R"({"t":"say","phrase":"<b>hi</b>"})");
+  EXPECT_EQ(guest->last("error")["code"], "bad-request");
+  hub_->on_message(watcher, R"({"t":"say","phrase":"hello"})");
+  EXPECT_EQ(watcher->last("error")["code"], "forbidden");
+  EXPECT_EQ(guest->count("said"), said);
+}
+
 TEST_F(Limits, VersionsOutsideTheIntRangeAreRefused) {
   table();
   auto host = connect(host_);

@@ -21,6 +21,8 @@ export interface ConnHandlers {
   state(s: GameState): void;
   error(e: ServerError): void;
   ack?(id: string | undefined, v: number | undefined): void;
+  /** A quick message from the player at `seat`. */
+  said?(seat: number, phrase: string): void;
   status(online: boolean): void;
 }
 
@@ -140,6 +142,9 @@ export class Conn {
       }
       case 'ack':
         this.h.ack?.(m.id as string | undefined, m.v as number | undefined);
+        break;
+      case 'said':
+        this.h.said?.(Number(m.seat), String(m.phrase));
         break;
       case 'error': {
         const e = m as unknown as ServerError;

@@ -160,6 +160,21 @@ const en = {
   lobbyCounts: '{waiting} waiting · {playing} playing now',
   opponentFound: 'Opponent found: {name}. Your game is ready.',
   goToGame: 'Go to the game',
+  quickMessages: 'Quick messages',
+  hideMessages: 'Hide messages from the other player',
+  said: '{name}: {text}',
+  phrase_hello: 'Hello!',
+  phrase_good_luck: 'Good luck!',
+  phrase_your_turn: 'Your turn.',
+  phrase_one_moment: 'One moment, please.',
+  phrase_oops: 'Oops!',
+  phrase_wow: 'Wow!',
+  phrase_smile: '🙂',
+  phrase_well_played: 'Well played!',
+  phrase_thanks: 'Thank you!',
+  phrase_good_game: 'Good game!',
+  phrase_rematch: 'Another game?',
+  phrase_bye: 'Bye!',
   dismiss: 'Not now',
   modeLiveHint: 'Both players at the board at the same time.',
   modeTurnHint:
@@ -402,6 +417,21 @@ const th: Strings = {
   lobbyCounts: 'รอคู่ {waiting} คน · กำลังเล่น {playing} คน',
   opponentFound: 'เจอคู่เล่นแล้ว: {name} เกมของคุณพร้อมแล้ว',
   goToGame: 'ไปที่เกม',
+  quickMessages: 'ข้อความด่วน',
+  hideMessages: 'ซ่อนข้อความจากอีกฝ่าย',
+  said: '{name}: {text}',
+  phrase_hello: 'สวัสดี!',
+  phrase_good_luck: 'โชคดีนะ!',
+  phrase_your_turn: 'ตาคุณแล้ว',
+  phrase_one_moment: 'รอสักครู่นะ',
+  phrase_oops: 'อุ๊ย!',
+  phrase_wow: 'ว้าว!',
+  phrase_smile: '🙂',
+  phrase_well_played: 'เดินได้ดีมาก!',
+  phrase_thanks: 'ขอบคุณ!',
+  phrase_good_game: 'เกมดีมาก!',
+  phrase_rematch: 'เล่นอีกกระดานไหม?',
+  phrase_bye: 'ลาก่อน!',
   dismiss: 'ไว้ทีหลัง',
   modeLiveHint: 'ผู้เล่นทั้งสองอยู่ที่กระดานพร้อมกัน',
   modeTurnHint:
@@ -642,6 +672,21 @@ const km: Strings = {
   lobbyCounts: 'កំពុងរង់ចាំ {waiting} នាក់ · កំពុងលេង {playing} នាក់',
   opponentFound: 'រកឃើញដៃគូហើយ៖ {name}។ ល្បែងរបស់អ្នករួចរាល់ហើយ។',
   goToGame: 'ទៅកាន់ល្បែង',
+  quickMessages: 'សារខ្លីៗ',
+  hideMessages: 'លាក់សារពីម្ខាងទៀត',
+  said: '{name}៖ {text}',
+  phrase_hello: 'សួស្តី!',
+  phrase_good_luck: 'សូមសំណាងល្អ!',
+  phrase_your_turn: 'ដល់វេនអ្នកហើយ។',
+  phrase_one_moment: 'សូមរង់ចាំបន្តិច។',
+  phrase_oops: 'អូយ!',
+  phrase_wow: 'អស្ចារ្យ!',
+  phrase_smile: '🙂',
+  phrase_well_played: 'ដើរបានល្អណាស់!',
+  phrase_thanks: 'អរគុណ!',
+  phrase_good_game: 'ល្បែងល្អណាស់!',
+  phrase_rematch: 'លេងម្តងទៀតទេ?',
+  phrase_bye: 'លាហើយ!',
   dismiss: 'ពេលក្រោយ',
   modeLiveHint: 'អ្នកលេងទាំងពីរនៅមុខក្តារក្នុងពេលតែមួយ។',
   modeTurnHint:
@@ -730,7 +775,7 @@ const km: Strings = {
 
 const ALL: Record<Lang, Strings> = { en, th, km };
 
-type StringKey = { [K in keyof Strings]: Strings[K] extends string ? K : never }[keyof Strings];
+export type StringKey = { [K in keyof Strings]: Strings[K] extends string ? K : never }[keyof Strings];
 
 let current: Lang = detectLang();
 const listeners = new Set<() => void>();

@@ -35,4 +35,39 @@ export default function (H) {
     await shot(a, 'draw-agreed-1280-en');
     for (const p of [a, b]) assert(p.consoleErrors.length === 0, `no console errors (${p.consoleErrors.join(' | ')})`);
   });
+
+  test('quick messages: a fixed phrase shows on the sender\'s bar in each reader\'s language; one player may hide them', async () => {
+    const r = await apiCreate({ name: 'Somchai' });
+    const j = await apiJoin(r.code, 'Dara');
+    const a = await newPage(DESKTOP, 'en-US');
+    const b = await newPage(PHONE, 'th-TH');
+    await adoptSeat(a, r.code, r.token, 0, 'Somchai');
+    await adoptSeat(b, r.code, j.token, 1, 'Dara');
+    for (const p of [a, b]) await p.goto(`${H.BASE}/p/${r.code}`);
+    await a.click(tid('start'));
+    await until('the game on both', async () => (await state(a))?.v === 0 && (await state(b))?.v === 0);
+    await a.click(tid('chat-toggle'));
+    await a.click(tid('phrase-good-luck'));
+    await until('Dara sees it in Thai', async () => (await text(b, tid('chat-bubble'))) === 'โชคดีนะ!');
+    assert((await text(a, tid('chat-bubble'))) === 'Good luck!', 'the sender sees it in English on their own bar');
+    assert((await b.locator(`${tid('bar-top')} ${tid('chat-bubble')}`).count()) === 1, 'on the sender\'s bar (the top one for Dara)');
+    await shot(b, 'quick-message-360-th');
+    // Dara hides Somchai's messages: the next one does not show for her.
+    await b.click(tid('chat-toggle'));
+    await b.click(tid('chat-quiet'));
+    await b.click(tid('chat-toggle'));
+    await b.evaluate(() => document.querySelectorAll('.chat-bubble').forEach((e) => e.remove()));
+    await H.sleep(2100);  // one message every 2 seconds
+    await a.click(tid('chat-toggle'));
+    await a.click(tid('phrase-thanks'));
+    await until('Somchai sees his own', async () => (await text(a, tid('chat-bubble'))) === 'Thank you!');
+    await H.sleep(500);
+    assert((await b.locator(tid('chat-bubble')).count()) === 0, 'hidden for Dara');
+    // A spectator has no quick messages.
+    const c = await newPage(PHONE, 'en-US');
+    await c.goto(`${H.BASE}/p/${r.code}`);
+    await c.click(tid('watch'));
+    await c.waitForSelector(tid('game'));
+    assert(!(await c.locator(tid('chat-toggle')).isVisible()), 'no quick messages for spectators');
+  });
 }

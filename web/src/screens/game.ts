@@ -12,6 +12,7 @@ import { h, replace, setText } from '../dom';
 import { lang, strings, t } from '../i18n';
 import { fillNotationPicker, labelCoords, moveNumber, moveText, onNotationChange, pieceLabels, script } from '../notation';
 import { BoardKeys } from '../boardkeys';
+import { QuickChat, phraseText } from '../quickchat';
 import { pieceSvg } from '../pieces';
 import { parsePlacement, placements, START_FEN } from '../replay';
 import { enablePush, notNow, permission, setNotNow, setTurnBadge } from '../push';
@@ -78,6 +79,7 @@ export class GameView {
   private heading: HTMLElement;
   private notationEl: HTMLElement;
   private offNotation: () => void;
+  private chat: QuickChat;
 
   constructor(
     private send: Send,
@@ -106,6 +108,7 @@ export class GameView {
       this.turnInfoEl,
       this.notifyEl,
       this.actionsEl,
+      (this.chat = new QuickChat(code, (phrase) => this.send({ t: 'say', phrase }))).el,
       this.navEl,
       this.viewingEl,
       this.movesEl,
@@ -196,6 +199,17 @@ export class GameView {
 
   private playerAt(seat: number): Player | undefined {
     return this.party?.players.find((p) => p.seat === seat);
+  }
+
+  /** A quick message from a player: a bubble on their bar, read out too (unless hidden). */
+  onSaid(seat: number, phrase: string): void {
+    const s = this.state;
+    if (!s || (seat !== this.seat && this.chat.isQuiet())) return;
+    const color: Color = s.white === seat ? 'w' : 'b';
+    const me = this.myColor();
+    const bar = color === (me ?? 'w') ? this.bottomBar : this.topBar;
+    this.chat.bubble(bar.el, phrase);
+    if (seat !== this.seat) this.keys.say(t('said', { name: this.nameOfSeat(seat), text: phraseText(phrase) }));
   }
 
   private nameOfSeat(seat: number): string {
@@ -337,6 +351,8 @@ export class GameView {
     this.statusEl.dataset.check = String(s.check);
 
     this.renderActions(me, over, expired);
+    // Quick messages: between two people at the table (not spectators, not the CPU).
+    this.chat.el.hidden = !me || !!party.cpu || expired;
     this.renderMoves();
     this.renderMeta();
     this.renderTurnInfo(over);
@@ -682,6 +698,7 @@ export class GameView {
   relabel(): void {
     this.buildNav();
     this.keys.relabel();
+    this.chat.relabel();
     fillNotationPicker(this.notationEl);
     this.actionsKey = '';
     if (this.notifyState === 'asking') this.showNotifyPrompt();

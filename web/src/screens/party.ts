@@ -103,6 +103,7 @@ export class PartyScreen implements Screen {
         this.update();
       },
       error: (e: ServerError) => this.onServerError(e),
+      said: (seat: number, phrase: string) => this.game?.onSaid(seat, phrase),
       status: (online: boolean) => {
         setConnBanner(online ? null : t('offline'));
         this.game?.setOnline(online);
