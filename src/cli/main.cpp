@@ -1,7 +1,10 @@
 // The `makruk` command: one binary, one subcommand per job.
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -252,6 +255,10 @@ int main(int argc, char** argv) {
       ->check(nonNegative);
   serveCmd->add_option("--cpu-max-ms", so.limits.cpu_max_ms, "time cap on one CPU search (default 1500)")
       ->check(CLI::Range(1, 60000));
+  std::string adminSecretFile;
+  serveCmd->add_option("--admin-secret-file", adminSecretFile,
+                       "a file whose first line is the secret that unlocks the feedback board's admin page "
+                       "(or set MAKRUK_ADMIN_SECRET)");
   int drainSeconds = so.drain_ms / 1000;
   serveCmd->add_option("--drain-seconds", drainSeconds,
                        "on SIGTERM, how long open connections get to finish before the server stops (default 5)")
@@ -350,6 +357,21 @@ int main(int argc, char** argv) {
   if (*serveCmd) {
     so.limits.live_idle_ms = liveIdleMinutes * 60000;
     so.drain_ms = drainSeconds * 1000;
+    if (!adminSecretFile.empty()) {
+      std::ifstream in(adminSecretFile);
+      if (!in || !std::getline(in, so.admin_secret)) {
+        std::cerr << "makruk serve: cannot read the admin secret from " << adminSecretFile << "\n";
+        return EXIT_BAD_INPUT;
+      }
+    } else if (const char* env = std::getenv("MAKRUK_ADMIN_SECRET")) {
+      so.admin_secret = env;
+    }
+    while (!so.admin_secret.empty() && std::isspace(static_cast<unsigned char>(so.admin_secret.back())))
+      so.admin_secret.pop_back();
+    if (!so.admin_secret.empty() && so.admin_secret.size() < 12) {
+      std::cerr << "makruk serve: the admin secret must have at least 12 characters\n";
+      return EXIT_BAD_INPUT;
+    }
     return server::run_server(so);
   }
   if (*openCmd) {

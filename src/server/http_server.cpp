@@ -384,7 +384,8 @@ Response serve_static(const Context& ctx, const Request& req) {
 }
 
 // Runs on the hub's thread (co_spawned there).
-awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string target, std::string body, std::string ip) {
+awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string target, std::string body, std::string ip,
+                              std::string authorization = "") {
   const size_t q = target.find('?');
   const std::string path = target.substr(0, q);
   const std::string key = q == std::string::npos ? "" : query_param(std::string_view(target).substr(q + 1), "k");
@@ -397,6 +398,11 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string targe
   if (path == "/api/my-games" && method == http::verb::post) co_return hub.my_games(body, ip);
   if (path == "/readyz") co_return hub.ready();
   if (path == "/api/lobby" && method == http::verb::get) co_return hub.lobby();
+  if (path == "/api/feedback" && method == http::verb::post) co_return hub.feedback_post(body, ip);
+  if (path == "/api/feedback" && method == http::verb::get) co_return hub.feedback_list();
+  if (path == "/api/admin/feedback" && method == http::verb::get) co_return hub.admin_feedback_list(authorization, ip);
+  if (path.rfind("/api/admin/feedback/", 0) == 0 && method == http::verb::post)
+    co_return hub.admin_feedback_update(path.substr(20), body, authorization, ip);
   if (path == "/api/push/key" && method == http::verb::get) co_return hub.push_key();
   if (path == "/api/push/subscribe" && method == http::verb::post) co_return hub.push_subscribe(body, ip);
   if (path == "/api/push/unsubscribe" && method == http::verb::post) co_return hub.push_unsubscribe(body);
@@ -644,7 +650,8 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
           res = json_error(req, 415, "bad-request", "the body must be application/json");
         } else {
           HttpReply r = co_await asio::co_spawn(
-              ctx.hub_ioc, call_hub(ctx, head ? http::verb::get : req.method(), target, req.body(), ip), use_awaitable);
+              ctx.hub_ioc, call_hub(ctx, head ? http::verb::get : req.method(), target, req.body(), ip,
+                                              std::string(req[http::field::authorization])), use_awaitable);
           res = make_response(req, r.status, std::move(r.body), r.content_type);
         }
         res.set(http::field::cache_control, "no-store");
@@ -802,6 +809,7 @@ int run_server(const ServerOptions& o) {
     return 1;
   }
   if (o.test_clock) hub.enable_test_clock();
+  hub.set_admin_secret(o.admin_secret);
   hub.set_defer([&hub_ioc](int64_t ms, std::function<void()> f) {
     auto timer = std::make_shared<asio::steady_timer>(hub_ioc, std::chrono::milliseconds(ms));
     timer->async_wait([timer, f = std::move(f)](beast::error_code ec) {

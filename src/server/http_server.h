@@ -27,6 +27,7 @@ struct ServerOptions {
   int hello_timeout_ms = 5000;       // a WebSocket must join a table this soon
   bool ws_deflate = true;            // offer permessage-deflate to WebSocket clients
   int drain_ms = 5000;               // on SIGTERM, how long connections get to finish
+  std::string admin_secret;          // unlocks the feedback board's admin side; empty: off
   HubLimits limits;
 
   // The address links (QR codes, calendar events) point to; empty: made from

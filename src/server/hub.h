@@ -73,6 +73,7 @@ struct HubLimits {
   int64_t presence_delay_ms = 200;  // players online and spectator counts go out at most this often
   bool cpu_pause = true;            // the low levels answer after a short, human-like pause
   int seek_per_minute = 20;         // requests to find an opponent
+  int feedback_per_minute = 3;      // items sent to the feedback board
   size_t seeks_per_address = 4;     // people waiting for an opponent from one address
 };
 
@@ -119,6 +120,15 @@ class Hub {
   // An iCalendar event for a table with a scheduled start.
   HttpReply event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
                       const std::string& key = "");
+  // The feedback board: POST /api/feedback, GET /api/feedback; and the
+  // maintainers' side, allowed with `Authorization: Bearer <secret>` (the
+  // secret from set_admin_secret; none set: 404).
+  HttpReply feedback_post(const std::string& body, const std::string& ip);
+  HttpReply feedback_list();
+  HttpReply admin_feedback_list(const std::string& authorization, const std::string& ip);
+  HttpReply admin_feedback_update(const std::string& id, const std::string& body, const std::string& authorization,
+                                  const std::string& ip);
+  void set_admin_secret(std::string secret) { admin_secret_ = std::move(secret); }
   // GET /api/lobby: how many wait for an opponent and how many play now.
   HttpReply lobby();
   // GET /readyz: 200 when the hub answers and the store can be read, else 503.
@@ -216,6 +226,10 @@ class Hub {
   bool push_allow_http_ = false;
   bool test_clock_ = false;
   int64_t clock_offset_ = 0;
+  // Whether the Authorization header carries the admin secret; sets *refusal when not.
+  bool admin(const std::string& authorization, const std::string& ip, HttpReply& refusal);
+  std::string admin_secret_;
+  AddressLimiter feedback_posts_, admin_guesses_;
   Matchmaker matchmaker_;
   std::map<uint64_t, std::weak_ptr<Client>> seekers_;  // by client id
   AddressLimiter seeks_;

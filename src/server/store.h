@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -64,6 +65,21 @@ struct SubscriptionRecord {
   int64_t created_at = 0;
 };
 
+// An item of the public feedback board.
+struct FeedbackRecord {
+  int64_t id = 0;
+  std::string kind;   // "bug" | "feedback" | "setting"
+  std::string text;
+  std::string name;   // empty: none given
+  std::string table;  // a table code the item is about, or empty
+  std::string lang;
+  std::string status = "new";  // "new" | "planned" | "done" | "wont"
+  std::string reply;           // the maintainers' answer, or empty
+  bool hidden = false;         // spam, hidden by a maintainer
+  int64_t created_at = 0;
+  int64_t replied_at = 0;
+};
+
 // Thrown when an append does not find the version it expected.
 struct VersionConflict : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -95,6 +111,14 @@ class Store {
   // Drops one seat's subscription of an endpoint.
   virtual void remove_seat_subscription(const std::string& endpoint, const std::string& code, int seat) = 0;
   virtual std::vector<SubscriptionRecord> load_subscriptions() = 0;
+
+  // The feedback board: adds an item (its id is set), updates one (status,
+  // reply, replied_at, hidden), lists the newest `limit` (hidden ones too
+  // when asked), finds one.
+  virtual void add_feedback(FeedbackRecord& f) = 0;
+  virtual void update_feedback(const FeedbackRecord& f) = 0;
+  virtual std::vector<FeedbackRecord> list_feedback(bool with_hidden, int limit) = 0;
+  virtual std::optional<FeedbackRecord> find_feedback(int64_t id) = 0;
 };
 
 // Opens (creating if needed) the SQLite database at `path` and applies the

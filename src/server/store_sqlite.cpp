@@ -69,6 +69,22 @@ constexpr const char* MIGRATIONS[] = {
     ALTER TABLE parties ADD COLUMN invite_key TEXT NOT NULL DEFAULT '';
     UPDATE parties SET invite_key = lower(hex(randomblob(8)));
     )sql",
+    // 4: the public feedback board.
+    R"sql(
+    CREATE TABLE feedback (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      kind TEXT NOT NULL,
+      text TEXT NOT NULL,
+      name TEXT NOT NULL,
+      table_code TEXT NOT NULL,
+      lang TEXT NOT NULL,
+      status TEXT NOT NULL DEFAULT 'new',
+      reply TEXT NOT NULL DEFAULT '',
+      hidden INTEGER NOT NULL DEFAULT 0,
+      created_at INTEGER NOT NULL,
+      replied_at INTEGER NOT NULL DEFAULT 0
+    );
+    )sql",
 };
 
 class Statement {
@@ -101,6 +117,14 @@ class Statement {
  private:
   sqlite3_stmt* stmt_ = nullptr;
 };
+
+#define FEEDBACK_COLUMNS \
+  "id, kind, text, name, table_code, lang, status, reply, hidden, created_at, replied_at"
+
+FeedbackRecord feedback_row(const Statement& q) {
+  return FeedbackRecord{q.integer(0), q.text(1), q.text(2),        q.text(3),     q.text(4),    q.text(5),
+                        q.text(6),    q.text(7), q.integer(8) != 0, q.integer(9), q.integer(10)};
+}
 
 class SqliteStore final : public Store {
  public:
@@ -207,6 +231,39 @@ class SqliteStore final : public Store {
     while (q.step())
       out.push_back({q.text(0), q.text(1), int(q.integer(2)), q.text(3), q.text(4), q.text(5), q.integer(6)});
     return out;
+  }
+
+  void add_feedback(FeedbackRecord& f) override {
+    std::lock_guard lock(mutex_);
+    Statement(db_, "INSERT INTO feedback (kind, text, name, table_code, lang, status, reply, hidden, created_at, "
+                   "replied_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")
+        .bind(1, f.kind).bind(2, f.text).bind(3, f.name).bind(4, f.table).bind(5, f.lang).bind(6, f.status)
+        .bind(7, f.reply).bind(8, int64_t(f.hidden)).bind(9, f.created_at).bind(10, f.replied_at).step();
+    f.id = sqlite3_last_insert_rowid(db_);
+  }
+
+  void update_feedback(const FeedbackRecord& f) override {
+    std::lock_guard lock(mutex_);
+    Statement(db_, "UPDATE feedback SET status = ?1, reply = ?2, hidden = ?3, replied_at = ?4 WHERE id = ?5")
+        .bind(1, f.status).bind(2, f.reply).bind(3, int64_t(f.hidden)).bind(4, f.replied_at).bind(5, f.id).step();
+  }
+
+  std::vector<FeedbackRecord> list_feedback(bool with_hidden, int limit) override {
+    std::lock_guard lock(mutex_);
+    Statement q(db_, with_hidden ? "SELECT " FEEDBACK_COLUMNS " FROM feedback ORDER BY id DESC LIMIT ?1"
+                                 : "SELECT " FEEDBACK_COLUMNS " FROM feedback WHERE hidden = 0 ORDER BY id DESC LIMIT ?1");
+    q.bind(1, int64_t(limit));
+    std::vector<FeedbackRecord> out;
+    while (q.step()) out.push_back(feedback_row(q));
+    return out;
+  }
+
+  std::optional<FeedbackRecord> find_feedback(int64_t id) override {
+    std::lock_guard lock(mutex_);
+    Statement q(db_, "SELECT " FEEDBACK_COLUMNS " FROM feedback WHERE id = ?1");
+    q.bind(1, id);
+    if (!q.step()) return std::nullopt;
+    return feedback_row(q);
   }
 
   bool party_exists(const std::string& code) override {

@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
 const ART = process.env.E2E_ARTIFACTS || path.join(HERE, 'artifacts');
+const ADMIN_SECRET = 'e2e-admin-secret';
 const WEB = process.env.MAKRUK_WEB || path.join(ROOT, 'web', 'dist');  // the built client the server serves
 fs.mkdirSync(ART, { recursive: true });
 const require = createRequire(path.join(ROOT, 'web', 'package.json'));
@@ -77,6 +78,7 @@ async function startServer() {
     '--limit-create', '0', '--limit-join', '0', '--limit-cpu', '0'];
   server = spawn(bin, args, {
     stdio: ['ignore', log, log],
+    env: { ...process.env, MAKRUK_ADMIN_SECRET: ADMIN_SECRET },  // the feedback board's admin side
   });
   server.on('exit', (code, sig) => {
     if (server && !server.stopping) console.log(`  (server exited: ${code ?? sig})`);
@@ -1138,7 +1140,7 @@ test('expiry: 45 days without a move end a turn-based table with no winner or lo
 const H = {
   test, sleep, assert, until, newPage, shot, tid, text, state, seatOf, myColor, waitV, squareXY, clickMove, dragMove, playMove,
   apiCreate, apiJson, apiJoin, adoptSeat, boardBox, checkNoOverflow, checkTapTargets, myGame, refreshMyGames,
-  startServer, stopServer, PHONE, DESKTOP, WHITE_MATE, BLACK_MATE, ART, ROOT, SLOW,
+  startServer, stopServer, PHONE, DESKTOP, WHITE_MATE, BLACK_MATE, ART, ROOT, SLOW, ADMIN_SECRET,
   get BASE() { return BASE; },
   get browser() { return browser; },
 };

@@ -1286,6 +1286,27 @@ TEST_F(Hostile, HealthChecksAndSigtermDrains) {
   EXPECT_EQ(st.at("moves").as_array().back().as_string(), "e6e5");
 }
 
+// The feedback board over HTTP: anyone posts and reads; the admin side wants
+// the secret in the Authorization header (never the URL).
+TEST_F(Hostile, FeedbackBoardAndItsAdminSecret) {
+  std::filesystem::create_directories(data_);
+  const std::string secretFile = (data_ / "admin-secret").string();
+  std::ofstream(secretFile) << "correct-horse-battery\n";
+  ASSERT_TRUE(start({"--admin-secret-file", secretFile}));
+  Reply posted = request(port(), http::verb::post, "/api/feedback", R"({"kind":"bug","text":"<script>x</script>"})");
+  EXPECT_EQ(posted.status, 201);
+  Reply board = request(port(), http::verb::get, "/api/feedback");
+  EXPECT_EQ(board.status, 200);
+  EXPECT_EQ(board.body.at("items").as_array().at(0).at("text").as_string(), "<script>x</script>");
+  EXPECT_EQ(board.header("content-type").rfind("application/json", 0), 0u);
+  EXPECT_EQ(request(port(), http::verb::get, "/api/admin/feedback").status, 401);
+  EXPECT_EQ(request(port(), http::verb::get, "/api/admin/feedback?secret=correct-horse-battery").status, 401);
+  Reply ok = request(port(), http::verb::get, "/api/admin/feedback", "",
+                     with_header("Authorization", "Bearer correct-horse-battery"));
+  EXPECT_EQ(ok.status, 200);
+  EXPECT_EQ(ok.body.at("items").as_array().size(), 1u);
+}
+
 // A live table that nobody is at and where nothing happened for
 // --live-idle-minutes ends like an expired turn-based one; a table someone
 // watches, and a turn-based table, do not.

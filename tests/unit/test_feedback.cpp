@@ -1,0 +1,133 @@
+// The public feedback board: items posted and listed, bad input refused and
+// nothing stored, per-address limits, and the maintainers' side behind the
+// admin secret (status, reply, hiding), kept through a restart.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include "fake_client.h"
+#include "server/hub.h"
+#include "temp_db.h"
+
+using namespace makruk;
+using namespace makruk::server;
+using testing_helpers::body;
+namespace json = boost::json;
+
+namespace {
+
+const std::string SECRET = "a-long-admin-secret";
+const std::string AUTH = "Bearer " + SECRET;
+
+class Feedback : public ::testing::Test {
+ protected:
+  void SetUp() override { open(); }
+  void TearDown() override {
+    hub_.reset();
+    store_.reset();
+    db_.clear();
+  }
+  void open(const std::string& secret = SECRET) {
+    hub_.reset();
+    store_.reset();
+    store_ = open_sqlite_store(db_.path());
+    hub_ = std::make_unique<Hub>(*store_, [](std::function<void()> f) { f(); }, [this] { return clock_; });
+    hub_->load();
+    hub_->set_admin_secret(secret);
+  }
+  HttpReply post(const json::object& o, const std::string& ip = "10.0.0.1") {
+    return hub_->feedback_post(json::serialize(o), ip);
+  }
+  json::array items() { return body(hub_->feedback_list())["items"].as_array(); }
+
+  testing_helpers::TempDb db_{"makruk-feedback"};
+  std::unique_ptr<Store> store_;
+  std::unique_ptr<Hub> hub_;
+  int64_t clock_ = 1764460800000;
+};
+
+TEST_F(Feedback, ItemsArePublishedNewestFirstAndTextStaysText) {
+  HttpReply r = post({{"kind", "bug"}, {"text", "  The <b>board</b>\nflickers  "}, {"table", "abcdef"}, {"lang", "th"}});
+  ASSERT_EQ(r.status, 201) << r.body;
+  clock_ += 1000;
+  ASSERT_EQ(post({{"kind", "setting"}, {"text", "A clock, please"}, {"name", "Noi"}}, "10.0.0.2").status, 201);
+  json::array all = items();
+  ASSERT_EQ(all.size(), 2u);
+  json::object newest = all[0].as_object(), first = all[1].as_object();
+  EXPECT_EQ(newest["kind"], "setting");
+  EXPECT_EQ(newest["name"], "Noi");
+  EXPECT_EQ(newest["lang"], "en");  // none given
+  EXPECT_EQ(first["text"], "The <b>board</b>\nflickers");  // trimmed, kept byte for byte
+  EXPECT_EQ(first["table"], "ABCDEF");
+  EXPECT_EQ(first["status"], "new");
+  EXPECT_TRUE(first["reply"].is_null());
+  EXPECT_TRUE(first["name"].is_null());
+}
+
+TEST_F(Feedback, BadInputIsRefusedAndNothingIsStored) {
+  for (const json::object& bad : std::vector<json::object>{
+           {{"kind", "praise"}, {"text", "x"}},
+           {{"kind", "bug"}, {"text", "   "}},
+           {{"kind", "bug"}, {"text", std::string(2001, 'x')}},
+           {{"kind", "bug"}, {"text", "a\x01b"}},
+           {{"kind", "bug"}, {"text", "\xC0\x80"}},
+           {{"kind", "bug"}, {"text", "ok"}, {"name", "\u202Eevil"}},
+           {{"kind", "bug"}, {"text", "ok"}, {"table", "NOT-A-CODE"}},
+           {{"kind", "bug"}, {"text", 5}},
+       }) {
+    clock_ += 60000;  // past the per-minute limit each time
+    EXPECT_EQ(post(bad).status, 400) << json::serialize(bad);
+  }
+  EXPECT_EQ(post({{"kind", "bug"}, {"text", std::string(2000, 'x')}}).status, 201);  // the longest allowed
+  EXPECT_EQ(items().size(), 1u);
+  EXPECT_EQ(hub_->feedback_post("not json", "10.0.0.1").status, 400);
+}
+
+TEST_F(Feedback, ThreeAMinuteFromOneAddress) {
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(post({{"kind", "feedback"}, {"text", "hi"}}).status, 201);
+  EXPECT_EQ(post({{"kind", "feedback"}, {"text", "hi"}}).status, 429);
+  EXPECT_EQ(post({{"kind", "feedback"}, {"text", "hi"}}, "10.0.0.9").status, 201);  // another address
+  clock_ += 61000;
+  EXPECT_EQ(post({{"kind", "feedback"}, {"text", "hi"}}).status, 201);
+}
+
+TEST_F(Feedback, MaintainersAnswerSetStatusAndHideBehindTheSecret) {
+  post({{"kind", "bug"}, {"text", "spam spam"}});
+  post({{"kind", "setting"}, {"text", "A clock"}});
+  const std::string spam = std::to_string(items()[1].as_object()["id"].as_int64());
+  const std::string clock = std::to_string(items()[0].as_object()["id"].as_int64());
+  // Without the secret, or with a wrong one: refused, nothing changes.
+  EXPECT_EQ(hub_->admin_feedback_list("", "10.0.0.5").status, 401);
+  EXPECT_EQ(hub_->admin_feedback_update(spam, R"({"hidden":true})", "Bearer wrong", "10.0.0.5").status, 401);
+  EXPECT_EQ(hub_->admin_feedback_update(spam, R"({"hidden":true})", SECRET, "10.0.0.5").status, 401);  // no "Bearer"
+  EXPECT_EQ(items().size(), 2u);
+  // With it.
+  EXPECT_EQ(hub_->admin_feedback_update(spam, R"({"hidden":true})", AUTH, "10.0.0.5").status, 200);
+  clock_ += 5000;
+  HttpReply r = hub_->admin_feedback_update(clock, R"({"status":"planned","reply":"Coming in the spring"})", AUTH, "10.0.0.5");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(body(r)["item"].as_object()["repliedAt"], clock_);
+  EXPECT_EQ(hub_->admin_feedback_update(clock, R"({"status":"maybe"})", AUTH, "10.0.0.5").status, 400);
+  EXPECT_EQ(hub_->admin_feedback_update("999", R"({"status":"done"})", AUTH, "10.0.0.5").status, 404);
+  EXPECT_EQ(hub_->admin_feedback_update("x1", R"({"status":"done"})", AUTH, "10.0.0.5").status, 404);
+  // The public board shows the answer and not the hidden item; the admin list shows both.
+  json::array pub = items();
+  ASSERT_EQ(pub.size(), 1u);
+  EXPECT_EQ(pub[0].as_object()["status"], "planned");
+  EXPECT_EQ(pub[0].as_object()["reply"], "Coming in the spring");
+  EXPECT_EQ(body(hub_->admin_feedback_list(AUTH, "10.0.0.5"))["items"].as_array().size(), 2u);
+  // Kept through a restart.
+  open();
+  EXPECT_EQ(items().size(), 1u);
+  EXPECT_EQ(items()[0].as_object()["reply"], "Coming in the spring");
+}
+
+TEST_F(Feedback, WrongSecretsAreLimitedAndNoSecretMeansNoAdmin) {
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->admin_feedback_list("Bearer guess" + std::to_string(i), "10.0.0.6").status, 401);
+  EXPECT_EQ(hub_->admin_feedback_list(AUTH, "10.0.0.6").status, 429);  // even the right one, for a minute
+  EXPECT_EQ(hub_->admin_feedback_list(AUTH, "10.0.0.7").status, 200);
+  open("");
+  EXPECT_EQ(hub_->admin_feedback_list(AUTH, "10.0.0.7").status, 404);
+}
+
+}  // namespace
