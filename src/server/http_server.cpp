@@ -401,6 +401,12 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string targe
   if (path == "/api/feedback" && method == http::verb::post) co_return hub.feedback_post(body, ip);
   if (path == "/api/feedback" && method == http::verb::get) co_return hub.feedback_list();
   if (path == "/api/admin/feedback" && method == http::verb::get) co_return hub.admin_feedback_list(authorization, ip);
+  if (path == "/api/recommendations" && method == http::verb::post) co_return hub.recommend(body, ip);
+  if (path == "/api/recommendations" && method == http::verb::get) co_return hub.recommendations();
+  if (path == "/api/admin/recommendations" && method == http::verb::get)
+    co_return hub.admin_recommendations(authorization, ip);
+  if (path.rfind("/api/admin/recommendations/", 0) == 0 && method == http::verb::post)
+    co_return hub.admin_recommendation_update(path.substr(27), body, authorization, ip);
   if (path.rfind("/api/admin/feedback/", 0) == 0 && method == http::verb::post)
     co_return hub.admin_feedback_update(path.substr(20), body, authorization, ip);
   if (path == "/api/push/key" && method == http::verb::get) co_return hub.push_key();

@@ -4,6 +4,7 @@
 #include <openssl/rand.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include <boost/json.hpp>
@@ -1320,6 +1321,114 @@ bool Hub::admin(const std::string& authorization, const std::string& ip, HttpRep
     return false;
   }
   return true;
+}
+
+namespace {
+
+json::object recommendation_json(const RecommendationRecord& r, bool admin) {
+  json::object o{{"id", r.id},     {"stars", r.stars}, {"text", r.text},           {"name", r.name},
+                 {"lang", r.lang}, {"variant", r.variant}, {"createdAt", r.created_at}};
+  if (admin) {
+    o["code"] = r.code;
+    o["hidden"] = r.hidden;
+  }
+  return o;
+}
+
+}  // namespace
+
+HttpReply Hub::recommend(const std::string& body, const std::string& ip) {
+  std::string why;
+  auto o = parse_object(body, why);
+  if (!o) return bad_request(why);
+  std::string code, token, rawText, lang;
+  int64_t stars = 0;
+  bool starsPresent = false;
+  if (!get_string(*o, "code", code) || !get_string(*o, "token", token) || !get_string(*o, "text", rawText) ||
+      !get_string(*o, "lang", lang) || !get_int(*o, "stars", stars, starsPresent))
+    return bad_request("a field has the wrong type");
+  if (!starsPresent || stars < 1 || stars > 5) return bad_request("stars must be 1 to 5");
+  std::string text;
+  if (!rawText.empty()) {
+    auto t = clean_text(rawText, 500, why);
+    if (!t) return bad_request(why);
+    text = *t;
+  }
+  if (token.empty() || token.size() > 64) return error_reply(Error{ErrorCode::Forbidden, "a player's token is needed"});
+  if (!recommends_.allow(ip, now(), limits_.feedback_per_minute)) return rate_limited("recommendations");
+  // The seat's token shows the code is no guess; a wrong pair counts as a wrong code.
+  std::vector<std::pair<Party*, int>> seats;
+  std::vector<std::string> unknown;
+  if (auto e = resolve_seats({{normalise_code(code), token}}, ip, seats, unknown)) return error_reply(*e);
+  if (seats.empty()) return error_reply(Error{ErrorCode::Forbidden, "that token holds no seat of that table"});
+  auto [p, seat] = seats.front();
+  const bool played = p->game() && (p->game()->game.over() || p->game()->number > 1);
+  if (!played) return error_reply(Error{ErrorCode::Conflict, "recommend a game once one has ended"});
+  RecommendationRecord r;
+  r.code = p->code();
+  r.seat = seat;
+  r.name = p->seats()[size_t(seat)].name;
+  r.variant = p->record().variant;
+  r.stars = int(stars);
+  r.text = text;
+  r.lang = lang == "th" || lang == "km" ? lang : "en";
+  r.created_at = now();
+  try {
+    store_.put_recommendation(r);
+  } catch (const std::exception& e) {
+    return storage_failed(e);
+  }
+  return reply(201, json::object{{"recommendation", recommendation_json(r, false)}});
+}
+
+HttpReply Hub::recommendations() {
+  try {
+    // The average counts every visible one; the list shows the newest 50.
+    auto all = store_.list_recommendations(false, 100000);
+    double sum = 0;
+    json::array items;
+    for (const auto& r : all) {
+      sum += r.stars;
+      if (items.size() < 50) items.push_back(recommendation_json(r, false));
+    }
+    json::object o{{"count", all.size()}, {"items", std::move(items)}};
+    o["average"] = all.empty() ? json::value(nullptr) : json::value(std::round(sum / double(all.size()) * 10) / 10);
+    return reply(200, o);
+  } catch (const std::exception& e) {
+    return storage_failed(e);
+  }
+}
+
+HttpReply Hub::admin_recommendations(const std::string& authorization, const std::string& ip) {
+  HttpReply refusal;
+  if (!admin(authorization, ip, refusal)) return refusal;
+  try {
+    json::array items;
+    for (const auto& r : store_.list_recommendations(true, 1000)) items.push_back(recommendation_json(r, true));
+    return reply(200, json::object{{"items", std::move(items)}});
+  } catch (const std::exception& e) {
+    return storage_failed(e);
+  }
+}
+
+HttpReply Hub::admin_recommendation_update(const std::string& id, const std::string& body,
+                                           const std::string& authorization, const std::string& ip) {
+  HttpReply refusal;
+  if (!admin(authorization, ip, refusal)) return refusal;
+  if (id.empty() || id.size() > 18 || id.find_first_not_of("0123456789") != std::string::npos)
+    return error_reply(Error{ErrorCode::NotFound, "no such recommendation"});
+  std::string why;
+  auto o = parse_object(body, why);
+  if (!o) return bad_request(why);
+  bool hidden = false;
+  if (!o->contains("hidden") || !get_bool(*o, "hidden", hidden)) return bad_request("'hidden' (true or false) is needed");
+  try {
+    if (!store_.hide_recommendation(std::stoll(id), hidden))
+      return error_reply(Error{ErrorCode::NotFound, "no such recommendation"});
+  } catch (const std::exception& e) {
+    return storage_failed(e);
+  }
+  return reply(200, json::object{{"id", std::stoll(id)}, {"hidden", hidden}});
 }
 
 HttpReply Hub::admin_feedback_list(const std::string& authorization, const std::string& ip) {

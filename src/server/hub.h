@@ -129,6 +129,14 @@ class Hub {
   HttpReply admin_feedback_update(const std::string& id, const std::string& body, const std::string& authorization,
                                   const std::string& ip);
   void set_admin_secret(std::string secret) { admin_secret_ = std::move(secret); }
+  // Recommendations: POST /api/recommendations (a seat's token of a table
+  // with a finished game), GET /api/recommendations (the average and the
+  // newest), and hiding one on the maintainers' side.
+  HttpReply recommend(const std::string& body, const std::string& ip);
+  HttpReply recommendations();
+  HttpReply admin_recommendations(const std::string& authorization, const std::string& ip);
+  HttpReply admin_recommendation_update(const std::string& id, const std::string& body,
+                                        const std::string& authorization, const std::string& ip);
   // GET /api/lobby: how many wait for an opponent and how many play now.
   HttpReply lobby();
   // GET /readyz: 200 when the hub answers and the store can be read, else 503.
@@ -229,7 +237,7 @@ class Hub {
   // Whether the Authorization header carries the admin secret; sets *refusal when not.
   bool admin(const std::string& authorization, const std::string& ip, HttpReply& refusal);
   std::string admin_secret_;
-  AddressLimiter feedback_posts_, admin_guesses_;
+  AddressLimiter feedback_posts_, admin_guesses_, recommends_;
   Matchmaker matchmaker_;
   std::map<uint64_t, std::weak_ptr<Client>> seekers_;  // by client id
   AddressLimiter seeks_;

@@ -80,6 +80,21 @@ struct FeedbackRecord {
   int64_t replied_at = 0;
 };
 
+// A recommendation written by a player after a game: one per seat of a table
+// (writing again replaces it).
+struct RecommendationRecord {
+  int64_t id = 0;
+  std::string code;
+  int seat = 0;
+  std::string name;
+  std::string variant;
+  int stars = 5;  // 1 to 5
+  std::string text;
+  std::string lang;
+  bool hidden = false;
+  int64_t created_at = 0;
+};
+
 // Thrown when an append does not find the version it expected.
 struct VersionConflict : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -119,6 +134,12 @@ class Store {
   virtual void update_feedback(const FeedbackRecord& f) = 0;
   virtual std::vector<FeedbackRecord> list_feedback(bool with_hidden, int limit) = 0;
   virtual std::optional<FeedbackRecord> find_feedback(int64_t id) = 0;
+
+  // Recommendations: adds or replaces the one of (code, seat) (its id is
+  // set); hides or shows one (false: no such id); lists the newest `limit`.
+  virtual void put_recommendation(RecommendationRecord& r) = 0;
+  virtual bool hide_recommendation(int64_t id, bool hidden) = 0;
+  virtual std::vector<RecommendationRecord> list_recommendations(bool with_hidden, int limit) = 0;
 };
 
 // Opens (creating if needed) the SQLite database at `path` and applies the

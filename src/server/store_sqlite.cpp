@@ -85,6 +85,22 @@ constexpr const char* MIGRATIONS[] = {
       replied_at INTEGER NOT NULL DEFAULT 0
     );
     )sql",
+    // 5: recommendations written after a game.
+    R"sql(
+    CREATE TABLE recommendations (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      code TEXT NOT NULL REFERENCES parties(code),
+      seat INTEGER NOT NULL,
+      name TEXT NOT NULL,
+      variant TEXT NOT NULL,
+      stars INTEGER NOT NULL,
+      text TEXT NOT NULL,
+      lang TEXT NOT NULL,
+      hidden INTEGER NOT NULL DEFAULT 0,
+      created_at INTEGER NOT NULL,
+      UNIQUE (code, seat)
+    );
+    )sql",
 };
 
 class Statement {
@@ -118,6 +134,7 @@ class Statement {
   sqlite3_stmt* stmt_ = nullptr;
 };
 
+#define RECOMMENDATION_COLUMNS "id, code, seat, name, variant, stars, text, lang, hidden, created_at"
 #define FEEDBACK_COLUMNS \
   "id, kind, text, name, table_code, lang, status, reply, hidden, created_at, replied_at"
 
@@ -264,6 +281,37 @@ class SqliteStore final : public Store {
     q.bind(1, id);
     if (!q.step()) return std::nullopt;
     return feedback_row(q);
+  }
+
+  void put_recommendation(RecommendationRecord& r) override {
+    std::lock_guard lock(mutex_);
+    Transaction t(*this);
+    Statement(db_, "DELETE FROM recommendations WHERE code = ?1 AND seat = ?2").bind(1, r.code).bind(2, int64_t(r.seat)).step();
+    Statement(db_, "INSERT INTO recommendations (code, seat, name, variant, stars, text, lang, hidden, created_at) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
+        .bind(1, r.code).bind(2, int64_t(r.seat)).bind(3, r.name).bind(4, r.variant).bind(5, int64_t(r.stars))
+        .bind(6, r.text).bind(7, r.lang).bind(8, int64_t(r.hidden)).bind(9, r.created_at).step();
+    r.id = sqlite3_last_insert_rowid(db_);
+    t.commit();
+  }
+
+  bool hide_recommendation(int64_t id, bool hidden) override {
+    std::lock_guard lock(mutex_);
+    Statement(db_, "UPDATE recommendations SET hidden = ?1 WHERE id = ?2").bind(1, int64_t(hidden)).bind(2, id).step();
+    return sqlite3_changes(db_) > 0;
+  }
+
+  std::vector<RecommendationRecord> list_recommendations(bool with_hidden, int limit) override {
+    std::lock_guard lock(mutex_);
+    Statement q(db_, with_hidden ? "SELECT " RECOMMENDATION_COLUMNS " FROM recommendations ORDER BY id DESC LIMIT ?1"
+                                 : "SELECT " RECOMMENDATION_COLUMNS
+                                   " FROM recommendations WHERE hidden = 0 ORDER BY id DESC LIMIT ?1");
+    q.bind(1, int64_t(limit));
+    std::vector<RecommendationRecord> out;
+    while (q.step())
+      out.push_back(RecommendationRecord{q.integer(0), q.text(1), int(q.integer(2)), q.text(3), q.text(4),
+                                         int(q.integer(5)), q.text(6), q.text(7), q.integer(8) != 0, q.integer(9)});
+    return out;
   }
 
   bool party_exists(const std::string& code) override {

@@ -130,4 +130,50 @@ TEST_F(Feedback, WrongSecretsAreLimitedAndNoSecretMeansNoAdmin) {
   EXPECT_EQ(hub_->admin_feedback_list(AUTH, "10.0.0.7").status, 404);
 }
 
+TEST_F(Feedback, RecommendationsOnePerPlayerAfterAGameAndTheAverage) {
+  // A table with two players and a game under way.
+  json::object c = body(hub_->create_party(R"({"name":"Somchai"})", "10.0.0.1"));
+  const std::string code(c["code"].as_string()), host(c["token"].as_string());
+  const std::string guest(body(hub_->join(code, R"({"name":"Dara"})", "10.0.0.2"))["token"].as_string());
+  auto rec = [&](const std::string& token, int stars, const std::string& text = "", const std::string& ip = "10.0.0.1") {
+    clock_ += 30000;
+    return hub_->recommend(json::serialize(json::object{{"code", code}, {"token", token}, {"stars", stars}, {"text", text},
+                                                         {"lang", "th"}}),
+                           ip);
+  };
+  EXPECT_EQ(rec(host, 5).status, 409);  // no game has ended yet
+  auto player = std::make_shared<testing_helpers::FakeClient>();
+  player->ip = "10.0.0.1";
+  hub_->on_message(player, R"({"t":"hello","code":")" + code + R"(","token":")" + host + R"("})");
+  hub_->on_message(player, R"({"t":"start"})");
+  hub_->on_message(player, R"({"t":"resign","v":0})");
+  EXPECT_EQ(rec("00112233445566778899aabbccddeeff", 5).status, 403);  // not a seat of it
+  EXPECT_EQ(rec(host, 0).status, 400);
+  EXPECT_EQ(rec(host, 6).status, 400);
+  EXPECT_EQ(rec(host, 4, std::string(501, 'x')).status, 400);
+  HttpReply r = rec(host, 4, "สนุกมาก <3");
+  ASSERT_EQ(r.status, 201) << r.body;
+  EXPECT_EQ(rec(guest, 2, "", "10.0.0.2").status, 201);
+  // Writing again replaces the first: one per player and table.
+  EXPECT_EQ(rec(host, 5, "Even better the second time").status, 201);
+  json::object list = body(hub_->recommendations());
+  EXPECT_EQ(list["count"], 2);
+  EXPECT_DOUBLE_EQ(list["average"].as_double(), 3.5);
+  json::object newest = list["items"].as_array()[0].as_object();
+  EXPECT_EQ(newest["name"], "Somchai");
+  EXPECT_EQ(newest["stars"], 5);
+  EXPECT_EQ(newest["text"], "Even better the second time");
+  EXPECT_FALSE(newest.contains("code"));  // the table is not published
+  // A maintainer hides one: the average follows.
+  json::array all = body(hub_->admin_recommendations(AUTH, "10.0.0.5"))["items"].as_array();
+  ASSERT_EQ(all.size(), 2u);
+  const std::string id = std::to_string(all[1].as_object()["id"].as_int64());  // Dara's
+  EXPECT_EQ(hub_->admin_recommendation_update(id, R"({"hidden":true})", "Bearer nope", "10.0.0.5").status, 401);
+  EXPECT_EQ(hub_->admin_recommendation_update(id, R"({"hidden":true})", AUTH, "10.0.0.5").status, 200);
+  EXPECT_EQ(hub_->admin_recommendation_update("12345", R"({"hidden":true})", AUTH, "10.0.0.5").status, 404);
+  list = body(hub_->recommendations());
+  EXPECT_EQ(list["count"], 1);
+  EXPECT_DOUBLE_EQ(list["average"].as_double(), 5.0);
+}
+
 }  // namespace
