@@ -106,6 +106,17 @@ export interface GameState {
   reason: string | null;
 }
 
+/** A player's recommendation, as the home page shows it. */
+export interface Recommendation {
+  id: number;
+  stars: number;
+  text: string;
+  name: string;
+  lang: string;
+  variant: Variant;
+  createdAt: number;
+}
+
 export class ApiError extends Error {
   constructor(
     message: string,
@@ -185,6 +196,9 @@ export const api = {
   qrUrl: (code: string, key?: string) => `/api/parties/${encodeURIComponent(code)}/qr.svg${keyQuery(key)}`,
   icsUrl: (code: string) => `/api/parties/${encodeURIComponent(code)}/event.ics`,
   lobby: () => call<{ waiting: number; playing: number }>('GET', '/api/lobby'),
+  recommend: (b: { code: string; token: string; stars: number; text: string; lang: string }) =>
+    call<{ recommendation: Recommendation }>('POST', '/api/recommendations', b),
+  recommendations: () => call<{ count: number; average: number | null; items: Recommendation[] }>('GET', '/api/recommendations'),
   myGames: (tables: TableToken[]) => call<{ games: MyGame[]; unknown?: string[] }>('POST', '/api/my-games', { tables }),
   pushKey: () => call<{ publicKey: string }>('GET', '/api/push/key'),
   pushSubscribe: (subscription: PushSubscriptionJSON, lang: string, tables: TableToken[]) =>

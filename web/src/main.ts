@@ -14,6 +14,7 @@ import { CODE_RE, normaliseCode } from './api';
 import { connBanner, setNavigator, type Screen } from './ui';
 import { registerServiceWorker } from './push';
 import { learnRoute } from './learn-route';
+import { feedbackRoute } from './feedback-route';
 
 
 const root = document.getElementById('app')!;
@@ -36,6 +37,8 @@ function screenFor(path: string, search: URLSearchParams): Screen {
   }
   const learn = learnRoute(path);
   if (learn) return learn;
+  const feedback = feedbackRoute(path, search);
+  if (feedback) return feedback;
   switch (path) {
     case '/new':
       return newTableScreen(false);

@@ -86,6 +86,45 @@ export default function (H) {
       });
     }
 
+    // the feedback board: the form with its error showing, and messages of every status (one
+    // answered) put in the page's lists here, so the board's look is checked even when empty;
+    // then the maintainers' page, a wrong key refused, and signed in
+    const now = Date.now();
+    const sample = ['new', 'planned', 'done', 'wont'].map((status, i) => ({
+      id: 900 + i, kind: ['feedback', 'bug', 'setting', 'bug'][i], text: `Message ${i} <b>as text</b>`, name: i % 2 ? 'Noi' : null,
+      table: i === 1 ? 'K7QX2M' : null, lang: 'en', status, reply: i === 2 ? 'Done in the new version.' : null,
+      createdAt: now - i * 3600e3, repliedAt: i === 2 ? now : null, hidden: i === 3,
+    }));
+    await page.route('**/api/feedback', (rt) =>
+      rt.request().method() === 'GET'
+        ? rt.fulfill({ contentType: 'application/json', body: JSON.stringify({ items: sample.filter((i) => !i.hidden) }) })
+        : rt.continue(),
+    );
+    await page.route('**/api/admin/feedback', (rt) =>
+      rt.request().headers().authorization === `Bearer ${H.ADMIN_SECRET ?? 'e2e-admin-secret'}`
+        ? rt.fulfill({ contentType: 'application/json', body: JSON.stringify({ items: sample }) })
+        : rt.continue(),
+    );
+    await page.goto(`${base}/feedback?table=K7QX2M&kind=bug`);
+    await page.waitForSelector(tid('fb-item'));
+    await allLangs(page, 'feedback', async () => {
+      await page.fill(tid('fb-text-input'), '');
+      await page.click(tid('fb-send')); // an empty message: the error shows
+      await page.waitForSelector(`${tid('fb-error')}:not(:empty)`);
+    });
+    await page.goto(`${base}/admin`);
+    await page.waitForSelector(tid('admin-login'));
+    await page.fill(tid('admin-secret'), 'not-the-key');
+    await page.click(tid('admin-sign-in'));
+    await page.waitForSelector(`${tid('admin-error')}:not(:empty)`);
+    await allLangs(page, 'admin, wrong key');
+    await page.fill(tid('admin-secret'), H.ADMIN_SECRET ?? 'e2e-admin-secret');
+    await page.click(tid('admin-sign-in'));
+    await page.waitForSelector(tid('admin-item'));
+    await allLangs(page, 'admin, signed in');
+    await page.unroute('**/api/feedback');
+    await page.unroute('**/api/admin/feedback');
+
     const r = await apiCreate({ name: 'Somchai', swapColors: false });
     await page.goto(`${base}/p/${r.code}`);
     await page.waitForSelector(tid('join-prompt'));
@@ -144,8 +183,9 @@ export default function (H) {
     await page.waitForSelector(`${tid('my-game')}[data-code="${t.code}"]`);
     await allLangs(page, 'home with my games');
 
-    // (the look-up of the table that does not exist answers 404, which the browser logs)
-    const errors = page.consoleErrors.filter((e) => !/status of 404/.test(e));
+    // (the look-up of the table that does not exist answers 404, and the wrong maintainers'
+    // key 401, which the browser logs)
+    const errors = page.consoleErrors.filter((e) => !/status of 40[14]/.test(e));
     assert(errors.length === 0, `no console errors (${errors.join(' | ')})`);
     await page.context().close();
     return rec;

@@ -13,6 +13,7 @@ import { lang, strings, t } from '../i18n';
 import { fillNotationPicker, labelCoords, moveNumber, moveText, onNotationChange, pieceLabels, script } from '../notation';
 import { BoardKeys } from '../boardkeys';
 import { QuickChat, phraseText } from '../quickchat';
+import { RecommendCard } from '../recommend';
 import { pieceSvg } from '../pieces';
 import { parsePlacement, placements, START_FEN } from '../replay';
 import { enablePush, notNow, permission, setNotNow, setTurnBadge } from '../push';
@@ -20,6 +21,7 @@ import { play } from '../sound';
 import { formatDate } from '../time';
 import { confirmDialog, connBanner, link, watchingText } from '../ui';
 import { placeLearnLink } from '../learn-route';
+import { placeFeedbackLink } from '../feedback-route';
 
 type Send = (m: Record<string, unknown>) => string | null;
 
@@ -80,6 +82,7 @@ export class GameView {
   private notationEl: HTMLElement;
   private offNotation: () => void;
   private chat: QuickChat;
+  private recommend: RecommendCard;
 
   constructor(
     private send: Send,
@@ -109,6 +112,7 @@ export class GameView {
       this.notifyEl,
       this.actionsEl,
       (this.chat = new QuickChat(code, (phrase) => this.send({ t: 'say', phrase }))).el,
+      (this.recommend = new RecommendCard(code)).el,
       this.navEl,
       this.viewingEl,
       this.movesEl,
@@ -353,6 +357,8 @@ export class GameView {
     this.renderActions(me, over, expired);
     // Quick messages: between two people at the table (not spectators, not the CPU).
     this.chat.el.hidden = !me || !!party.cpu || expired;
+    // After a finished game, a player may recommend it.
+    this.recommend.show(!!me && s.result !== '*' && !expired);
     this.renderMoves();
     this.renderMeta();
     this.renderTurnInfo(over);
@@ -687,6 +693,7 @@ export class GameView {
       bits.map((b) => h('span', null, b)),
     );
     placeLearnLink(this.metaEl, s.variant);
+    placeFeedbackLink(this.metaEl, p.code);
   }
 
   private setLabelVars(variant: string): void {

@@ -3,7 +3,9 @@ import { strings, t } from '../i18n';
 import { pieceSvg, type RoleId } from '../pieces';
 import { link, type Screen } from '../ui';
 import { MyGamesView } from './mygames';
+import { recommendationsView } from '../recommend';
 import { learnLinks } from '../learn-route';
+import { feedbackLinks } from '../feedback-route';
 
 function bigButton(href: string, title: string, sub: string, testid: string, primary = false): HTMLElement {
   return link(href, { class: primary ? 'big primary' : 'big', 'data-testid': testid }, h('b', null, title), h('small', null, sub));
@@ -38,6 +40,8 @@ export function homeScreen(): Screen {
     h('h2', null, t('rulesTitle')),
     h('ol', { class: 'rules', 'data-testid': 'rules' }, s.rules.map((r) => h('li', null, r))),
     learnLinks(),
+    recommendationsView(),
+    feedbackLinks(),
     h('footer', null, 'Makruk · Ouk Chatrang'),
   );
   return { el, destroy: () => myGames.destroy() };

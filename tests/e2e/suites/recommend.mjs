@@ -1,0 +1,32 @@
+// Recommendations: written by a player after a finished game, shown on the home page.
+export default function (H) {
+  const { test, assert, until, newPage, shot, tid, text, state, apiCreate, apiJoin, adoptSeat, PHONE, DESKTOP } = H;
+
+  test('recommend: after a finished game a player recommends it; the home page shows the average and the words', async () => {
+    const r = await apiCreate({ name: 'Somchai' });
+    const j = await apiJoin(r.code, 'Dara');
+    const a = await newPage(DESKTOP, 'en-US');
+    const b = await newPage(PHONE, 'en-US');
+    await adoptSeat(a, r.code, r.token, 0, 'Somchai');
+    await adoptSeat(b, r.code, j.token, 1, 'Dara');
+    for (const p of [a, b]) await p.goto(`${H.BASE}/p/${r.code}`);
+    await a.click(tid('start'));
+    await until('the game on both', async () => (await state(a))?.v === 0 && (await state(b))?.v === 0);
+    assert(!(await b.locator(tid('recommend')).isVisible()), 'nothing to recommend during the game');
+    await a.click(tid('resign'));
+    await a.click(tid('resign-dialog-yes'));
+    await b.waitForSelector(`${tid('recommend')}:not([hidden])`);
+    await b.check(tid('star-4'));
+    await b.fill(tid('recommend-text'), 'A <i>lovely</i> game');
+    await shot(b, 'recommend-360-en');
+    await b.click(tid('recommend-send'));
+    await b.waitForSelector(tid('recommend-thanks'));
+    assert(/★★★★☆/.test(await text(b, tid('recommend-thanks'))), 'thanked, with the stars given');
+    const h = await newPage(PHONE, 'en-US');
+    await h.goto(`${H.BASE}/`);
+    await h.waitForSelector(`${tid('recommendations')}:not([hidden])`);
+    assert(/of 5 stars from \d+ player/.test(await text(h, tid('recommend-average'))), 'the average');
+    assert((await text(h, tid('recommendations'))).includes('A <i>lovely</i> game'), 'the words, as text');
+    await shot(h, 'home-360-en-recommendations');
+  });
+}

@@ -1,0 +1,186 @@
+// The words of the feedback page and the maintainers' page, in English, Thai and Khmer.
+// Loaded only with those pages.
+import { lang, type Lang } from './i18n';
+
+const en = {
+  title: 'Feedback and bugs',
+  intro:
+    'Tell us what works, what does not, or which setting you would like. We publish the feedback you send and what we do about it on this page.',
+  formTitle: 'Send us a message',
+  kindLabel: 'What is it?',
+  kindFeedback: 'Feedback',
+  kindBug: 'A bug',
+  kindSetting: 'A setting request',
+  aboutTable: 'About table {code}',
+  removeTable: 'Remove',
+  removeTableMore: ' (table {code})',
+  textLabel: 'Your message',
+  textHint: 'Your message and name are shown on this page for everyone to read.',
+  counter: '{n} / {max} characters',
+  nameLabel: 'Your name (optional)',
+  namePlaceholder: 'Leave it empty to stay anonymous',
+  send: 'Send',
+  sending: 'Sending…',
+  needText: 'Write your message first.',
+  tooLong: 'The message is too long: at most {max} characters.',
+  badName: 'That name cannot be used: at most {max} characters.',
+  sent: 'Thank you! Your message is on the board below. We answer there.',
+  boardTitle: 'What people sent, and what we did',
+  boardEmpty: 'Nothing has been sent yet.',
+  loading: 'Loading…',
+  kinds: { feedback: 'Feedback', bug: 'Bug', setting: 'Setting request' },
+  statuses: { new: 'New', planned: 'Planned', done: 'Done', wont: 'Won’t do' },
+  statusLabel: 'Status',
+  fromName: 'From {name}',
+  anonymous: 'Anonymous',
+  tableCode: 'Table {code}',
+  reply: 'Our reply',
+  repliedOn: 'Replied on {date}',
+  sentOn: 'Sent on {date}',
+  adminTitle: 'Feedback: the maintainers’ page',
+  adminIntro: 'Set each message’s status, write a reply for the board, or hide a message from it.',
+  secretLabel: 'Maintainers’ key',
+  secretHint: 'Kept only in this tab, until it is closed.',
+  signIn: 'Sign in',
+  signOut: 'Sign out',
+  needSecret: 'Enter the key.',
+  wrongSecret: 'That key is not right.',
+  adminOff: 'The maintainers’ page is turned off on this server.',
+  hiddenMark: 'Hidden from the board',
+  hide: 'Hide from the board',
+  show: 'Show on the board',
+  replyLabel: 'Reply (shown on the board)',
+  save: 'Save',
+  saved: 'Saved.',
+  itemsCount: '{n} messages',
+  toBoard: 'See the public board',
+};
+
+export type FeedbackText = typeof en;
+
+const th: FeedbackText = {
+  title: 'ความคิดเห็นและข้อบกพร่อง',
+  intro:
+    'บอกเราได้ว่าอะไรใช้ได้ดี อะไรยังไม่ดี หรืออยากได้การตั้งค่าแบบไหน เราเผยแพร่ความคิดเห็นที่คุณส่งมาและสิ่งที่เราทำไว้ในหน้านี้',
+  formTitle: 'ส่งข้อความถึงเรา',
+  kindLabel: 'เรื่องอะไร',
+  kindFeedback: 'ความคิดเห็น',
+  kindBug: 'ข้อบกพร่อง',
+  kindSetting: 'ขอการตั้งค่า',
+  aboutTable: 'เกี่ยวกับโต๊ะ {code}',
+  removeTable: 'เอาออก',
+  removeTableMore: ' (โต๊ะ {code})',
+  textLabel: 'ข้อความของคุณ',
+  textHint: 'ข้อความและชื่อของคุณจะแสดงในหน้านี้ให้ทุกคนอ่านได้',
+  counter: '{n} / {max} ตัวอักษร',
+  nameLabel: 'ชื่อของคุณ (ไม่บังคับ)',
+  namePlaceholder: 'เว้นว่างได้ ถ้าไม่อยากบอกชื่อ',
+  send: 'ส่ง',
+  sending: 'กำลังส่ง…',
+  needText: 'กรุณาเขียนข้อความก่อน',
+  tooLong: 'ข้อความยาวเกินไป: ได้ไม่เกิน {max} ตัวอักษร',
+  badName: 'ใช้ชื่อนี้ไม่ได้: ได้ไม่เกิน {max} ตัวอักษร',
+  sent: 'ขอบคุณ! ข้อความของคุณอยู่บนกระดานด้านล่างแล้ว เราจะตอบไว้ที่นั่น',
+  boardTitle: 'สิ่งที่ผู้เล่นส่งมา และสิ่งที่เราทำ',
+  boardEmpty: 'ยังไม่มีใครส่งข้อความมา',
+  loading: 'กำลังโหลด…',
+  kinds: { feedback: 'ความคิดเห็น', bug: 'ข้อบกพร่อง', setting: 'ขอการตั้งค่า' },
+  statuses: { new: 'ใหม่', planned: 'วางแผนไว้แล้ว', done: 'ทำแล้ว', wont: 'จะไม่ทำ' },
+  statusLabel: 'สถานะ',
+  fromName: 'จาก {name}',
+  anonymous: 'ไม่ระบุชื่อ',
+  tableCode: 'โต๊ะ {code}',
+  reply: 'คำตอบของเรา',
+  repliedOn: 'ตอบเมื่อ {date}',
+  sentOn: 'ส่งเมื่อ {date}',
+  adminTitle: 'ความคิดเห็น: หน้าสำหรับผู้ดูแล',
+  adminIntro: 'ตั้งสถานะของแต่ละข้อความ เขียนคำตอบที่จะแสดงบนกระดาน หรือซ่อนข้อความจากกระดาน',
+  secretLabel: 'รหัสผู้ดูแล',
+  secretHint: 'เก็บไว้ในแท็บนี้เท่านั้น จนกว่าจะปิดแท็บ',
+  signIn: 'เข้าสู่ระบบ',
+  signOut: 'ออกจากระบบ',
+  needSecret: 'กรุณาใส่รหัส',
+  wrongSecret: 'รหัสไม่ถูกต้อง',
+  adminOff: 'เซิร์ฟเวอร์นี้ปิดหน้าสำหรับผู้ดูแลไว้',
+  hiddenMark: 'ซ่อนจากกระดานแล้ว',
+  hide: 'ซ่อนจากกระดาน',
+  show: 'แสดงบนกระดาน',
+  replyLabel: 'คำตอบ (แสดงบนกระดาน)',
+  save: 'บันทึก',
+  saved: 'บันทึกแล้ว',
+  itemsCount: '{n} ข้อความ',
+  toBoard: 'ดูกระดานสาธารณะ',
+};
+
+const km: FeedbackText = {
+  title: 'មតិយោបល់ និងកំហុស',
+  intro:
+    'ប្រាប់យើងថាអ្វីដំណើរការល្អ អ្វីមិនទាន់ល្អ ឬការកំណត់ណាដែលអ្នកចង់បាន។ យើងផ្សាយមតិយោបល់ដែលអ្នកផ្ញើមក និងអ្វីដែលយើងធ្វើចំពោះវា នៅលើទំព័រនេះ។',
+  formTitle: 'ផ្ញើសារមកយើង',
+  kindLabel: 'តើជារឿងអ្វី?',
+  kindFeedback: 'មតិយោបល់',
+  kindBug: 'កំហុស',
+  kindSetting: 'សំណើការកំណត់',
+  aboutTable: 'អំពីតុ {code}',
+  removeTable: 'ដកចេញ',
+  removeTableMore: ' (តុ {code})',
+  textLabel: 'សាររបស់អ្នក',
+  textHint: 'សារ និងឈ្មោះរបស់អ្នកនឹងបង្ហាញនៅលើទំព័រនេះឱ្យគ្រប់គ្នាអាន។',
+  counter: '{n} / {max} តួអក្សរ',
+  nameLabel: 'ឈ្មោះរបស់អ្នក (មិនចាំបាច់)',
+  namePlaceholder: 'អាចទុកទំនេរបាន',
+  send: 'ផ្ញើ',
+  sending: 'កំពុងផ្ញើ…',
+  needText: 'សូមសរសេរសាររបស់អ្នកជាមុនសិន។',
+  tooLong: 'សារវែងពេក៖ យ៉ាងច្រើន {max} តួអក្សរ។',
+  badName: 'មិនអាចប្រើឈ្មោះនេះបានទេ៖ យ៉ាងច្រើន {max} តួអក្សរ។',
+  sent: 'សូមអរគុណ! សាររបស់អ្នកនៅលើក្តារខាងក្រោមហើយ។ យើងនឹងឆ្លើយនៅទីនោះ។',
+  boardTitle: 'អ្វីដែលអ្នកលេងបានផ្ញើមក និងអ្វីដែលយើងបានធ្វើ',
+  boardEmpty: 'មិនទាន់មាននរណាផ្ញើអ្វីមកនៅឡើយទេ។',
+  loading: 'កំពុងផ្ទុក…',
+  kinds: { feedback: 'មតិយោបល់', bug: 'កំហុស', setting: 'សំណើការកំណត់' },
+  statuses: { new: 'ថ្មី', planned: 'គ្រោងនឹងធ្វើ', done: 'ធ្វើរួចហើយ', wont: 'នឹងមិនធ្វើ' },
+  statusLabel: 'ស្ថានភាព',
+  fromName: 'ពី {name}',
+  anonymous: 'អនាមិក',
+  tableCode: 'តុ {code}',
+  reply: 'ចម្លើយរបស់យើង',
+  repliedOn: 'បានឆ្លើយនៅ {date}',
+  sentOn: 'បានផ្ញើនៅ {date}',
+  adminTitle: 'មតិយោបល់៖ ទំព័រសម្រាប់អ្នកថែទាំ',
+  adminIntro: 'កំណត់ស្ថានភាពនៃសារនីមួយៗ សរសេរចម្លើយសម្រាប់ក្តារ ឬលាក់សារពីក្តារ។',
+  secretLabel: 'សោរបស់អ្នកថែទាំ',
+  secretHint: 'រក្សាទុកតែក្នុងផ្ទាំងនេះប៉ុណ្ណោះ រហូតដល់វាត្រូវបានបិទ។',
+  signIn: 'ចូល',
+  signOut: 'ចាកចេញ',
+  needSecret: 'សូមបញ្ចូលសោ។',
+  wrongSecret: 'សោនោះមិនត្រឹមត្រូវទេ។',
+  adminOff: 'ទំព័រសម្រាប់អ្នកថែទាំត្រូវបានបិទនៅលើម៉ាស៊ីនមេនេះ។',
+  hiddenMark: 'បានលាក់ពីក្តារ',
+  hide: 'លាក់ពីក្តារ',
+  show: 'បង្ហាញនៅលើក្តារ',
+  replyLabel: 'ចម្លើយ (បង្ហាញនៅលើក្តារ)',
+  save: 'រក្សាទុក',
+  saved: 'បានរក្សាទុក។',
+  itemsCount: 'សារ {n}',
+  toBoard: 'មើលក្តារសាធារណៈ',
+};
+
+const ALL: Record<Lang, FeedbackText> = { en, th, km };
+
+/** All three tables, for checking that nothing is missing. */
+export const FEEDBACK_TEXT = ALL;
+
+type Key = { [K in keyof FeedbackText]: FeedbackText[K] extends string ? K : never }[keyof FeedbackText];
+
+/** The page's current words. */
+export function fbWords(): FeedbackText {
+  return ALL[lang()];
+}
+
+/** One of the page's texts in the interface language, with its {placeholders} filled in. */
+export function ft(key: Key, vars?: Record<string, string | number>): string {
+  let s = ALL[lang()][key];
+  if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
+  return s;
+}

@@ -1,0 +1,548 @@
+// The feedback board. /feedback: a short form (what kind of message, the text with a
+// character counter, an optional name, the table it is about when it came from a game) and
+// below it the public board: every message with its kind, status, date, text and the
+// maintainers' reply. /admin: the maintainers sign in with their key and set each message's
+// status, write a reply, or hide a message from the board.
+//
+// Everything people wrote is put on the page as text (dom.ts's h()), never as HTML. The
+// maintainers' key is kept in this tab's sessionStorage only and goes in the Authorization
+// header, never in a URL.
+import '../feedback.css';
+import { ApiError, lastName, NAME_MAX, saveName } from '../api';
+import { h, replace } from '../dom';
+import { lang, t } from '../i18n';
+import { fbWords, ft } from '../feedback-text';
+import type { FeedbackKind } from '../feedback-route';
+import { digits, formatDate } from '../time';
+import { errorText, link, type Screen } from '../ui';
+import { seg } from './newtable';
+
+export type FeedbackStatus = 'new' | 'planned' | 'done' | 'wont';
+
+/** One message of `GET /api/feedback` (and of the maintainers' list). */
+export interface FeedbackItem {
+  id: number;
+  kind: FeedbackKind;
+  text: string;
+  name: string | null;
+  table: string | null;
+  lang: string;
+  status: FeedbackStatus;
+  reply: string | null;
+  createdAt: number;
+  repliedAt: number | null;
+  hidden: boolean;
+}
+
+/** The longest message the server takes (characters). */
+export const TEXT_MAX = 2000;
+const STATUSES: FeedbackStatus[] = ['new', 'planned', 'done', 'wont'];
+const SECRET_KEY = 'makruk.adminSecret';
+
+async function call<T>(method: string, path: string, body?: unknown, secret?: string): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (secret) headers.Authorization = `Bearer ${secret}`;
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+  } catch (e) {
+    throw new ApiError(String(e), 'network', 0);
+  }
+  let data: unknown = null;
+  try {
+    data = await res.json();
+  } catch {
+    /* not JSON */
+  }
+  if (!res.ok) {
+    const d = (data ?? {}) as { error?: string; code?: string };
+    throw new ApiError(d.error ?? res.statusText, d.code ?? 'http', res.status);
+  }
+  return data as T;
+}
+
+/** What went wrong, in words: the shared texts, except that a 404 here is no missing table. */
+function problem(e: unknown): string {
+  const err = e as ApiError;
+  if (err?.status === 404) return t('error', { msg: err.message || '404' });
+  return errorText(e);
+}
+
+const chars = (s: string) => [...s].length;
+
+// ---------------------------------------------------------------- one message, as the board shows it
+
+function itemView(item: FeedbackItem, testid = 'fb-item'): HTMLLIElement {
+  const w = fbWords();
+  const head = h(
+    'div',
+    { class: 'fb-head' },
+    h('span', { class: 'fb-kind', 'data-testid': 'fb-kind' }, w.kinds[item.kind] ?? item.kind),
+    h(
+      'span',
+      { class: 'fb-badge', 'data-status': item.status, 'data-testid': 'fb-status' },
+      h('span', { class: 'visually-hidden' }, `${w.statusLabel}: `),
+      w.statuses[item.status] ?? item.status,
+    ),
+    h('time', { datetime: new Date(item.createdAt).toISOString(), title: ft('sentOn', { date: formatDate(item.createdAt) }) }, formatDate(item.createdAt)),
+    h('span', { 'data-testid': 'fb-name' }, item.name ? ft('fromName', { name: item.name }) : w.anonymous),
+    item.table ? h('span', { 'data-testid': 'fb-table' }, ft('tableCode', { code: item.table })) : null,
+  );
+  const reply = item.reply
+    ? h(
+        'div',
+        { class: 'fb-reply', 'data-testid': 'fb-reply' },
+        h('b', null, w.reply),
+        h('p', { 'data-testid': 'fb-reply-text' }, item.reply),
+        item.repliedAt ? h('small', { class: 'muted' }, ft('repliedOn', { date: formatDate(item.repliedAt) })) : null,
+      )
+    : null;
+  return h(
+    'li',
+    {
+      class: 'fb-item',
+      'data-testid': testid,
+      'data-id': String(item.id),
+      'data-kind': item.kind,
+      'data-status': item.status,
+      'data-hidden': String(item.hidden),
+    },
+    head,
+    h('p', { class: 'fb-text', 'data-testid': 'fb-text', lang: item.lang && item.lang !== lang() ? item.lang : null }, item.text),
+    reply,
+  );
+}
+
+// ---------------------------------------------------------------- /feedback
+
+export function feedbackScreen(startKind: FeedbackKind, startTable: string | null): Screen {
+  let kind: FeedbackKind = startKind;
+  let table = startTable;
+  let items: FeedbackItem[] | null = null;
+  let loadError: unknown = null;
+  let sending = false;
+  let gone = false;
+
+  const textarea = h('textarea', {
+    id: 'fb-text',
+    maxlength: TEXT_MAX,
+    rows: 6,
+    'aria-describedby': 'fb-text-hint fb-counter',
+    'data-testid': 'fb-text-input',
+  });
+  const counter = h('div', { class: 'fb-counter', id: 'fb-counter', 'data-testid': 'fb-counter' });
+  const nameInput = h('input', {
+    type: 'text',
+    id: 'fb-name',
+    maxlength: NAME_MAX,
+    autocomplete: 'nickname',
+    value: lastName(),
+    'data-testid': 'fb-name-input',
+  });
+  const errorEl = h('p', { class: 'error', role: 'alert', 'data-testid': 'fb-error' });
+  const sentEl = h('p', { class: 'fb-sent', role: 'status', 'data-testid': 'fb-sent' });
+  const sendBtn = h('button', { type: 'submit', class: 'btn primary block', 'data-testid': 'fb-send' });
+  const boardStatus = h('p', { class: 'muted', role: 'status', 'data-testid': 'fb-board-status' });
+  const list = h('ul', { class: 'fb-items', 'data-testid': 'fb-items' });
+  const el = h('div', { class: 'feedback', 'data-testid': 'feedback' });
+
+  const updateCounter = () => {
+    const n = textarea.value.length;
+    counter.textContent = ft('counter', { n: digits(n), max: digits(TEXT_MAX) });
+    counter.dataset.full = String(n >= TEXT_MAX);
+  };
+  textarea.addEventListener('input', () => {
+    updateCounter();
+    if (textarea.value.trim()) errorEl.textContent = '';
+  });
+
+  function tableChip(): HTMLElement | null {
+    if (!table) return null;
+    const code = table;
+    const remove = h(
+      'button',
+      { type: 'button', class: 'btn quiet', 'data-testid': 'fb-table-remove' },
+      ft('removeTable'),
+      h('span', { class: 'visually-hidden' }, ft('removeTableMore', { code })),
+    );
+    remove.addEventListener('click', () => {
+      table = null;
+      const q = new URLSearchParams(location.search);
+      q.delete('table');
+      const s = q.toString();
+      history.replaceState(null, '', `/feedback${s ? `?${s}` : ''}`);
+      chip?.remove();
+      textarea.focus();
+    });
+    const chip = h('div', { class: 'fb-table', 'data-testid': 'fb-table-chip' }, h('span', null, ft('aboutTable', { code })), remove);
+    return chip;
+  }
+
+  function renderBoard(): void {
+    if (items === null) {
+      boardStatus.textContent = loadError ? problem(loadError) : ft('loading');
+      boardStatus.className = loadError ? 'error' : 'muted';
+      list.replaceChildren();
+      return;
+    }
+    boardStatus.className = 'muted';
+    boardStatus.textContent = items.length ? '' : ft('boardEmpty');
+    list.replaceChildren(...items.map((i) => itemView(i)));
+  }
+
+  function render(): void {
+    const w = fbWords();
+    el.dataset.lang = lang();
+    nameInput.placeholder = w.namePlaceholder;
+    sendBtn.textContent = sending ? w.sending : w.send;
+    updateCounter();
+    const kindField = seg(
+      w.kindLabel,
+      [
+        { value: 'feedback' as FeedbackKind, text: w.kindFeedback },
+        { value: 'bug' as FeedbackKind, text: w.kindBug },
+        { value: 'setting' as FeedbackKind, text: w.kindSetting },
+      ],
+      () => kind,
+      (v) => (kind = v),
+      'fb-kind',
+    );
+    const form = h(
+      'form',
+      { class: 'card', novalidate: true, 'aria-labelledby': 'fb-form-title', 'data-testid': 'feedback-form' },
+      h('h2', { id: 'fb-form-title' }, w.formTitle),
+      kindField,
+      tableChip(),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: 'fb-text' }, w.textLabel),
+        textarea,
+        counter,
+        h('div', { class: 'hint', id: 'fb-text-hint' }, w.textHint),
+      ),
+      h('div', { class: 'field' }, h('label', { for: 'fb-name' }, w.nameLabel), nameInput),
+      errorEl,
+      sendBtn,
+      sentEl,
+    );
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void send();
+    });
+    replace(
+      el,
+      h('h1', null, w.title),
+      h('p', { class: 'lead' }, w.intro),
+      form,
+      h(
+        'section',
+        { id: 'feedback-board', 'aria-labelledby': 'fb-board-title', 'data-testid': 'feedback-board' },
+        h('h2', { id: 'fb-board-title' }, w.boardTitle),
+        boardStatus,
+        list,
+      ),
+    );
+    renderBoard();
+  }
+
+  async function send(): Promise<void> {
+    if (sending) return;
+    sentEl.textContent = '';
+    const text = textarea.value.trim();
+    if (!text) {
+      errorEl.textContent = ft('needText');
+      textarea.focus();
+      return;
+    }
+    if (chars(text) > TEXT_MAX) {
+      errorEl.textContent = ft('tooLong', { max: digits(TEXT_MAX) });
+      textarea.focus();
+      return;
+    }
+    const name = nameInput.value.trim();
+    if (chars(name) > NAME_MAX) {
+      errorEl.textContent = ft('badName', { max: digits(NAME_MAX) });
+      nameInput.focus();
+      return;
+    }
+    errorEl.textContent = '';
+    sending = true;
+    sendBtn.disabled = true;
+    sendBtn.textContent = ft('sending');
+    try {
+      const r = await call<{ item: FeedbackItem }>('POST', '/api/feedback', {
+        kind,
+        text,
+        lang: lang(),
+        ...(name ? { name } : {}),
+        ...(table ? { table } : {}),
+      });
+      if (gone) return;
+      if (name) saveName(name);
+      textarea.value = '';
+      updateCounter();
+      items = [r.item, ...(items ?? []).filter((i) => i.id !== r.item.id)];
+      loadError = null;
+      renderBoard();
+      sentEl.textContent = ft('sent');
+    } catch (e) {
+      if (gone) return;
+      errorEl.textContent = problem(e);
+    } finally {
+      sending = false;
+      sendBtn.disabled = false;
+      sendBtn.textContent = ft('send');
+    }
+  }
+
+  async function load(): Promise<void> {
+    try {
+      const r = await call<{ items: FeedbackItem[] }>('GET', '/api/feedback');
+      if (gone) return;
+      items = r.items;
+      loadError = null;
+    } catch (e) {
+      if (gone) return;
+      loadError = e;
+    }
+    renderBoard();
+  }
+
+  render();
+  void load();
+  return {
+    el,
+    relabel: render,
+    destroy: () => {
+      gone = true;
+    },
+  };
+}
+
+// ---------------------------------------------------------------- /admin
+
+function storedSecret(): string {
+  try {
+    return sessionStorage.getItem(SECRET_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function storeSecret(s: string | null): void {
+  try {
+    if (s) sessionStorage.setItem(SECRET_KEY, s);
+    else sessionStorage.removeItem(SECRET_KEY);
+  } catch {
+    /* storage may be blocked: the key then lasts as long as the page */
+  }
+}
+
+interface Draft {
+  status: FeedbackStatus;
+  reply: string;
+}
+
+export function adminScreen(): Screen {
+  let secret = storedSecret();
+  let items: FeedbackItem[] | null = null;
+  let signError = '';
+  let loading = false;
+  let gone = false;
+  const drafts = new Map<number, Draft>();
+  const notes = new Map<number, { ok: boolean; text: string }>();
+  const views = new Map<number, HTMLLIElement>();
+  const el = h('div', { class: 'feedback admin', 'data-testid': 'admin' });
+  const secretInput = h('input', {
+    type: 'password',
+    id: 'fb-secret',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    'aria-describedby': 'fb-secret-hint',
+    'data-testid': 'admin-secret',
+  });
+
+  const draftOf = (i: FeedbackItem): Draft => drafts.get(i.id) ?? { status: i.status, reply: i.reply ?? '' };
+
+  function signOut(message = ''): void {
+    secret = '';
+    storeSecret(null);
+    items = null;
+    drafts.clear();
+    notes.clear();
+    signError = message;
+    render();
+  }
+
+  function failed(e: unknown): string {
+    const err = e as ApiError;
+    if (err?.status === 401 || err?.code === 'unauthorized') return ft('wrongSecret');
+    if (err?.status === 404) return ft('adminOff');
+    return errorText(e);
+  }
+
+  async function load(key: string): Promise<void> {
+    loading = true;
+    render();
+    try {
+      const r = await call<{ items: FeedbackItem[] }>('GET', '/api/admin/feedback', undefined, key);
+      if (gone) return;
+      secret = key;
+      storeSecret(key);
+      items = r.items;
+      signError = '';
+      secretInput.value = '';
+    } catch (e) {
+      if (gone) return;
+      secret = '';
+      storeSecret(null);
+      items = null;
+      signError = failed(e);
+    }
+    loading = false;
+    render();
+    if (items === null) secretInput.focus();
+  }
+
+  function loginView(): HTMLElement {
+    const w = fbWords();
+    const form = h(
+      'form',
+      { class: 'card', novalidate: true, 'aria-labelledby': 'fb-login-title', 'data-testid': 'admin-login' },
+      h('h2', { id: 'fb-login-title' }, w.signIn),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: 'fb-secret' }, w.secretLabel),
+        secretInput,
+        h('div', { class: 'hint', id: 'fb-secret-hint' }, w.secretHint),
+      ),
+      h('p', { class: 'error', role: 'alert', 'data-testid': 'admin-error' }, signError),
+      h('button', { type: 'submit', class: 'btn primary block', disabled: loading, 'data-testid': 'admin-sign-in' }, loading ? w.loading : w.signIn),
+    );
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const key = secretInput.value.trim();
+      if (!key) {
+        signError = ft('needSecret');
+        render();
+        secretInput.focus();
+        return;
+      }
+      void load(key);
+    });
+    return form;
+  }
+
+  async function update(id: number, body: Record<string, unknown>, focusTestid: string): Promise<void> {
+    const li = views.get(id);
+    li?.querySelectorAll('button').forEach((b) => (b.disabled = true));
+    try {
+      const r = await call<{ item: FeedbackItem }>('POST', `/api/admin/feedback/${id}`, body, secret);
+      if (gone) return;
+      items = (items ?? []).map((i) => (i.id === id ? r.item : i));
+      drafts.delete(id);
+      notes.set(id, { ok: true, text: ft('saved') });
+    } catch (e) {
+      if (gone) return;
+      if ((e as ApiError)?.status === 401) {
+        signOut(ft('wrongSecret'));
+        return;
+      }
+      notes.set(id, { ok: false, text: failed(e) });
+    }
+    const item = items?.find((i) => i.id === id);
+    const old = views.get(id);
+    if (!item || !old) return;
+    const fresh = adminItem(item);
+    old.replaceWith(fresh);
+    fresh.querySelector<HTMLElement>(`[data-testid="${focusTestid}"]`)?.focus();
+  }
+
+  function adminItem(item: FeedbackItem): HTMLLIElement {
+    const w = fbWords();
+    const d = draftOf(item);
+    const li = itemView(item, 'admin-item');
+    const sid = `fb-status-${item.id}`;
+    const rid = `fb-reply-${item.id}`;
+    const select = h(
+      'select',
+      { id: sid, 'data-testid': 'admin-status' },
+      STATUSES.map((s) => h('option', { value: s, selected: s === d.status }, w.statuses[s])),
+    );
+    select.value = d.status;
+    const reply = h('textarea', { id: rid, maxlength: TEXT_MAX, rows: 3, 'data-testid': 'admin-reply' });
+    reply.value = d.reply;
+    const keep = () => drafts.set(item.id, { status: select.value as FeedbackStatus, reply: reply.value });
+    select.addEventListener('change', keep);
+    reply.addEventListener('input', keep);
+    const save = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'admin-save' }, w.save);
+    save.addEventListener('click', () => {
+      const body: Record<string, unknown> = {};
+      if (select.value !== item.status) body.status = select.value;
+      if (reply.value.trim() !== (item.reply ?? '')) body.reply = reply.value.trim();
+      if (!Object.keys(body).length) body.status = select.value;
+      void update(item.id, body, 'admin-save');
+    });
+    const toggle = h(
+      'button',
+      { type: 'button', class: 'btn', 'data-testid': 'admin-hide', 'data-hidden': String(item.hidden) },
+      item.hidden ? w.show : w.hide,
+    );
+    toggle.addEventListener('click', () => void update(item.id, { hidden: !item.hidden }, 'admin-hide'));
+    const note = notes.get(item.id);
+    li.append(
+      h(
+        'div',
+        { class: 'fb-admin-edit' },
+        item.hidden ? h('p', { class: 'muted', 'data-testid': 'admin-hidden-mark' }, h('b', null, w.hiddenMark)) : null,
+        h('div', { class: 'field' }, h('label', { for: sid }, w.statusLabel), select),
+        h('div', { class: 'field' }, h('label', { for: rid }, w.replyLabel), reply),
+        h('div', { class: 'row' }, save, toggle),
+        h('p', { class: 'fb-note', role: 'status', 'data-testid': 'admin-note', 'data-ok': note ? String(note.ok) : null }, note?.text ?? ''),
+      ),
+    );
+    views.set(item.id, li);
+    return li;
+  }
+
+  function listView(list: FeedbackItem[]): HTMLElement[] {
+    const w = fbWords();
+    const out = h('button', { type: 'button', class: 'btn quiet', 'data-testid': 'admin-sign-out' }, w.signOut);
+    out.addEventListener('click', () => signOut());
+    views.clear();
+    return [
+      h(
+        'div',
+        { class: 'row' },
+        link('/feedback', { class: 'btn quiet', 'data-testid': 'admin-to-board' }, w.toBoard),
+        out,
+      ),
+      h('p', { class: 'muted', 'data-testid': 'admin-count' }, ft('itemsCount', { n: digits(list.length) })),
+      h('ul', { class: 'fb-items', 'data-testid': 'admin-items' }, list.map(adminItem)),
+    ];
+  }
+
+  function render(): void {
+    const w = fbWords();
+    el.dataset.lang = lang();
+    replace(
+      el,
+      h('h1', null, w.adminTitle),
+      h('p', { class: 'lead' }, w.adminIntro),
+      items === null ? loginView() : listView(items),
+    );
+  }
+
+  if (secret) void load(secret);
+  else render();
+  return {
+    el,
+    relabel: render,
+    destroy: () => {
+      gone = true;
+    },
+  };
+}
