@@ -233,6 +233,20 @@ async function apiCreate(body) {
   return j;
 }
 
+/** A table of Somchai's (seat 0, page a) and Dara's (seat 1, page b), its first game started. */
+async function startedTable(optsA = DESKTOP, localeA = 'en-US', optsB = PHONE, localeB = 'en-US') {
+  const r = await apiCreate({ name: 'Somchai' });
+  const j = await apiJoin(r.code, 'Dara');
+  const a = await newPage(optsA, localeA);
+  const b = await newPage(optsB, localeB);
+  await adoptSeat(a, r.code, r.token, 0, 'Somchai');
+  await adoptSeat(b, r.code, j.token, 1, 'Dara');
+  for (const p of [a, b]) await p.goto(`${BASE}/p/${r.code}`);
+  await a.click(tid('start'));
+  await until('the game on both', async () => (await state(a))?.v === 0 && (await state(b))?.v === 0);
+  return { r, j, a, b };
+}
+
 /** Puts a seat from the API into a page's storage, the way the client keeps it. */
 async function adoptSeat(page, code, token, seat, name) {
   await page.goto(`${BASE}/`);
@@ -1139,7 +1153,7 @@ test('expiry: 45 days without a move end a turn-based table with no winner or lo
 // the helpers, and registers its tests with it.
 const H = {
   test, sleep, assert, until, newPage, shot, tid, text, state, seatOf, myColor, waitV, squareXY, clickMove, dragMove, playMove,
-  apiCreate, apiJson, apiJoin, adoptSeat, boardBox, checkNoOverflow, checkTapTargets, myGame, refreshMyGames,
+  apiCreate, apiJson, apiJoin, adoptSeat, startedTable, boardBox, checkNoOverflow, checkTapTargets, myGame, refreshMyGames,
   startServer, stopServer, PHONE, DESKTOP, WHITE_MATE, BLACK_MATE, ART, ROOT, SLOW, ADMIN_SECRET,
   get BASE() { return BASE; },
   get browser() { return browser; },

@@ -1,17 +1,9 @@
 // Draw offers at the table: offered, declined, offered again and accepted.
 export default function (H) {
-  const { test, assert, until, newPage, shot, tid, text, state, apiCreate, apiJoin, adoptSeat, PHONE, DESKTOP } = H;
+  const { test, assert, until, newPage, shot, tid, text, state, PHONE, DESKTOP } = H;
 
   test('draw offer: one player offers, the other sees it and declines, then accepts a second offer', async () => {
-    const r = await apiCreate({ name: 'Somchai' });
-    const j = await apiJoin(r.code, 'Dara');
-    const a = await newPage(DESKTOP, 'en-US');
-    const b = await newPage(PHONE, 'th-TH');
-    await adoptSeat(a, r.code, r.token, 0, 'Somchai');
-    await adoptSeat(b, r.code, j.token, 1, 'Dara');
-    for (const p of [a, b]) await p.goto(`${H.BASE}/p/${r.code}`);
-    await a.click(tid('start'));
-    await until('the game on both', async () => (await state(a))?.v === 0 && (await state(b))?.v === 0);
+    const { r, a, b } = await H.startedTable(DESKTOP, 'en-US', PHONE, 'th-TH');
 
     await a.click(tid('offer-draw'));
     await b.waitForSelector(tid('draw-accept'));
@@ -37,15 +29,7 @@ export default function (H) {
   });
 
   test('quick messages: a fixed phrase shows on the sender\'s bar in each reader\'s language; one player may hide them', async () => {
-    const r = await apiCreate({ name: 'Somchai' });
-    const j = await apiJoin(r.code, 'Dara');
-    const a = await newPage(DESKTOP, 'en-US');
-    const b = await newPage(PHONE, 'th-TH');
-    await adoptSeat(a, r.code, r.token, 0, 'Somchai');
-    await adoptSeat(b, r.code, j.token, 1, 'Dara');
-    for (const p of [a, b]) await p.goto(`${H.BASE}/p/${r.code}`);
-    await a.click(tid('start'));
-    await until('the game on both', async () => (await state(a))?.v === 0 && (await state(b))?.v === 0);
+    const { r, a, b } = await H.startedTable(DESKTOP, 'en-US', PHONE, 'th-TH');
     await a.click(tid('chat-toggle'));
     await a.click(tid('phrase-good-luck'));
     await until('Dara sees it in Thai', async () => (await text(b, tid('chat-bubble'))) === 'โชคดีนะ!');

@@ -1,17 +1,9 @@
 // Recommendations: written by a player after a finished game, shown on the home page.
 export default function (H) {
-  const { test, assert, until, newPage, shot, tid, text, state, apiCreate, apiJoin, adoptSeat, PHONE, DESKTOP } = H;
+  const { test, assert, until, newPage, shot, tid, text, state, PHONE } = H;
 
   test('recommend: after a finished game a player recommends it; the home page shows the average and the words', async () => {
-    const r = await apiCreate({ name: 'Somchai' });
-    const j = await apiJoin(r.code, 'Dara');
-    const a = await newPage(DESKTOP, 'en-US');
-    const b = await newPage(PHONE, 'en-US');
-    await adoptSeat(a, r.code, r.token, 0, 'Somchai');
-    await adoptSeat(b, r.code, j.token, 1, 'Dara');
-    for (const p of [a, b]) await p.goto(`${H.BASE}/p/${r.code}`);
-    await a.click(tid('start'));
-    await until('the game on both', async () => (await state(a))?.v === 0 && (await state(b))?.v === 0);
+    const { a, b } = await H.startedTable();
     assert(!(await b.locator(tid('recommend')).isVisible()), 'nothing to recommend during the game');
     await a.click(tid('resign'));
     await a.click(tid('resign-dialog-yes'));

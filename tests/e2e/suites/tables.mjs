@@ -44,15 +44,7 @@ export default function (H) {
   });
 
   test('rematch by agreement: offered, declined (both see it), offered again, withdrawn, then accepted', async () => {
-    const r = await apiCreate({ name: 'Somchai' });
-    const j = await apiJoin(r.code, 'Dara');
-    const a = await newPage(DESKTOP, 'en-US');
-    const b = await newPage(PHONE, 'en-US');
-    await adoptSeat(a, r.code, r.token, 0, 'Somchai');
-    await adoptSeat(b, r.code, j.token, 1, 'Dara');
-    for (const p of [a, b]) await p.goto(`${H.BASE}/p/${r.code}`);
-    await a.click(tid('start'));
-    await until('the game on both', async () => (await state(a))?.v === 0 && (await state(b))?.v === 0);
+    const { a, b } = await H.startedTable();
     // Whoever plays Black resigns at once (resigning is allowed any time).
     const s0 = await state(a);
     const blackPage = s0.black === 0 ? a : b;

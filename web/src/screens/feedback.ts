@@ -8,7 +8,7 @@
 // maintainers' key is kept in this tab's sessionStorage only and goes in the Authorization
 // header, never in a URL.
 import '../feedback.css';
-import { ApiError, lastName, NAME_MAX, saveName } from '../api';
+import { call as apiCall, type ApiError, lastName, NAME_MAX, saveName } from '../api';
 import { h, replace } from '../dom';
 import { lang, t } from '../i18n';
 import { fbWords, ft } from '../feedback-text';
@@ -39,27 +39,9 @@ export const TEXT_MAX = 2000;
 const STATUSES: FeedbackStatus[] = ['new', 'planned', 'done', 'wont'];
 const SECRET_KEY = 'makruk.adminSecret';
 
-async function call<T>(method: string, path: string, body?: unknown, secret?: string): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (secret) headers.Authorization = `Bearer ${secret}`;
-  let res: Response;
-  try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
-  } catch (e) {
-    throw new ApiError(String(e), 'network', 0);
-  }
-  let data: unknown = null;
-  try {
-    data = await res.json();
-  } catch {
-    /* not JSON */
-  }
-  if (!res.ok) {
-    const d = (data ?? {}) as { error?: string; code?: string };
-    throw new ApiError(d.error ?? res.statusText, d.code ?? 'http', res.status);
-  }
-  return data as T;
+// Every request of these pages; the admin's carry the secret in the Authorization header.
+function call<T>(method: string, path: string, body?: unknown, secret?: string): Promise<T> {
+  return apiCall<T>(method, path, body, secret ? { Authorization: `Bearer ${secret}` } : {});
 }
 
 /** What went wrong, in words: the shared texts, except that a 404 here is no missing table. */
