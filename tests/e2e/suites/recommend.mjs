@@ -20,5 +20,9 @@ export default function (H) {
     assert(/of 5 stars from \d+ player/.test(await text(h, tid('recommend-average'))), 'the average');
     assert((await text(h, tid('recommendations'))).includes('A <i>lovely</i> game'), 'the words, as text');
     await shot(h, 'home-360-en-recommendations');
+    // The learn pages show them too.
+    await h.goto(`${H.BASE}/learn/makruk`);
+    await h.waitForSelector(`${tid('learn')} ${tid('recommendations')}:not([hidden])`);
+    assert((await text(h, `${tid('learn')} ${tid('recommendations')}`)).includes('A <i>lovely</i> game'), 'on the learn page');
   });
 }

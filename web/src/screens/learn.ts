@@ -7,6 +7,7 @@
 // marks cannot drift from the moves they describe. Each diagram is one image for screen
 // readers, with a text that names the piece, its square and every marked square, in the
 // notation the player reads elsewhere (notation.ts). Nothing here talks to the server.
+import { recommendationsView } from '../recommend';
 import '../learn.css';
 import { h, replace, type Child } from '../dom';
 import { lang, strings, t } from '../i18n';
@@ -642,6 +643,7 @@ function build(variant: Variant, lesson: Lesson, w: Words): Child[] {
       tx.sec.faq,
       tx.faq[variant].map((f) => h('details', { class: 'faq' }, h('summary', null, w.fill(f.q)), h('p', null, w.fill(f.a)))),
     ),
+    recommendationsView(),
     h(
       'section',
       { class: 'learn-ready', 'aria-labelledby': 'learn-ready-title' },
