@@ -38,6 +38,11 @@ const RETRY_CAP_HIDDEN_MS = 30000;
 // A try that neither opens nor fails (a lost packet, a dead route) is given up after this.
 const OPEN_TIMEOUT_MS = 8000;
 
+/** The server's WebSocket address, from the page's own. */
+export function wsUrl(): string {
+  return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ws`;
+}
+
 export class Conn {
   private ws: WebSocket | null = null;
   private closed = false;
@@ -62,16 +67,12 @@ export class Conn {
     this.open();
   }
 
-  private url(): string {
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    return `${proto}//${location.host}/ws`;
-  }
 
   private open(): void {
     if (this.closed) return;
     let ws: WebSocket;
     try {
-      ws = new WebSocket(this.url());
+      ws = new WebSocket(wsUrl());
     } catch {
       this.scheduleRetry();
       return;

@@ -4,9 +4,9 @@
 // only when one is opened, so the rest of the app stays as light as it was.
 import './feedback-links.css';
 import { h, replace } from './dom';
-import { lang, t, type Lang } from './i18n';
+import { lang, type Lang } from './i18n';
 import { CODE_RE, normaliseCode } from './api';
-import { link, type Screen } from './ui';
+import { lazyScreen, link, type Screen } from './ui';
 
 export type FeedbackKind = 'feedback' | 'bug' | 'setting';
 
@@ -112,26 +112,10 @@ export function feedbackRoute(path: string, search: URLSearchParams): Screen | n
   if (!m) return null;
   const admin = m[1] === 'admin';
   const table = normaliseCode(search.get('table') ?? '');
-  const el = h('div', { class: 'feedback-host' }, h('p', { class: 'muted', role: 'status' }, words().loading));
-  let inner: Screen | null = null;
-  let gone = false;
-  import('./screens/feedback').then(
-    (mod) => {
-      if (gone) return;
-      inner = admin ? mod.adminScreen() : mod.feedbackScreen(kindParam(search.get('kind')), CODE_RE.test(table) ? table : null);
-      el.replaceChildren(inner.el);
-      if (location.hash.length > 1) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
-    },
-    () => {
-      if (!gone) el.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('networkError')));
-    },
+  return lazyScreen(
+    h('div', { class: 'feedback-host' }),
+    words().loading,
+    () => import('./screens/feedback'),
+    (mod) => (admin ? mod.adminScreen() : mod.feedbackScreen(kindParam(search.get('kind')), CODE_RE.test(table) ? table : null)),
   );
-  return {
-    el,
-    relabel: () => inner?.relabel?.(),
-    destroy: () => {
-      gone = true;
-      inner?.destroy?.();
-    },
-  };
 }

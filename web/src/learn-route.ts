@@ -5,7 +5,7 @@
 import './learn-links.css';
 import { h, replace } from './dom';
 import { lang, t, type Lang } from './i18n';
-import { link, type Screen } from './ui';
+import { lazyScreen, link, type Screen } from './ui';
 
 export type LearnVariant = 'makruk' | 'ouk';
 
@@ -63,27 +63,10 @@ export function learnRoute(path: string): Screen | null {
   const m = /^\/learn(?:\/(makruk|ouk))?\/?$/.exec(path);
   if (!m) return null;
   const variant: LearnVariant = m[1] === 'ouk' ? 'ouk' : 'makruk';
-  const el = h('div', { class: 'learn-host', 'data-variant': variant }, h('p', { class: 'muted', role: 'status' }, words().loading));
-  let inner: Screen | null = null;
-  let gone = false;
-  import('./screens/learn').then(
-    (mod) => {
-      if (gone) return;
-      inner = mod.learnScreen(variant);
-      el.replaceChildren(inner.el);
-      // a link to one section (/learn/ouk#learn-count) lands there once the page is built
-      if (location.hash.length > 1) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
-    },
-    () => {
-      if (!gone) el.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('networkError')));
-    },
+  return lazyScreen(
+    h('div', { class: 'learn-host', 'data-variant': variant }),
+    words().loading,
+    () => import('./screens/learn'),
+    (mod) => mod.learnScreen(variant),
   );
-  return {
-    el,
-    relabel: () => inner?.relabel?.(),
-    destroy: () => {
-      gone = true;
-      inner?.destroy?.();
-    },
-  };
 }

@@ -3,6 +3,7 @@
 // against the CPU while waiting and still be told when an opponent is found.
 // Closing the page leaves the queue (the server drops a closed connection's seek).
 import { saveName, saveSeat } from './api';
+import { wsUrl } from './conn';
 
 export interface SeekWish {
   variant: '' | 'makruk' | 'ouk';
@@ -88,8 +89,7 @@ class Lobby {
 
   private open(): void {
     window.clearTimeout(this.retry);
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}/ws`);
+    const ws = new WebSocket(wsUrl());
     this.ws = ws;
     ws.onopen = () => this.sendSeek();
     ws.onmessage = (ev) => {

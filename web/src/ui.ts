@@ -8,6 +8,37 @@ export function watchingText(p: { spectators: number; watchers?: string[] }): st
   return names.length ? t('spectatorsNamed', { n: p.spectators, names: names.join(', ') }) : t('spectators', { n: p.spectators });
 }
 
+/**
+ * A screen whose code is loaded when it is first opened: `host` shows `loading` until
+ * `load` gives its module and `build` makes the screen from it (not once the screen is
+ * left), or a network error if it cannot; a link to one section (`#id`) lands there once
+ * the screen is built.
+ */
+export function lazyScreen<M>(host: HTMLElement, loading: string, load: () => Promise<M>, build: (mod: M) => Screen): Screen {
+  host.replaceChildren(h('p', { class: 'muted', role: 'status' }, loading));
+  let inner: Screen | null = null;
+  let gone = false;
+  load().then(
+    (mod) => {
+      if (gone) return;
+      inner = build(mod);
+      host.replaceChildren(inner.el);
+      if (location.hash.length > 1) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
+    },
+    () => {
+      if (!gone) host.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('networkError')));
+    },
+  );
+  return {
+    el: host,
+    relabel: () => inner?.relabel?.(),
+    destroy: () => {
+      gone = true;
+      inner?.destroy?.();
+    },
+  };
+}
+
 export interface Screen {
   el: HTMLElement;
   /** Re-render texts after a language change (else the screen is rebuilt). */
