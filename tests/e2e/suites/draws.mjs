@@ -21,8 +21,9 @@ export default function (H) {
     await b.click(tid('offer-draw'));
     await a.waitForSelector(tid('draw-accept'));
     await a.click(tid('draw-accept'));
-    await until('drawn by agreement', async () => (await state(b))?.reason === 'agreement');
-    assert((await state(a)).result === '1/2-1/2', 'a draw');
+    // Each page gets the end of the game in its own message: wait for both.
+    await until('drawn by agreement on both pages', async () => (await state(b))?.reason === 'agreement' && (await state(a))?.reason === 'agreement');
+    assert((await state(a)).result === '1/2-1/2' && (await state(b)).result === '1/2-1/2', 'a draw');
     await until('the status says so', async () => /agreement/.test(await text(a, tid('status-sub'))));
     await shot(a, 'draw-agreed-1280-en');
     for (const p of [a, b]) assert(p.consoleErrors.length === 0, `no console errors (${p.consoleErrors.join(' | ')})`);
