@@ -905,7 +905,7 @@ int run_server(const ServerOptions& o) {
 
   std::cout << "makruk serve: http://" << (o.address == "0.0.0.0" ? "localhost" : o.address) << ":"
             << acceptor.local_endpoint().port() << " (data in " << o.data_dir << ", " << hub.party_count()
-            << " parties loaded)" << std::endl;
+            << " tables opened at start)" << std::endl;
   std::thread hub_thread([&] { hub_ioc.run(); });
   std::vector<std::thread> net_threads;
   for (int i = 1; i < o.threads; ++i) net_threads.emplace_back([&] { net_ioc.run(); });

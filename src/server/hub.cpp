@@ -267,21 +267,65 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
 Hub::~Hub() = default;
 
 void Hub::load() {
-  const int64_t started = now();
-  for (const PartyData& d : store_.load_all()) {
-    Party p = Party::from_record(d);
-    p.everyone_left(started);  // people had no chance to come back yet
-    std::string code = p.code();
-    parties_.emplace(code, std::move(p));
+  started_at_ = now();
+  // Tables are read when opened; only those where the CPU owes a reply are
+  // opened now, so that it comes without anyone asking for it.
+  for (const std::string& code : store_.cpu_turn_parties(CPU_TURNS_AT_START)) {
+    Party* p = find(code);
+    if (p && (p->expired() || !p->game() || !cpu_to_act(*p->game(), p->cpu_level()))) store_.clear_cpu_turn(code);
   }
-  for (auto& [code, p] : parties_) maybe_cpu(p);
 }
 
 Party* Hub::find(const std::string& code) {
   auto it = parties_.find(code);
-  if (it == parties_.end()) return nullptr;
+  if (it == parties_.end()) {
+    std::optional<PartyData> data;
+    try {
+      data = store_.load_party(code);
+    } catch (const std::exception&) {
+      return nullptr;  // storage failed: the table cannot be opened now
+    }
+    if (!data) return nullptr;
+    Party p = Party::from_record(*data);
+    // A live table's idle time counts from when it was left, and from the
+    // server's start at the earliest: people had no chance to come back before.
+    p.everyone_left(std::max(p.last_present(), started_at_));
+    p.opened_at = now();
+    it = parties_.emplace(code, std::move(p)).first;
+    try {
+      for (SubscriptionRecord& s : store_.load_subscriptions(code)) subscriptions_[code].push_back(std::move(s));
+    } catch (const std::exception&) {
+      // Pushes for this table wait until it is opened again.
+    }
+    maybe_cpu(it->second);
+  }
   expire_if_due(it->second);
   return &it->second;
+}
+
+void Hub::close_idle_tables() {
+  const int64_t t = now();
+  for (auto it = parties_.begin(); it != parties_.end();) {
+    Party& p = it->second;
+    const std::string& code = it->first;
+    if (!p.nobody_connected() || t - std::max(p.last_present(), p.opened_at) < limits_.table_idle_ms ||
+        cpu_busy_.count(code) || presence_pending_.count(code) || watchers_.count(code)) {
+      ++it;
+      continue;
+    }
+    if (!p.turn_based() && !p.expired()) {
+      try {
+        store_.set_left_at(code, p.last_present());
+      } catch (const std::exception&) {
+        ++it;  // kept in memory: its idle time must not be lost
+        continue;
+      }
+    }
+    states_.erase(code);
+    subscriptions_.erase(code);
+    cpu_owner_.erase(code);
+    it = parties_.erase(it);
+  }
 }
 
 bool AddressLimiter::allow(const std::string& ip, int64_t now, int limit, bool record) {
@@ -312,8 +356,18 @@ void Hub::expire_if_due(Party& p) {
 }
 
 void Hub::tick() {
-  for (auto& [code, p] : parties_) expire_if_due(p);
   const int64_t now = this->now();
+  for (auto& [code, p] : parties_) expire_if_due(p);
+  // Turn-based tables out of memory whose 45 days have run out: opening one
+  // ends it (find).
+  std::vector<std::string> due;
+  try {
+    due = store_.turn_based_idle_since(now - TURN_BASED_EXPIRY_MS, EXPIRIES_PER_TICK);
+  } catch (const std::exception&) {
+    // storage failed: the next tick asks again
+  }
+  for (const std::string& code : due) find(code);
+  close_idle_tables();
   for (AddressLimiter* l : {&wrong_codes_, &creates_, &joins_, &cpu_creates_, &subscribes_}) l->sweep(now);
 }
 
@@ -321,7 +375,7 @@ std::string Hub::new_code() {
   for (;;) {
     std::string code;
     for (int i = 0; i < 6; ++i) code += CODE_ALPHABET[rng_() % CODE_ALPHABET.size()];
-    if (!parties_.count(code)) return code;
+    if (!parties_.count(code) && !store_.party_exists(code)) return code;
   }
 }
 
@@ -689,11 +743,10 @@ void Hub::after_change(Party& p, bool party_changed, bool state_changed) {
 }
 
 void Hub::maybe_cpu(Party& p) {
-  if (!p.cpu_level() || !p.game() || p.game()->game.over() || cpu_busy_.count(p.code())) return;
+  if (!p.game() || !cpu_to_act(*p.game(), p.cpu_level()) || cpu_busy_.count(p.code())) return;
   const LiveGame& g = *p.game();
   // The CPU (seat 1) moves on its turn, and answers a draw offered to it at once.
   const bool offered = g.game.draw_offer() && g.seat_of(*g.game.draw_offer()) == 0;
-  if (!offered && g.seat_of(g.game.position().side_to_move()) != 1) return;
   cpu_busy_.insert(p.code());
   std::string code = p.code();
   int64_t game = g.id;
@@ -799,7 +852,6 @@ void Hub::set_push(std::string public_key, std::function<void(webpush::Delivery)
   push_public_key_ = std::move(public_key);
   deliver_ = std::move(deliver);
   push_allow_http_ = allow_http;
-  for (SubscriptionRecord& s : store_.load_subscriptions()) subscriptions_[s.code].push_back(std::move(s));
 }
 
 HttpReply Hub::push_key() const {

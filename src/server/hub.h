@@ -72,6 +72,7 @@ struct HubLimits {
   size_t subscriptions_per_seat = 10;  // push subscriptions (browsers) per seat
   int64_t presence_delay_ms = 200;  // players online and spectator counts go out at most this often
   bool cpu_pause = true;            // the low levels answer after a short, human-like pause
+  int64_t table_idle_ms = 5 * 60 * 1000;  // a table nobody is at leaves memory after this long
   int seek_per_minute = 20;         // requests to find an opponent
   int feedback_per_minute = 3;      // items sent to the feedback board
   size_t seeks_per_address = 4;     // people waiting for an opponent from one address
@@ -106,7 +107,8 @@ class Hub {
   using Defer = std::function<void(int64_t delay_ms, std::function<void()>)>;
   void set_defer(Defer defer) { defer_ = std::move(defer); }
 
-  // Loads every stored party (call once, before serving).
+  // Opens the stored tables where the CPU owes a reply (call once, before
+  // serving); every other table is read from the store when it is opened.
   void load();
 
   HttpReply create_party(const std::string& body, const std::string& ip);
@@ -164,12 +166,16 @@ class Hub {
   void on_message(const std::shared_ptr<Client>& c, const std::string& text);
   void on_close(const std::shared_ptr<Client>& c);
 
+  // The tables in memory (those in play, and those opened a short while ago).
   size_t party_count() const { return parties_.size(); }
 
  private:
   int64_t now() const { return now_() + clock_offset_; }
-  // The party for a code, ended first if its time has run out.
+  // The party for a code, read from the store if it is not in memory, and
+  // ended first if its time has run out.
   Party* find(const std::string& code);
+  // Drops from memory the tables nobody has been at for table_idle_ms.
+  void close_idle_tables();
   void expire_if_due(Party& p);
   // Pushes to the seats that must now act after `actor` did `type` (turn-based tables).
   void notify(Party& p, int actor, const std::string& kind);
@@ -234,6 +240,7 @@ class Hub {
   bool push_allow_http_ = false;
   bool test_clock_ = false;
   int64_t clock_offset_ = 0;
+  int64_t started_at_ = 0;
   // Whether the Authorization header carries the admin secret; sets *refusal when not.
   bool admin(const std::string& authorization, const std::string& ip, HttpReply& refusal);
   std::string admin_secret_;
@@ -245,6 +252,11 @@ class Hub {
   bool lobby_pending_ = false;
   CpuPool cpu_;
 };
+
+// At most this many tables where the CPU owes a reply are opened at start,
+// and this many turn-based tables are ended by one tick.
+constexpr int CPU_TURNS_AT_START = 100000;
+constexpr int EXPIRIES_PER_TICK = 1000;
 
 // A player may send one quick message this often.
 constexpr int64_t QUICK_MESSAGE_GAP_MS = 2000;

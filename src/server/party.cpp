@@ -70,8 +70,15 @@ bool apply_action(LiveGame& g, const std::string& action, std::string* error) {
   return true;
 }
 
+bool cpu_to_act(const LiveGame& g, int cpu_level) {
+  if (!cpu_level || g.game.over()) return false;
+  const bool offered = g.game.draw_offer() && g.seat_of(*g.game.draw_offer()) == 0;
+  return offered || g.seat_of(g.game.position().side_to_move()) == 1;
+}
+
 Party Party::from_record(const PartyData& data) {
   Party p(data.party);
+  p.last_present_ = data.party.left_at;
   for (const SeatRecord& s : data.seats) {
     if (s.seat != int(p.seats_.size())) break;
     p.seats_.push_back(Seat{s.name, s.token_hash, 0});
@@ -164,8 +171,9 @@ void Party::begin_game(Store& store, int64_t now) {
   auto game = Game::create(variant(), counting(), record_.start_fen, &error);
   if (!game) game = Game::create(variant(), counting(), "", &error);  // checked at creation; cannot happen
   std::string fen = game->position().fen();
-  int64_t id = store.create_game(record_.code, number, white, fen, now);
-  game_ = LiveGame{id, number, white, std::move(*game), 0, {}, {}};
+  LiveGame next{0, number, white, std::move(*game), 0, {}, {}};
+  next.id = store.create_game(record_.code, number, white, fen, now, cpu_to_act(next, cpu_level()));
+  game_ = std::move(next);
   last_activity_ = now;
 }
 
@@ -236,7 +244,7 @@ std::optional<Error> Party::act(Store& store, int seat, const std::string& type,
   std::string error;
   if (!apply_action(next, action, &error)) return err(ErrorCode::BadRequest, error);
   try {
-    store.append_action(live.id, live.version, next.game.record().back(), now);
+    store.append_action(live.id, live.version, next.game.record().back(), now, cpu_to_act(next, cpu_level()));
   } catch (const VersionConflict& e) {
     return err(ErrorCode::Conflict, e.what());
   }

@@ -41,6 +41,10 @@ struct LiveGame {
   int seat_of(Color c) const { return c == WHITE ? white_seat : 1 - white_seat; }
 };
 
+// Whether the CPU (seat 1 of a table with a CPU level) must act in this game:
+// it is the CPU's move, or the player offered it a draw.
+bool cpu_to_act(const LiveGame& g, int cpu_level);
+
 // A turn-based table with no move for this long ends (RULES.md §6).
 constexpr int64_t TURN_BASED_EXPIRY_MS = 45LL * 24 * 3600 * 1000;
 
@@ -68,6 +72,8 @@ class Party {
   // that gave one go by (a name may be there more than once).
   int spectators = 0;
   std::multiset<std::string> spectator_names;
+  // When the hub read the table from the store (in memory only).
+  int64_t opened_at = 0;
   // "waiting", "ready", "playing", "finished" or "expired".
   std::string status() const;
   // The seat holding this token hash, or -1.
@@ -106,6 +112,7 @@ class Party {
   // started): a live table's idle time counts from the latest of this, its
   // last action and its scheduled start.
   void everyone_left(int64_t now) { last_present_ = now; }
+  int64_t last_present() const { return last_present_; }
 
  private:
   std::optional<Error> refuse_if_expired() const;

@@ -24,6 +24,7 @@ struct PartyRecord {
   int64_t expired_at = 0;     // when a turn-based table expired, 0: it has not
   int rematch_offer = -1;     // the seat offering a rematch of the finished game, -1: none
   std::string invite_key;     // carried by invite links: a visit with it is no guess at the code
+  int64_t left_at = 0;        // when the last person left a live table that went out of memory, 0: unknown
 };
 
 struct SeatRecord {
@@ -108,16 +109,31 @@ class Store {
   virtual void rename_seat(const std::string& code, int seat, const std::string& name) = 0;
   // Records the seat offering a rematch (-1: the offer is gone).
   virtual void set_rematch_offer(const std::string& code, int seat) = 0;
+  // Starts a game; `cpu_to_act` records whether the CPU must act first (see
+  // cpu_turn_parties).
   virtual int64_t create_game(const std::string& code, int number, int white_seat,
-                              const std::string& start_fen, int64_t at) = 0;
-  // Appends `action` as version expected_version + 1 of the game, atomically.
+                              const std::string& start_fen, int64_t at, bool cpu_to_act) = 0;
+  // Appends `action` as version expected_version + 1 of the game, atomically,
+  // with the party's last action time and whether the CPU must act next.
   virtual void append_action(int64_t game, int expected_version, const std::string& action,
-                             int64_t at) = 0;
+                             int64_t at, bool cpu_to_act) = 0;
   // Marks a turn-based party expired at `at` and, when `game` is not 0, appends
   // "expire" to it as version expected_version + 1: both or neither.
   virtual void expire_party(const std::string& code, int64_t game, int expected_version, int64_t at) = 0;
   virtual bool party_exists(const std::string& code) = 0;
-  virtual std::vector<PartyData> load_all() = 0;
+  // One party with its seats and its latest game (older games are history
+  // that a table in play does not need), or nothing when the code is unknown.
+  virtual std::optional<PartyData> load_party(const std::string& code) = 0;
+  // Tables are read when opened, so what the server must do unasked comes
+  // from indexed queries: the CPU tables where the CPU must act (after a
+  // restart), and the turn-based tables whose last action (and scheduled
+  // start) is no later than `idle_since` and that have not expired yet.
+  virtual std::vector<std::string> cpu_turn_parties(int limit) = 0;
+  virtual std::vector<std::string> turn_based_idle_since(int64_t idle_since, int limit) = 0;
+  // The CPU has nothing to do at this table (a stale mark, found on loading it).
+  virtual void clear_cpu_turn(const std::string& code) = 0;
+  // Records when the last person left a live table (see PartyRecord::left_at).
+  virtual void set_left_at(const std::string& code, int64_t at) = 0;
 
   // Adds (or refreshes) a subscription for a seat.
   virtual void add_subscription(const SubscriptionRecord& s) = 0;
@@ -125,7 +141,8 @@ class Store {
   virtual int remove_subscription(const std::string& endpoint) = 0;
   // Drops one seat's subscription of an endpoint.
   virtual void remove_seat_subscription(const std::string& endpoint, const std::string& code, int seat) = 0;
-  virtual std::vector<SubscriptionRecord> load_subscriptions() = 0;
+  // The subscriptions of one party's seats, by seat and age.
+  virtual std::vector<SubscriptionRecord> load_subscriptions(const std::string& code) = 0;
 
   // The feedback board: adds an item (its id is set), updates one (status,
   // reply, replied_at, hidden), lists the newest `limit` (hidden ones too

@@ -101,6 +101,22 @@ constexpr const char* MIGRATIONS[] = {
       UNIQUE (code, seat)
     );
     )sql",
+    // 6: tables are read when opened. What the server does unasked comes from
+    // indexed columns: the last action (turn-based expiry), whether the CPU
+    // must act (after a restart), and when a live table was left.
+    R"sql(
+    ALTER TABLE parties ADD COLUMN last_action_at INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE parties ADD COLUMN cpu_turn INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE parties ADD COLUMN left_at INTEGER NOT NULL DEFAULT 0;
+    UPDATE parties SET
+      last_action_at = max(created_at,
+        COALESCE((SELECT MAX(g.created_at) FROM games g WHERE g.code = parties.code), 0),
+        COALESCE((SELECT MAX(a.at) FROM actions a JOIN games g ON a.game = g.id
+                  WHERE g.code = parties.code AND a.action <> 'expire'), 0)),
+      cpu_turn = (cpu_level > 0 AND expired_at = 0);
+    CREATE INDEX parties_turn_based_due ON parties(mode, expired_at, last_action_at);
+    CREATE INDEX parties_cpu_turn ON parties(cpu_turn) WHERE cpu_turn = 1;
+    )sql",
 };
 
 class Statement {
@@ -165,8 +181,8 @@ class SqliteStore final : public Store {
     Transaction t(*this);
     Statement(db_,
               "INSERT INTO parties (code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, "
-              "start_fen, mode, starts_at, expired_at, rematch_offer, invite_key) "
-              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)")
+              "start_fen, mode, starts_at, expired_at, rematch_offer, invite_key, last_action_at) "
+              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?8)")
         .bind(1, p.code).bind(2, p.variant).bind(3, p.counting).bind(4, int64_t(p.show_legal))
         .bind(5, int64_t(p.swap_colors)).bind(6, int64_t(p.labels)).bind(7, int64_t(p.cpu_level))
         .bind(8, p.created_at).bind(9, p.start_fen).bind(10, p.mode).bind(11, p.starts_at)
@@ -192,26 +208,64 @@ class SqliteStore final : public Store {
   }
 
   int64_t create_game(const std::string& code, int number, int white_seat, const std::string& start_fen,
-                      int64_t at) override {
+                      int64_t at, bool cpu_to_act) override {
     std::lock_guard lock(mutex_);
+    Transaction t(*this);
     Statement(db_, "INSERT INTO games (code, number, white_seat, start_fen, created_at) VALUES (?1, ?2, ?3, ?4, ?5)")
         .bind(1, code).bind(2, int64_t(number)).bind(3, int64_t(white_seat)).bind(4, start_fen).bind(5, at)
         .step();
-    return sqlite3_last_insert_rowid(db_);
+    int64_t id = sqlite3_last_insert_rowid(db_);
+    Statement(db_, "UPDATE parties SET last_action_at = ?1, cpu_turn = ?2 WHERE code = ?3")
+        .bind(1, at).bind(2, int64_t(cpu_to_act)).bind(3, code).step();
+    t.commit();
+    return id;
   }
 
-  void append_action(int64_t game, int expected_version, const std::string& action, int64_t at) override {
+  void append_action(int64_t game, int expected_version, const std::string& action, int64_t at,
+                     bool cpu_to_act) override {
     std::lock_guard lock(mutex_);
     Transaction t(*this);
     insert_action(game, expected_version, action, at);
+    Statement(db_, "UPDATE parties SET last_action_at = ?1, cpu_turn = ?2 WHERE code = (SELECT code FROM games "
+                   "WHERE id = ?3)")
+        .bind(1, at).bind(2, int64_t(cpu_to_act)).bind(3, game).step();
     t.commit();
+  }
+
+  void clear_cpu_turn(const std::string& code) override {
+    std::lock_guard lock(mutex_);
+    Statement(db_, "UPDATE parties SET cpu_turn = 0 WHERE code = ?1").bind(1, code).step();
+  }
+
+  void set_left_at(const std::string& code, int64_t at) override {
+    std::lock_guard lock(mutex_);
+    Statement(db_, "UPDATE parties SET left_at = ?1 WHERE code = ?2").bind(1, at).bind(2, code).step();
+  }
+
+  std::vector<std::string> cpu_turn_parties(int limit) override {
+    std::lock_guard lock(mutex_);
+    Statement q(db_, "SELECT code FROM parties WHERE cpu_turn = 1 LIMIT ?1");
+    q.bind(1, int64_t(limit));
+    std::vector<std::string> out;
+    while (q.step()) out.push_back(q.text(0));
+    return out;
+  }
+
+  std::vector<std::string> turn_based_idle_since(int64_t idle_since, int limit) override {
+    std::lock_guard lock(mutex_);
+    Statement q(db_, "SELECT code FROM parties WHERE mode = 'turn' AND expired_at = 0 AND last_action_at <= ?1 "
+                     "AND starts_at <= ?1 LIMIT ?2");
+    q.bind(1, idle_since).bind(2, int64_t(limit));
+    std::vector<std::string> out;
+    while (q.step()) out.push_back(q.text(0));
+    return out;
   }
 
   void expire_party(const std::string& code, int64_t game, int expected_version, int64_t at) override {
     std::lock_guard lock(mutex_);
     Transaction t(*this);
     if (game) insert_action(game, expected_version, "expire", at);
-    Statement(db_, "UPDATE parties SET expired_at = ?1 WHERE code = ?2").bind(1, at).bind(2, code).step();
+    Statement(db_, "UPDATE parties SET expired_at = ?1, cpu_turn = 0 WHERE code = ?2").bind(1, at).bind(2, code).step();
     t.commit();
   }
 
@@ -240,11 +294,12 @@ class SqliteStore final : public Store {
         .step();
   }
 
-  std::vector<SubscriptionRecord> load_subscriptions() override {
+  std::vector<SubscriptionRecord> load_subscriptions(const std::string& code) override {
     std::lock_guard lock(mutex_);
     std::vector<SubscriptionRecord> out;
     Statement q(db_, "SELECT endpoint, code, seat, p256dh, auth, lang, created_at FROM push_subscriptions "
-                     "ORDER BY code, seat, created_at");
+                     "WHERE code = ?1 ORDER BY seat, created_at");
+    q.bind(1, code);
     while (q.step())
       out.push_back({q.text(0), q.text(1), int(q.integer(2)), q.text(3), q.text(4), q.text(5), q.integer(6)});
     return out;
@@ -320,36 +375,33 @@ class SqliteStore final : public Store {
     return s.bind(1, code).step();
   }
 
-  std::vector<PartyData> load_all() override {
+  std::optional<PartyData> load_party(const std::string& code) override {
     std::lock_guard lock(mutex_);
-    std::vector<PartyData> out;
     Statement parties(db_,
                       "SELECT code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, start_fen, "
-                      "mode, starts_at, expired_at, rematch_offer, invite_key FROM parties ORDER BY created_at, code");
-    while (parties.step()) {
-      PartyData d;
-      d.party = {parties.text(0), parties.text(1), parties.text(2), parties.integer(3) != 0,
-                 parties.integer(4) != 0, parties.integer(5) != 0, int(parties.integer(6)), parties.integer(7),
-                 parties.text(8), parties.text(9), parties.integer(10), parties.integer(11),
-                 int(parties.integer(12)), parties.text(13)};
-      Statement seats(db_, "SELECT seat, name, token_hash FROM seats WHERE code = ?1 ORDER BY seat");
-      seats.bind(1, d.party.code);
-      while (seats.step())
-        d.seats.push_back({d.party.code, int(seats.integer(0)), seats.text(1), seats.text(2)});
-      Statement games(db_,
-                      "SELECT id, number, white_seat, start_fen, created_at FROM games WHERE code = ?1 ORDER BY number");
-      games.bind(1, d.party.code);
-      while (games.step()) {
-        GameRecord g{games.integer(0), d.party.code,   int(games.integer(1)), int(games.integer(2)),
-                     games.text(3),    {},             games.integer(4)};
-        Statement actions(db_, "SELECT version, action, at FROM actions WHERE game = ?1 ORDER BY version");
-        actions.bind(1, g.id);
-        while (actions.step()) g.actions.push_back({int(actions.integer(0)), actions.text(1), actions.integer(2)});
-        d.games.push_back(std::move(g));
-      }
-      out.push_back(std::move(d));
+                      "mode, starts_at, expired_at, rematch_offer, invite_key, left_at FROM parties WHERE code = ?1");
+    parties.bind(1, code);
+    if (!parties.step()) return std::nullopt;
+    PartyData d;
+    d.party = {parties.text(0), parties.text(1), parties.text(2), parties.integer(3) != 0,
+               parties.integer(4) != 0, parties.integer(5) != 0, int(parties.integer(6)), parties.integer(7),
+               parties.text(8), parties.text(9), parties.integer(10), parties.integer(11),
+               int(parties.integer(12)), parties.text(13), parties.integer(14)};
+    Statement seats(db_, "SELECT seat, name, token_hash FROM seats WHERE code = ?1 ORDER BY seat");
+    seats.bind(1, code);
+    while (seats.step()) d.seats.push_back({code, int(seats.integer(0)), seats.text(1), seats.text(2)});
+    Statement games(db_, "SELECT id, number, white_seat, start_fen, created_at FROM games WHERE code = ?1 "
+                         "ORDER BY number DESC LIMIT 1");
+    games.bind(1, code);
+    if (games.step()) {
+      GameRecord g{games.integer(0), code, int(games.integer(1)), int(games.integer(2)), games.text(3), {},
+                   games.integer(4)};
+      Statement actions(db_, "SELECT version, action, at FROM actions WHERE game = ?1 ORDER BY version");
+      actions.bind(1, g.id);
+      while (actions.step()) g.actions.push_back({int(actions.integer(0)), actions.text(1), actions.integer(2)});
+      d.games.push_back(std::move(g));
     }
-    return out;
+    return d;
   }
 
  private:

@@ -51,10 +51,11 @@ PartyRecord rules(std::string variant = "makruk", std::string counting = "auto",
 TEST_F(StoreTest, MigrationsRunOnceAndReopenKeepsData) {
   new_party(rules());
   reopen();
-  auto all = store_->load_all();
-  ASSERT_EQ(all.size(), 1u);
-  EXPECT_EQ(all[0].party.code, "ABCDEF");
-  EXPECT_EQ(all[0].seats.size(), 1u);
+  auto back = store_->load_party("ABCDEF");
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->party.code, "ABCDEF");
+  EXPECT_EQ(back->seats.size(), 1u);
+  EXPECT_FALSE(store_->load_party("ABCDEG"));
 }
 
 TEST_F(StoreTest, DuplicateCodeIsRefused) {
@@ -64,15 +65,73 @@ TEST_F(StoreTest, DuplicateCodeIsRefused) {
 
 TEST_F(StoreTest, AppendNeedsTheExpectedVersion) {
   new_party(rules());
-  int64_t game = store_->create_game("ABCDEF", 1, 0, "fen", 0);
-  store_->append_action(game, 0, "e3e4", 1);
-  EXPECT_THROW(store_->append_action(game, 0, "e3e4", 2), VersionConflict);
-  store_->append_action(game, 1, "e6e5", 3);
-  auto all = store_->load_all();
-  ASSERT_EQ(all[0].games.size(), 1u);
-  ASSERT_EQ(all[0].games[0].actions.size(), 2u);
-  EXPECT_EQ(all[0].games[0].actions[1].action, "e6e5");
-  EXPECT_EQ(all[0].games[0].actions[1].version, 2);
+  int64_t game = store_->create_game("ABCDEF", 1, 0, "fen", 0, false);
+  store_->append_action(game, 0, "e3e4", 1, false);
+  EXPECT_THROW(store_->append_action(game, 0, "e3e4", 2, false), VersionConflict);
+  store_->append_action(game, 1, "e6e5", 3, false);
+  auto back = store_->load_party("ABCDEF");
+  ASSERT_EQ(back->games.size(), 1u);
+  ASSERT_EQ(back->games[0].actions.size(), 2u);
+  EXPECT_EQ(back->games[0].actions[1].action, "e6e5");
+  EXPECT_EQ(back->games[0].actions[1].version, 2);
+}
+
+// What the server does unasked comes from indexed queries: the tables where
+// the CPU owes a reply, and the turn-based tables idle since a time.
+TEST_F(StoreTest, QueriesForCpuTurnsAndIdleTurnBasedTables) {
+  PartyRecord turn = rules();
+  turn.code = "TURN01";
+  turn.mode = "turn";
+  turn.created_at = 100;
+  new_party(turn);
+  PartyRecord cpu = rules();
+  cpu.code = "CPU001";
+  cpu.cpu_level = 3;
+  cpu.created_at = 100;
+  new_party(cpu);
+  PartyRecord live = rules();
+  live.code = "LIVE01";
+  live.created_at = 100;
+  new_party(live);
+
+  EXPECT_EQ(store_->turn_based_idle_since(99, 10), std::vector<std::string>{});
+  EXPECT_EQ(store_->turn_based_idle_since(100, 10), std::vector<std::string>{"TURN01"});
+  int64_t game = store_->create_game("TURN01", 1, 0, "fen", 200, false);
+  EXPECT_EQ(store_->turn_based_idle_since(150, 10), std::vector<std::string>{});
+  store_->append_action(game, 0, "e3e4", 300, false);
+  EXPECT_EQ(store_->turn_based_idle_since(250, 10), std::vector<std::string>{});
+  EXPECT_EQ(store_->turn_based_idle_since(300, 10), std::vector<std::string>{"TURN01"});
+  store_->expire_party("TURN01", game, 1, 400);
+  EXPECT_EQ(store_->turn_based_idle_since(1000, 10), std::vector<std::string>{}) << "expired: done";
+
+  EXPECT_EQ(store_->cpu_turn_parties(10), std::vector<std::string>{});
+  int64_t cpuGame = store_->create_game("CPU001", 1, 1, "fen", 200, true);  // the CPU plays White
+  EXPECT_EQ(store_->cpu_turn_parties(10), std::vector<std::string>{"CPU001"});
+  store_->append_action(cpuGame, 0, "e3e4", 210, false);
+  EXPECT_EQ(store_->cpu_turn_parties(10), std::vector<std::string>{});
+  store_->append_action(cpuGame, 1, "e6e5", 220, true);
+  EXPECT_EQ(store_->cpu_turn_parties(10), std::vector<std::string>{"CPU001"});
+  store_->clear_cpu_turn("CPU001");
+  EXPECT_EQ(store_->cpu_turn_parties(10), std::vector<std::string>{});
+
+  store_->set_left_at("LIVE01", 12345);
+  reopen();
+  EXPECT_EQ(store_->load_party("LIVE01")->party.left_at, 12345);
+}
+
+// Only the latest game is read: an open table needs no older history.
+TEST_F(StoreTest, LoadingAPartyReadsItsLatestGame) {
+  new_party(rules());
+  int64_t one = store_->create_game("ABCDEF", 1, 0, "fen1", 0, false);
+  store_->append_action(one, 0, "e3e4", 1, false);
+  int64_t two = store_->create_game("ABCDEF", 2, 1, "fen2", 2, false);
+  store_->append_action(two, 0, "d3d4", 3, false);
+  auto back = store_->load_party("ABCDEF");
+  ASSERT_EQ(back->games.size(), 1u);
+  EXPECT_EQ(back->games[0].number, 2);
+  EXPECT_EQ(back->games[0].start_fen, "fen2");
+  ASSERT_EQ(back->games[0].actions.size(), 1u);
+  EXPECT_EQ(back->games[0].actions[0].action, "d3d4");
 }
 
 TEST_F(StoreTest, SeatsFillThenSpectate) {
@@ -179,14 +238,14 @@ TEST_F(StoreTest, RematchIsByAgreementAndTheOfferSurvivesReload) {
   // An offer is kept through a restart, and accepting it starts game 2.
   EXPECT_FALSE(p.rematch(*store_, 1, 0, started));
   reopen();
-  Party back = Party::from_record(store_->load_all()[0]);
+  Party back = Party::from_record(*store_->load_party("ABCDEF"));
   EXPECT_EQ(back.rematch_offer(), 1);
   EXPECT_FALSE(back.rematch(*store_, 0, 5, started));
   EXPECT_TRUE(started);
   EXPECT_EQ(back.game()->number, 2);
   EXPECT_EQ(back.rematch_offer(), -1);
   reopen();
-  EXPECT_EQ(store_->load_all()[0].party.rematch_offer, -1);
+  EXPECT_EQ(store_->load_party("ABCDEF")->party.rematch_offer, -1);
 }
 
 TEST_F(StoreTest, DeclarationModeCountsThroughThePartyAndSurvivesReload) {
@@ -205,9 +264,9 @@ TEST_F(StoreTest, DeclarationModeCountsThroughThePartyAndSurvivesReload) {
   EXPECT_EQ(c.limit, 16);
 
   reopen();
-  auto all = store_->load_all();
-  ASSERT_EQ(all.size(), 1u);
-  Party back = Party::from_record(all[0]);
+  auto all = store_->load_party("ABCDEF");
+  ASSERT_TRUE(all);
+  Party back = Party::from_record(*all);
   ASSERT_TRUE(back.game());
   EXPECT_EQ(back.game()->version, 3);
   EXPECT_EQ(back.game()->game.position().fen(), p.game()->game.position().fen());

@@ -1,0 +1,266 @@
+// Tables on demand: the hub reads a table from the store when it is opened and
+// drops it from memory when nobody has been at it for a while. A table that
+// comes back is the same table; what the server must do unasked (the 45-day
+// end, a CPU reply owed across a restart) comes from the store's queries.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+
+#include "server/hub.h"
+#include "server/webpush.h"
+#include "fake_client.h"
+#include "temp_db.h"
+
+using namespace makruk;
+using namespace makruk::server;
+namespace json = boost::json;
+
+namespace {
+
+constexpr int64_t MINUTE = 60LL * 1000;
+constexpr int64_t HOUR = 60 * MINUTE;
+constexpr int64_t DAY = 24 * HOUR;
+constexpr int64_t T0 = 1764460800000;  // 2025-11-30T00:00:00Z
+
+using testing_helpers::body;
+using testing_helpers::FakeClient;
+
+class Tables : public ::testing::Test {
+ protected:
+  void SetUp() override { open(); }
+  void TearDown() override {
+    hub_.reset();
+    store_.reset();
+    db_.clear();
+  }
+  // (Re)starts the hub on the same database, as a server restart would. The
+  // hub's posted work (CPU replies) waits in a queue that run_posted() runs.
+  void open() {
+    hub_.reset();
+    {
+      std::lock_guard lock(mutex_);
+      posted_.clear();  // work for the hub that has gone
+    }
+    store_.reset();
+    store_ = open_sqlite_store(db_.path());
+    hub_ = std::make_unique<Hub>(
+        *store_,
+        [this](std::function<void()> f) {
+          std::lock_guard lock(mutex_);
+          posted_.push_back(std::move(f));
+          cv_.notify_all();
+        },
+        [this] { return clock_; });
+    HubLimits limits;
+    limits.cpu_pause = false;
+    hub_->set_limits(limits);
+    hub_->load();
+    hub_->set_push("PUBLICKEY", [this](webpush::Delivery d) { pushes_.push_back(std::move(d)); }, false);
+  }
+  // Runs posted work until `done` holds (false after 30 s without it).
+  bool run_posted_until(const std::function<bool()>& done) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!done()) {
+      std::function<void()> f;
+      {
+        std::unique_lock lock(mutex_);
+        if (!cv_.wait_until(lock, deadline, [&] { return !posted_.empty(); })) return false;
+        f = std::move(posted_.front());
+        posted_.pop_front();
+      }
+      f();
+    }
+    return true;
+  }
+
+  std::string table(const std::string& extra = "") {
+    auto r = body(hub_->create_party(R"({"name":"Somchai")" + extra + "}", "1.2.3.4"));
+    EXPECT_TRUE(r.contains("code")) << json::serialize(r);
+    code_ = std::string(r["code"].as_string());
+    host_ = std::string(r["token"].as_string());
+    if (!r["party"].as_object()["cpu"].is_null()) return code_;
+    auto j = body(hub_->join(code_, R"({"name":"Dara"})", "1.2.3.5"));
+    guest_ = std::string(j["token"].as_string());
+    return code_;
+  }
+  std::shared_ptr<FakeClient> connect(const std::string& token) {
+    auto c = std::make_shared<FakeClient>();
+    c->ip = "1.2.3.4";
+    hub_->on_message(c, R"({"t":"hello","code":")" + code_ + R"(","token":")" + token + "\"}");
+    return c;
+  }
+  json::object say(const std::shared_ptr<FakeClient>& c, const std::string& msg) {
+    size_t before = c->sent.size();
+    hub_->on_message(c, msg);
+    for (size_t i = before; i < c->sent.size(); ++i) {
+      auto t = c->sent[i].at("t").as_string();
+      if (t == "ack" || t == "error") return c->sent[i];
+    }
+    return {};
+  }
+  json::object move(const std::shared_ptr<FakeClient>& c, const std::string& m, int v) {
+    return say(c, R"({"t":"move","move":")" + m + R"(","v":)" + std::to_string(v) + "}");
+  }
+  json::object party() { return body(hub_->get_party(code_, "1.2.3.4"))["party"].as_object(); }
+  // The table's state as a new connection gets it.
+  json::object state(const std::string& token) {
+    auto c = connect(token);
+    hub_->on_close(c);
+    return c->last("state");
+  }
+  void leave(std::initializer_list<std::shared_ptr<FakeClient>> clients) {
+    for (const auto& c : clients) hub_->on_close(c);
+  }
+  // Lets the table's idle time pass and runs the minute's tick.
+  void idle() {
+    run_ready();
+    clock_ += hub_->limits().table_idle_ms;
+    hub_->tick();
+  }
+  // Runs the posted work that is there now (presence updates, say).
+  void run_ready() {
+    for (;;) {
+      std::function<void()> f;
+      {
+        std::lock_guard lock(mutex_);
+        if (posted_.empty()) return;
+        f = std::move(posted_.front());
+        posted_.pop_front();
+      }
+      f();
+    }
+  }
+
+  testing_helpers::TempDb db_{"makruk-tables"};
+  std::unique_ptr<Store> store_;
+  std::unique_ptr<Hub> hub_;
+  int64_t clock_ = T0;
+  std::vector<webpush::Delivery> pushes_;
+  std::string code_, host_, guest_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> posted_;
+};
+
+}  // namespace
+
+TEST_F(Tables, ATableDroppedFromMemoryAndOpenedAgainIsIdentical) {
+  table(R"(,"counting":"declare","fen":"8/8/4k3/8/8/2R5/8/3K4 w - - 0 1","swapColors":false)");
+  auto host = connect(host_), guest = connect(guest_);
+  ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
+  ASSERT_EQ(say(guest, R"({"t":"count","v":0})")["t"].as_string(), "ack");
+  ASSERT_EQ(move(host, "c3c4", 1)["t"].as_string(), "ack");
+  ASSERT_EQ(move(guest, "e6e5", 2)["t"].as_string(), "ack");
+  ASSERT_EQ(say(host, R"({"t":"offer-draw","v":3})")["t"].as_string(), "ack");
+  leave({host, guest});
+  const json::object before = state(host_);
+  const json::object partyBefore = party();
+  ASSERT_FALSE(before.at("count").is_null());
+  EXPECT_EQ(before.at("count").at("n").as_int64(), 4);
+
+  // Someone is still at the table: it stays.
+  auto watcher = std::make_shared<FakeClient>();
+  watcher->ip = "1.2.3.9";
+  hub_->on_message(watcher, R"({"t":"hello","code":")" + code_ + "\"}");
+  idle();
+  EXPECT_EQ(hub_->party_count(), 1u);
+  leave({watcher});
+  run_ready();
+  clock_ += MINUTE;
+  hub_->tick();
+  EXPECT_EQ(hub_->party_count(), 1u) << "dropped before its idle time";
+  idle();
+  EXPECT_EQ(hub_->party_count(), 0u) << "nobody there for its idle time: out of memory";
+
+  // Opened again: the same moves, count, draw offer, seats and rules.
+  EXPECT_EQ(json::serialize(party()), json::serialize(partyBefore));
+  EXPECT_EQ(hub_->party_count(), 1u);
+  EXPECT_EQ(json::serialize(state(guest_)), json::serialize(before));
+  // And it plays on: the draw offer is declined, the game goes on with its count.
+  auto again = connect(guest_);
+  EXPECT_EQ(say(again, R"({"t":"decline-draw","v":4})")["t"].as_string(), "ack");
+  auto host2 = connect(host_);
+  EXPECT_EQ(move(host2, "c4c5", 5)["t"].as_string(), "ack");
+  const json::object after = state(host_);
+  EXPECT_EQ(after.at("v").as_int64(), 6);
+  EXPECT_EQ(after.at("count").at("side").as_string(), "b");
+  EXPECT_EQ(after.at("san").as_array().size(), 3u);
+}
+
+TEST_F(Tables, ALiveTableLeftEndsAfterItsIdleTimeEvenWhenOutOfMemory) {
+  table();
+  auto host = connect(host_), guest = connect(guest_);
+  ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
+  ASSERT_EQ(move(host, "e3e4", 0)["t"].as_string(), "ack");
+  clock_ += 2 * HOUR;  // both stay a while without a move, then leave
+  leave({host, guest});
+  const int64_t left = clock_;
+  idle();
+  ASSERT_EQ(hub_->party_count(), 0u);
+
+  // A day after the last move, but not after they left: still playing.
+  clock_ = left + hub_->limits().live_idle_ms - MINUTE;
+  EXPECT_EQ(party()["status"].as_string(), "playing");
+  idle();
+  ASSERT_EQ(hub_->party_count(), 0u);
+  // A server restart keeps when they left.
+  open();
+  clock_ = left + hub_->limits().live_idle_ms + 1;
+  EXPECT_EQ(party()["status"].as_string(), "expired");
+  EXPECT_EQ(state(host_)["reason"].as_string(), "expired");
+}
+
+TEST_F(Tables, TurnBasedTablesOutOfMemoryEndAfter45DaysOnceWithOnePush) {
+  table(R"(,"mode":"turn")");
+  auto host = connect(host_);
+  ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
+  leave({host});
+  // A subscription made while the table is in memory, used after it was dropped.
+  webpush::KeyPair ua = webpush::KeyPair::generate();
+  json::object req{{"subscription", json::object{{"endpoint", "https://push.example.net/guest"},
+                                                 {"keys", json::object{{"p256dh", webpush::b64url_encode(ua.public_raw())},
+                                                                       {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
+                   {"lang", "en"},
+                   {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}};
+  ASSERT_EQ(hub_->push_subscribe(json::serialize(req), "1.2.3.4").status, 200);
+  idle();
+  ASSERT_EQ(hub_->party_count(), 0u);
+  open();  // and a restart between
+  run_ready();
+  clock_ = T0 + 45 * DAY - MINUTE;
+  hub_->tick();
+  EXPECT_EQ(pushes_.size(), 0u);
+  EXPECT_EQ(hub_->party_count(), 0u) << "not due: not opened";
+  clock_ = T0 + 45 * DAY + MINUTE;
+  hub_->tick();
+  ASSERT_EQ(pushes_.size(), 1u);
+  EXPECT_EQ(json::parse(pushes_[0].payload).as_object()["kind"].as_string(), "expired");
+  EXPECT_EQ(pushes_[0].to.endpoint, "https://push.example.net/guest");
+  idle();
+  idle();
+  EXPECT_EQ(pushes_.size(), 1u) << "ended once";
+  EXPECT_EQ(hub_->party_count(), 0u);
+  EXPECT_EQ(party()["status"].as_string(), "expired");
+}
+
+TEST_F(Tables, ACpuReplyOwedWhenTheServerStoppedComesAfterTheRestart) {
+  table(R"(,"cpu":1)");
+  auto player = connect(host_);
+  ASSERT_EQ(move(player, "e3e4", 0)["t"].as_string(), "ack");
+  // The server stops before the CPU's reply is played (the reply is lost
+  // with it), and starts again with nobody connected.
+  open();
+  EXPECT_EQ(hub_->party_count(), 1u) << "the table where the CPU owes a reply is opened at start";
+  ASSERT_TRUE(run_posted_until([&] { return hub_->party_count() == 1 && party()["status"].as_string() == "playing" &&
+                                            state(host_)["v"].as_int64() == 2; }));
+  EXPECT_EQ(state(host_)["moves"].as_array().size(), 2u);
+  // Nothing is owed now: a restart opens nothing.
+  player = connect(host_);
+  leave({player});
+  open();
+  EXPECT_EQ(hub_->party_count(), 0u);
+}
