@@ -4,7 +4,10 @@
 // the opponent receives for one move at move 10, 60 and 150, and what the two
 // players received in all for the first 60 moves.
 //
-//   wire --port 8080 [--deflate 1] [--moves 150]
+//   wire --port 8080 [--deflate 1] [--events 1] [--moves 150]
+//
+// --events 1: the clients take events ("moved") after the first state, as the
+// web client does, instead of a whole state for every move.
 //
 // Moves are random legal moves from a fixed seed; seeds are tried in order until
 // a game lasts --moves moves, so a run is repeatable.
@@ -193,15 +196,15 @@ struct Result {
   size_t state_at[3] = {0, 0, 0};     // the state message's text size at moves 10, 60, 150
 };
 
-Result play(uint16_t port, bool deflate, int target, unsigned seed, bool& negotiated) {
+Result play(uint16_t port, bool deflate, bool events, int target, unsigned seed, bool& negotiated) {
   json::object c = http_post(port, "/api/parties", R"({"name":"Host"})");
   std::string code(c.at("code").as_string()), host(c.at("token").as_string());
   json::object j = http_post(port, "/api/parties/" + code + "/join", R"({"name":"Guest"})");
   std::string guest(j.at("token").as_string());
   Client p[2] = {Client(port, deflate), Client(port, deflate)};
   negotiated = p[0].deflated();
-  p[0].send_text(json::serialize(json::object{{"t", "hello"}, {"code", code}, {"token", host}}));
-  p[1].send_text(json::serialize(json::object{{"t", "hello"}, {"code", code}, {"token", guest}}));
+  p[0].send_text(json::serialize(json::object{{"t", "hello"}, {"code", code}, {"token", host}, {"events", events}}));
+  p[1].send_text(json::serialize(json::object{{"t", "hello"}, {"code", code}, {"token", guest}, {"events", events}}));
   for (auto& c : p) c.wait_for("welcome", [](auto&) { return true; });
   p[0].send_text(R"({"t":"start"})");
   json::object st[2];
@@ -219,7 +222,8 @@ Result play(uint16_t port, bool deflate, int target, unsigned seed, bool& negoti
     std::string move(legal[rng() % legal.size()].as_string());
     p[mover].send_text(json::serialize(json::object{{"t", "move"}, {"v", v}, {"move", move}}));
     auto at = [v](const json::object& m) { return m.at("v").as_int64() == v + 1; };
-    for (int k = 0; k < 2; ++k) st[k] = p[k].wait_for("state", at);
+    // An event carries what a move needs: the legal moves, whose turn, the result.
+    for (int k = 0; k < 2; ++k) st[k] = p[k].wait_for(events ? "moved" : "state", at);
     r.moves = v + 1;
     r.to_opponent[v + 1] = p[other].wire - before;
     const size_t text = json::serialize(st[0]).size();
@@ -237,12 +241,13 @@ Result play(uint16_t port, bool deflate, int target, unsigned seed, bool& negoti
 
 int main(int argc, char** argv) {
   uint16_t port = 8080;
-  bool deflate = false;
+  bool deflate = false, events = false;
   int moves = 150;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
     if (k == "--port") port = uint16_t(std::stoi(v));
     else if (k == "--deflate") deflate = v != "0";
+    else if (k == "--events") events = v != "0";
     else if (k == "--moves") moves = std::stoi(v);
     else {
       std::cerr << "unknown option " << k << "\n";
@@ -251,13 +256,13 @@ int main(int argc, char** argv) {
   }
   for (unsigned seed = 1; seed < 200; ++seed) {
     bool negotiated = false;
-    Result r = play(port, deflate, moves, seed, negotiated);
+    Result r = play(port, deflate, events, moves, seed, negotiated);
     if (r.moves < moves) continue;
     std::cout << "permessage-deflate " << (negotiated ? "on" : "off") << " (asked: " << (deflate ? "yes" : "no")
-              << "), seed " << seed << "\n";
+              << "), " << (events ? "events" : "whole states") << ", seed " << seed << "\n";
     for (int m : {10, 60, 150})
       if (r.to_opponent.count(m))
-        std::cout << "move " << m << ": the opponent received " << r.to_opponent[m] << " bytes on the wire (state text "
+        std::cout << "move " << m << ": the opponent received " << r.to_opponent[m] << " bytes on the wire (message text "
                   << r.state_at[m == 10 ? 0 : m == 60 ? 1 : 2] << " bytes)\n";
     std::cout << "first 60 moves: " << r.first60 << " bytes received by the two players in all\n";
     return 0;

@@ -195,15 +195,15 @@ json::object party_json(const Party& p) {
   return o;
 }
 
-json::object state_json(const Party& p) {
+// What a game is now, without its history: the part of a state that an
+// event repeats (its size does not grow with the game).
+json::object game_now(const Party& p, const char* type) {
   const LiveGame& g = *p.game();
   const Game& game = g.game;
   const Position& pos = game.position();
-  json::array moves, san(g.san.begin(), g.san.end()), thai(g.san_thai.begin(), g.san_thai.end()), legal;
-  for (const std::string& a : game.record())
-    if (is_move_action(a)) moves.push_back(json::value(a));
+  json::array legal;
   for (Move m : game.legal_moves()) legal.push_back(json::value(move_to_string(m)));
-  json::object o{{"t", "state"},
+  json::object o{{"t", type},
                  {"game", g.id},
                  {"number", g.number},
                  {"v", g.version},
@@ -213,9 +213,6 @@ json::object state_json(const Party& p) {
                  {"fen", pos.fen()},
                  {"turn", pos.side_to_move() == WHITE ? "w" : "b"},
                  {"check", pos.in_check()},
-                 {"moves", std::move(moves)},
-                 {"san", std::move(san)},
-                 {"sanThai", std::move(thai)},
                  {"legal", std::move(legal)},
                  {"repetitions", game.repetitions()},
                  {"result", result_string(game.result())}};
@@ -234,6 +231,39 @@ json::object state_json(const Party& p) {
   o["canStop"] = json::object{{"w", can_stop(WHITE)}, {"b", can_stop(BLACK)}};
   o["canClaim"] = !game.over() && game.variant() == Variant::Ouk && game.repetitions() >= 3;
   o["drawOffer"] = game.draw_offer() ? json::value(*game.draw_offer() == WHITE ? "w" : "b") : json::value(nullptr);
+  return o;
+}
+
+// The whole state: the game now and its moves in both notations.
+json::object state_json(const Party& p) {
+  const LiveGame& g = *p.game();
+  json::object o = game_now(p, "state");
+  json::array moves;
+  for (const std::string& a : g.game.record())
+    if (is_move_action(a)) moves.push_back(json::value(a));
+  o["moves"] = std::move(moves);
+  o["san"] = json::array(g.san.begin(), g.san.end());
+  o["sanThai"] = json::array(g.san_thai.begin(), g.san_thai.end());
+  return o;
+}
+
+// An event: the actions accepted after version `from` (their SAN for the
+// moves among them) and the game now. A client holding the state at `from`
+// gets the state at "v" by appending the moves and taking the rest.
+json::object event_json(const Party& p, int from) {
+  const LiveGame& g = *p.game();
+  const std::vector<std::string>& record = g.game.record();
+  json::object o = game_now(p, "moved");
+  o["from"] = from;
+  json::array actions;
+  size_t moves = 0;
+  for (size_t i = size_t(from); i < record.size(); ++i) {
+    actions.push_back(json::value(record[i]));
+    moves += is_move_action(record[i]);
+  }
+  o["actions"] = std::move(actions);
+  o["san"] = json::array(g.san.end() - std::ptrdiff_t(moves), g.san.end());
+  o["sanThai"] = json::array(g.san_thai.end() - std::ptrdiff_t(moves), g.san_thai.end());
   return o;
 }
 
@@ -543,16 +573,28 @@ void Hub::send_error(Client& c, const std::string& id, const Error& e) {
 void Hub::broadcast(Party& p, bool party_changed, bool state_changed) {
   auto it = watchers_.find(p.code());
   if (it == watchers_.end()) return;
-  std::shared_ptr<const std::string> party, state;
+  std::shared_ptr<const std::string> party, event;
   if (party_changed) {
     json::object o = party_json(p);
     o["t"] = "party";
     party = message(o);
   }
-  if (state_changed && p.game()) state = state_message(p);
+  const LiveGame* g = state_changed && p.game() ? &*p.game() : nullptr;
+  if (g) {
+    // Those who take events get the actions since the version last sent to
+    // this table's watchers; the whole state is made only for the others.
+    const CachedState& sent = states_[p.code()];
+    if (sent.game == g->id && sent.version >= 0 && sent.version < g->version &&
+        g->version - sent.version <= MAX_EVENT_ACTIONS)
+      event = message(event_json(p, sent.version));
+  }
   for (const auto& c : it->second) {
     if (party) c->send(party);
-    if (state) c->send(state);
+    if (g) c->send(event && c->events ? event : state_message(p));
+  }
+  if (g) {
+    CachedState& sent = states_[p.code()];
+    if (sent.game != g->id || sent.version != g->version) sent = CachedState{g->id, g->version, nullptr};
   }
 }
 
@@ -688,7 +730,13 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
     return seek(c, wish, name, browser);
   }
   if (type == "unseek") return unseek(c, true);
-  if (type == "hello") return hello(c, code, token, key, name);
+  if (type == "hello") {
+    bool events = false;
+    if (!get_bool(*o, "events", events))
+      return send_error(*c, id, Error{ErrorCode::BadRequest, "a field has the wrong type"});
+    c->events = events;
+    return hello(c, code, token, key, name);
+  }
   if (!c->joined) return send_error(*c, id, Error{ErrorCode::BadRequest, "say hello first"});
   Party* p = find(c->code);
   if (!p) return send_error(*c, id, Error{ErrorCode::NotFound, "the party is gone"});

@@ -45,6 +45,7 @@ class Client {
   uint64_t id = 0;   // given by the hub on the first message (the matchmaker's key)
   int64_t last_said = -1000000;  // when it last sent a quick message (ms)
   bool joined = false;
+  bool events = false;  // after the first state, takes events ("moved") instead of whole states
   double tokens = 20;  // rate limit: tokens refill at 20 a second
   int64_t last_refill = 0;
   int strikes = 0;  // messages refused for rate; too many closes the connection
@@ -224,12 +225,13 @@ class Hub {
   HubLimits limits_;
   Defer defer_;
   AddressLimiter wrong_codes_, creates_, joins_, cpu_creates_, subscribes_;
+  // The version last sent to a table's watchers, and its whole state once made.
   struct CachedState {
     int64_t game = 0;
     int version = -1;
     std::shared_ptr<const std::string> text;
   };
-  std::map<std::string, CachedState> states_;  // by party code
+  std::map<std::string, CachedState> states_;  // by party code, while someone watches
   std::set<std::string> presence_pending_;  // tables with a presence update on its way
   std::set<std::string> cpu_busy_;  // parties whose CPU is thinking
   std::map<std::string, std::string> cpu_owner_;  // party code -> the address its CPU works for
@@ -257,6 +259,10 @@ class Hub {
 // and this many turn-based tables are ended by one tick.
 constexpr int CPU_TURNS_AT_START = 100000;
 constexpr int EXPIRIES_PER_TICK = 1000;
+
+// An event carries at most this many actions (a CPU's count and move, say);
+// past it the whole state goes out.
+constexpr int MAX_EVENT_ACTIONS = 8;
 
 // A player may send one quick message this often.
 constexpr int64_t QUICK_MESSAGE_GAP_MS = 2000;

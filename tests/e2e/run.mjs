@@ -136,6 +136,20 @@ async function newPage(opts, locale = 'en-US') {
     if (/Content Security Policy/i.test(m.text())) CSP_VIOLATIONS.push(m.text());
   });
   page.on('pageerror', (e) => page.consoleErrors.push(String(e)));
+  // The types of the WebSocket messages the page received and sent, in order.
+  page.wsIn = [];
+  page.wsOut = [];
+  const types = (list) => (f) => {
+    try {
+      list.push(JSON.parse(f.payload).t);
+    } catch {
+      list.push('?');
+    }
+  };
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', types(page.wsIn));
+    ws.on('framesent', types(page.wsOut));
+  });
   page.setDefaultTimeout(10000 * SLOW);
   return page;
 }

@@ -264,3 +264,126 @@ TEST_F(Tables, ACpuReplyOwedWhenTheServerStoppedComesAfterTheRestart) {
   open();
   EXPECT_EQ(hub_->party_count(), 0u);
 }
+
+namespace {
+
+// Applies an event to a state, as the web client does.
+json::object apply_event(json::object state, const json::object& e) {
+  EXPECT_EQ(e.at("from").as_int64(), state.at("v").as_int64());
+  json::array moves = state.at("moves").as_array(), san = state.at("san").as_array(),
+              thai = state.at("sanThai").as_array();
+  for (const auto& a : e.at("actions").as_array()) {
+    std::string s(a.as_string());
+    if (s.find(':') == std::string::npos && s != "expire") moves.push_back(a);
+  }
+  for (const auto& x : e.at("san").as_array()) san.push_back(x);
+  for (const auto& x : e.at("sanThai").as_array()) thai.push_back(x);
+  json::object out = e;
+  out.erase("from");
+  out.erase("actions");
+  out["t"] = "state";
+  out["moves"] = moves;
+  out["san"] = san;
+  out["sanThai"] = thai;
+  return out;
+}
+
+// The state a client taking events has, built from its first state and every event since.
+json::object rebuilt(const FakeClient& c) {
+  json::object s;
+  for (const auto& m : c.sent) {
+    if (m.at("t") == "state") s = m;
+    else if (m.at("t") == "moved") s = apply_event(s, m);
+  }
+  return s;
+}
+
+// The same JSON, whatever the order of the keys.
+std::string canonical(const json::value& v) {
+  if (v.is_object()) {
+    std::map<std::string, std::string> keys;
+    for (const auto& [k, x] : v.as_object()) keys[std::string(k)] = canonical(x);
+    std::string out = "{";
+    for (const auto& [k, x] : keys) out += k + ":" + x + ",";
+    return out + "}";
+  }
+  if (v.is_array()) {
+    std::string out = "[";
+    for (const auto& x : v.as_array()) out += canonical(x) + ",";
+    return out + "]";
+  }
+  return json::serialize(v);
+}
+
+}  // namespace
+
+TEST_F(Tables, EventsRebuildTheWholeStateAndDoNotGrowWithTheGame) {
+  table(R"(,"counting":"declare","fen":"8/8/4k3/8/8/2R5/8/3K4 w - - 0 1","swapColors":false)");
+  auto host = connect(host_);  // whole states
+  auto guest = std::make_shared<FakeClient>();
+  guest->ip = "1.2.3.5";
+  hub_->on_message(guest, R"({"t":"hello","code":")" + code_ + R"(","token":")" + guest_ + R"(","events":true})");
+  ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
+  ASSERT_EQ(guest->count("state"), 1u) << "a new game comes whole";
+  ASSERT_EQ(say(guest, R"({"t":"count","v":0})")["t"].as_string(), "ack");
+  ASSERT_EQ(move(host, "c3c4", 1)["t"].as_string(), "ack");
+  ASSERT_EQ(say(host, R"({"t":"offer-draw","v":2})")["t"].as_string(), "ack");
+  ASSERT_EQ(say(guest, R"({"t":"decline-draw","v":3})")["t"].as_string(), "ack");
+  // Black's king steps to and fro while White's walks on: no position repeats.
+  const char* white[] = {"d1e1", "e1f1", "f1g1", "g1h1", "h1h2", "h2g2", "g2f2", "f2e2", "e2d2"};
+  size_t sizeEarly = 0, sizeLate = 0;
+  for (int i = 0; host->last("state").at("result").as_string() == "*" && i < 18; ++i) {
+    auto& mover = i % 2 == 0 ? guest : host;
+    int v = int(host->last("state").at("v").as_int64());
+    const char* m = i % 2 == 1 ? white[i / 2] : i % 4 == 0 ? "e6f6" : "f6e6";
+    ASSERT_EQ(move(mover, m, v)["t"].as_string(), "ack") << i;
+    const auto& e = guest->sent.back();
+    ASSERT_EQ(e.at("t").as_string(), "moved");
+    if (i == 2) sizeEarly = json::serialize(e).size();
+    if (i == 10) sizeLate = json::serialize(e).size();
+    ASSERT_EQ(canonical(rebuilt(*guest)), canonical(host->last("state"))) << "after move " << i;
+  }
+  EXPECT_GE(host->last("state").at("moves").as_array().size(), 13u);
+  // The same moves and count: an event's size does not grow with the moves played.
+  EXPECT_GT(sizeEarly, 0u);
+  EXPECT_LE(sizeLate, sizeEarly + 8) << "the count's and version's digits may grow, nothing else";
+  EXPECT_EQ(guest->count("state"), 1u) << "no whole state after the first";
+  // A resignation is an event too; a rematch is a new game: it comes whole.
+  ASSERT_EQ(say(guest, R"({"t":"resign","v":)" + std::to_string(host->last("state").at("v").as_int64()) + "}")["t"].as_string(), "ack");
+  EXPECT_EQ(guest->sent.back().at("t").as_string(), "moved");
+  EXPECT_EQ(canonical(rebuilt(*guest)), canonical(host->last("state")));
+  EXPECT_EQ(rebuilt(*guest).at("reason").as_string(), "resignation");
+  ASSERT_EQ(say(host, R"({"t":"rematch"})")["t"].as_string(), "ack");
+  ASSERT_EQ(say(guest, R"({"t":"rematch"})")["t"].as_string(), "ack");
+  EXPECT_EQ(guest->count("state"), 2u);
+  EXPECT_EQ(canonical(rebuilt(*guest)), canonical(host->last("state")));
+  // A wrongly typed flag is refused.
+  auto odd = std::make_shared<FakeClient>();
+  hub_->on_message(odd, R"({"t":"hello","code":")" + code_ + R"(","events":"yes"})");
+  EXPECT_EQ(odd->last("error").at("code").as_string(), "bad-request");
+}
+
+TEST_F(Tables, ACpuAnswerOfSeveralActionsComesAsOneEvent) {
+  // Declaration mode, the CPU (Black) with a bare king against a rook: its
+  // answers may start a count before moving (two actions in one event).
+  table(R"(,"cpu":1,"counting":"declare","fen":"8/8/4k3/8/8/2R5/8/3K4 w - - 0 1")");
+  auto player = std::make_shared<FakeClient>();
+  player->ip = "1.2.3.4";
+  hub_->on_message(player, R"({"t":"hello","code":")" + code_ + R"(","token":")" + host_ + R"(","events":true})");
+  auto whole = connect(host_);
+  const char* moves[] = {"c3c4", "c4c3", "c3c4", "c4c3"};
+  for (const char* m : moves) {
+    int v = int(whole->last("state").at("v").as_int64());
+    if (whole->last("state").at("result").as_string() != "*") break;
+    ASSERT_EQ(move(player, m, v)["t"].as_string(), "ack");
+    ASSERT_TRUE(run_posted_until([&] {
+      auto s = whole->last("state");
+      return s.at("turn").as_string() == "w" || s.at("result").as_string() != "*";
+    }));
+    ASSERT_EQ(canonical(rebuilt(*player)), canonical(whole->last("state")));
+  }
+  bool several = false;
+  for (const auto& m : player->sent)
+    if (m.at("t") == "moved" && m.at("actions").as_array().size() > 1) several = true;
+  EXPECT_TRUE(several) << "the CPU started its count and moved in one answer";
+}

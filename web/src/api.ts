@@ -106,6 +106,19 @@ export interface GameState {
   reason: string | null;
 }
 
+/**
+ * After the first state, a change comes as an event: the actions accepted after
+ * version `from` (the SAN of the moves among them) and the game now. Applied to
+ * the state at `from` it gives the state at `v`.
+ */
+export interface GameEvent extends Omit<GameState, 't' | 'moves' | 'san' | 'sanThai'> {
+  t: 'moved';
+  from: number;
+  actions: string[];
+  san: string[];
+  sanThai?: string[];
+}
+
 /** A player's recommendation, as the home page shows it. */
 export interface Recommendation {
   id: number;

@@ -1,6 +1,11 @@
 // The WebSocket connection to /ws: says hello with the seat token, reconnects by itself
 // with a jittered backoff, and resyncs when it sees a gap in game versions.
-import type { GameState, Party } from './api';
+import type { GameEvent, GameState, Party } from './api';
+
+/** A move, as opposed to an action such as "count:w", "offer:b" or "expire". */
+function isMoveAction(a: string): boolean {
+  return !a.includes(':') && a !== 'expire';
+}
 
 export interface Welcome {
   t: 'welcome';
@@ -52,6 +57,7 @@ export class Conn {
   private pingTimer: number | undefined;
   private nextId = 1;
   private lastV = new Map<number, number>(); // game id -> last version seen
+  private last: GameState | null = null; // the state events apply to
   online = false;
 
   constructor(
@@ -84,7 +90,8 @@ export class Conn {
     }, OPEN_TIMEOUT_MS);
     ws.onopen = () => {
       window.clearTimeout(this.openTimer);
-      const hello: Record<string, unknown> = { t: 'hello', code: this.code };
+      // events: after the first state, each change comes as an event of a few hundred bytes.
+      const hello: Record<string, unknown> = { t: 'hello', code: this.code, events: true };
       if (this.token) hello.token = this.token;
       if (this.extra.key) hello.key = this.extra.key;
       if (this.extra.name && !this.token) hello.name = this.extra.name;
@@ -138,6 +145,29 @@ export class Conn {
           this.raw({ t: 'sync' });
         }
         this.lastV.set(s.game, s.v);
+        this.last = s;
+        this.h.state(s);
+        break;
+      }
+      case 'moved': {
+        const e = m as unknown as GameEvent;
+        const last = this.last;
+        if (last && last.game === e.game && e.v <= last.v) return; // stale, ignore
+        if (!last || last.game !== e.game || e.from !== last.v) {
+          this.raw({ t: 'sync' }); // a gap, or another game: the whole state comes back
+          return;
+        }
+        const { actions, from, san, sanThai, ...now } = e;
+        void from;
+        const s: GameState = {
+          ...now,
+          t: 'state',
+          moves: [...last.moves, ...actions.filter(isMoveAction)],
+          san: [...last.san, ...san],
+          sanThai: [...(last.sanThai ?? []), ...(sanThai ?? [])],
+        };
+        this.lastV.set(s.game, s.v);
+        this.last = s;
         this.h.state(s);
         break;
       }
