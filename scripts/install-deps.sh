@@ -8,6 +8,8 @@ packages=(
   libcli11-dev               # command-line parsing
   libboost1.81-dev libboost-json1.81-dev  # Beast/Asio server, JSON
   libsqlite3-dev libssl-dev libqrencode-dev  # storage, tokens, QR codes
+  libpq-dev                  # the PostgreSQL store
+  postgresql                 # a PostgreSQL server for the tests (started on loopback by them)
   libcurl4-openssl-dev       # Web Push delivery
   zlib1g-dev                 # the wire benchmark's permessage-deflate client
   libgtest-dev               # unit tests

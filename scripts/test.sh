@@ -8,6 +8,13 @@ jobs=$(nproc)
 
 scripts/install-deps.sh
 
+echo "== a PostgreSQL server on loopback for the store's tests (stopped at the end)"
+pgdir=$(mktemp -d)
+chmod 755 "$pgdir"
+trap 'tests/services/postgres.sh stop "$pgdir/pg"; rm -rf "$pgdir"' EXIT
+MAKRUK_TEST_POSTGRES=$(tests/services/postgres.sh start "$pgdir/pg" $((20000 + RANDOM % 20000)))
+export MAKRUK_TEST_POSTGRES
+
 echo "== optimised build: unit, perft and command-line tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"

@@ -223,6 +223,8 @@ int main(int argc, char** argv) {
   serveCmd->add_option("--port", so.port, "TCP port (default 8080)");
   serveCmd->add_option("--address", so.address, "address to listen on (default 0.0.0.0)");
   serveCmd->add_option("--data", so.data_dir, "data folder for the database (default ./data)");
+  serveCmd->add_option("--store", so.store,
+                       "a postgresql:// URL: keep the tables in PostgreSQL instead of SQLite in the data folder");
   serveCmd->add_option("--web", so.web_dir, "the built web client (default web/dist)");
   serveCmd->add_option("--threads", so.threads, "network threads (default 2)")->check(CLI::Range(1, 64));
   serveCmd->add_option("--push-subject", so.push_subject,

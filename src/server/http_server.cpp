@@ -786,7 +786,7 @@ int run_server(const ServerOptions& o) {
   }
   std::unique_ptr<Store> store;
   try {
-    store = open_sqlite_store((std::filesystem::path(o.data_dir) / "makruk.db").string());
+    store = open_store(o.store, o.data_dir);
   } catch (const std::exception& e) {
     std::cerr << "makruk serve: " << e.what() << "\n";
     return 1;

@@ -13,6 +13,7 @@ struct ServerOptions {
   std::string address = "0.0.0.0";
   uint16_t port = 8080;
   std::string data_dir = "data";
+  std::string store;  // a postgresql:// URL; empty: SQLite in data_dir
   std::string web_dir = "web/dist";
   int threads = 2;      // network threads
   int cpu_threads = 1;  // engine searches for CPU opponents

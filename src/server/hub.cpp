@@ -333,6 +333,21 @@ Party* Hub::find(const std::string& code) {
   return &it->second;
 }
 
+void Hub::reload(Party& p) {
+  std::optional<PartyData> data;
+  try {
+    data = store_.load_party(p.code());
+  } catch (const std::exception&) {
+    return;  // the store is away: the copy in memory stays until the next try
+  }
+  if (!data) return;
+  Party fresh = Party::from_record(*data);
+  fresh.carry_presence_from(p);
+  p = std::move(fresh);
+  broadcast(p, true, true);
+  maybe_cpu(p);
+}
+
 void Hub::close_idle_tables() {
   const int64_t t = now();
   for (auto it = parties_.begin(); it != parties_.end();) {
@@ -750,7 +765,7 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
   if (type == "say") return say(c, *p, id, phrase);
 
   std::optional<Error> e;
-  bool party_changed = false, state_changed = true;
+  bool party_changed = false, state_changed = true, stale = false;
   try {
     if (type == "start") {
       e = p->start(store_, c->seat, now);
@@ -775,8 +790,14 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
     }
   } catch (const std::exception& ex) {
     e = Error{ErrorCode::Conflict, std::string("storage failed: ") + ex.what()};
+    stale = true;
   }
-  if (e) return send_error(*c, id, *e);
+  if (e) {
+    send_error(*c, id, *e);
+    // Another instance may have changed the table in the store: read it again.
+    if (stale || p->take_store_conflict()) reload(*p);
+    return;
+  }
   if (p->cpu_level()) cpu_owner_[p->code()] = c->ip;  // the CPU's next search is for this client
   json::object ack{{"t", "ack"}, {"v", p->game() ? p->game()->version : 0}};
   if (!id.empty()) ack["id"] = id;

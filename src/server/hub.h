@@ -175,6 +175,9 @@ class Hub {
   // The party for a code, read from the store if it is not in memory, and
   // ended first if its time has run out.
   Party* find(const std::string& code);
+  // Reads a table in memory again from the store (another instance changed
+  // it) and sends it to its watchers.
+  void reload(Party& p);
   // Drops from memory the tables nobody has been at for table_idle_ms.
   void close_idle_tables();
   void expire_if_due(Party& p);

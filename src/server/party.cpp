@@ -122,6 +122,15 @@ int64_t Party::expires_at() const {
   return std::max(last_activity_, record_.starts_at) + TURN_BASED_EXPIRY_MS;
 }
 
+void Party::carry_presence_from(const Party& old) {
+  for (size_t i = 0; i < seats_.size() && i < old.seats_.size(); ++i) seats_[i].connections = old.seats_[i].connections;
+  spectators = old.spectators;
+  spectator_names = old.spectator_names;
+  opened_at = old.opened_at;
+  last_present_ = std::max(last_present_, old.last_present_);
+  if (record_.rematch_offer == old.record_.rematch_offer) rematch_declined_by_ = old.rematch_declined_by_;
+}
+
 bool Party::nobody_connected() const {
   if (spectators > 0) return false;
   return std::all_of(seats_.begin(), seats_.end(), [](const Seat& s) { return s.connections == 0; });
@@ -246,6 +255,7 @@ std::optional<Error> Party::act(Store& store, int seat, const std::string& type,
   try {
     store.append_action(live.id, live.version, next.game.record().back(), now, cpu_to_act(next, cpu_level()));
   } catch (const VersionConflict& e) {
+    store_conflict_ = true;
     return err(ErrorCode::Conflict, e.what());
   }
   live = std::move(next);

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,12 @@ class Party {
   // last action and its scheduled start.
   void everyone_left(int64_t now) { last_present_ = now; }
   int64_t last_present() const { return last_present_; }
+  // Whether the store refused the last action because another instance had
+  // moved the game on (this copy is stale: read it again); clears the flag.
+  bool take_store_conflict() { return std::exchange(store_conflict_, false); }
+  // Keeps who is connected (and the other in-memory facts) from the copy
+  // this one replaces.
+  void carry_presence_from(const Party& old);
 
  private:
   std::optional<Error> refuse_if_expired() const;
@@ -121,6 +128,7 @@ class Party {
   int64_t last_activity_ = 0;
   int64_t last_present_ = 0;  // in memory only
   int rematch_declined_by_ = -1;  // in memory only
+  bool store_conflict_ = false;
   std::vector<Seat> seats_;
   std::optional<LiveGame> game_;
 };

@@ -163,4 +163,13 @@ class Store {
 // migrations. Throws std::runtime_error on failure.
 std::unique_ptr<Store> open_sqlite_store(const std::string& path);
 
+// Connects to PostgreSQL (`conninfo`: a postgresql:// URL or key=value
+// pairs, as libpq takes them) and applies the migrations. Throws
+// std::runtime_error on failure.
+std::unique_ptr<Store> open_postgres_store(const std::string& conninfo);
+
+// `--store`: a postgresql:// (or postgres://) URL opens PostgreSQL; empty
+// opens the SQLite database makruk.db in `data_dir`.
+std::unique_ptr<Store> open_store(const std::string& url, const std::string& data_dir);
+
 }  // namespace makruk::server

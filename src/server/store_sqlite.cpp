@@ -474,4 +474,10 @@ std::unique_ptr<Store> open_sqlite_store(const std::string& path) {
   return std::make_unique<SqliteStore>(path);
 }
 
+std::unique_ptr<Store> open_store(const std::string& url, const std::string& data_dir) {
+  if (url.starts_with("postgresql://") || url.starts_with("postgres://")) return open_postgres_store(url);
+  if (!url.empty()) throw std::runtime_error("--store must be a postgresql:// URL (or left out for SQLite)");
+  return open_sqlite_store(data_dir + "/makruk.db");
+}
+
 }  // namespace makruk::server

@@ -11,6 +11,7 @@
 #include "push_receiver.h"
 #include "server/webpush.h"
 #include "server_process.h"
+#include "../unit/temp_pg.h"
 
 using namespace std::chrono_literals;
 using namespace makruk::testing;
@@ -544,4 +545,66 @@ TEST(StaticFiles, AreSentInTheEncodingTheBrowserTakes) {
   server.kill_hard();
   std::filesystem::remove_all(root);
   std::filesystem::remove_all(root.string() + "-data");
+}
+
+// The server on PostgreSQL (`--store postgresql://…`): a game played, the
+// process killed with SIGKILL, started again: every acknowledged move is
+// there. Runs when the test command has started a PostgreSQL server.
+TEST(PostgresServer, AGameSurvivesKillNineAndTwoInstancesShareTheTables) {
+  if (makruk::testing_helpers::TempPg::server().empty()) GTEST_SKIP() << "no PostgreSQL (MAKRUK_TEST_POSTGRES)";
+  makruk::testing_helpers::TempPg db;
+  const auto data = std::filesystem::temp_directory_path() / ("makruk-it-pg-" + std::to_string(getpid()));
+  std::filesystem::remove_all(data);
+  Server server(data, {"--store", db.url()});
+  Reply c = request(server.port(), http::verb::post, "/api/parties", R"({"name":"Somchai"})");
+  ASSERT_EQ(c.status, 201) << json::serialize(c.body);
+  const std::string code = str(c.body, "code"), hostToken = str(c.body, "token");
+  Reply j = request(server.port(), http::verb::post, "/api/parties/" + code + "/join", R"({"name":"Dara"})");
+  ASSERT_EQ(j.status, 200);
+  const std::string guestToken = str(j.body, "token");
+  std::string fen;
+  {
+    WsClient host(server.port()), guest(server.port());
+    host.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
+    guest.send({{"t", "hello"}, {"code", code}, {"token", guestToken}});
+    host.send({{"t", "start"}});
+    guest.wait_for("state");
+    host.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}, {"id", "w1"}});
+    host.wait_for("ack", [](auto& m) { return m.as_object().contains("id"); });
+    guest.send({{"t", "move"}, {"v", 1}, {"move", "d6d5"}, {"id", "b1"}});
+    guest.wait_for("ack", [](auto& m) { return m.as_object().contains("id"); });
+    fen = str(host.wait_for("state", at_version(2)), "fen");
+  }
+  server.kill_hard();
+  server.start();
+  // A second instance on the same database, with a folder of its own.
+  const auto data2 = data.string() + "-2";
+  std::filesystem::remove_all(data2);
+  Server second(data2, {"--store", db.url()});
+  for (uint16_t port : {server.port(), second.port()}) {
+    WsClient host(port);
+    host.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
+    EXPECT_EQ(host.wait_for("welcome").at("seat").as_int64(), 0);
+    json::value s = host.wait_for("state");
+    EXPECT_EQ(s.at("v").as_int64(), 2);
+    EXPECT_EQ(str(s, "fen"), fen);
+  }
+  // A move taken by the second instance is in the store: the first, started
+  // again, reads it.
+  {
+    WsClient host(second.port());
+    host.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
+    host.wait_for("state");
+    host.send({{"t", "move"}, {"v", 2}, {"move", "e4d5"}, {"id", "w2"}});
+    EXPECT_EQ(host.wait_for("ack", [](auto& m) { return m.as_object().contains("id"); }).at("v").as_int64(), 3);
+  }
+  server.kill_hard();
+  server.start();
+  WsClient guest(server.port());
+  guest.send({{"t", "hello"}, {"code", code}, {"token", guestToken}});
+  EXPECT_EQ(guest.wait_for("state").at("san").as_array().back().as_string(), "exd5");
+  second.kill_hard();
+  server.kill_hard();
+  std::filesystem::remove_all(data);
+  std::filesystem::remove_all(data2);
 }

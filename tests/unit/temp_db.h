@@ -14,9 +14,16 @@ class TempDb {
  public:
   explicit TempDb(const std::string& prefix)
       : path_(std::filesystem::temp_directory_path() /
-              (prefix + "-" + std::to_string(getpid()) + "-" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".db")) {
+              (prefix + "-" + std::to_string(getpid()) + "-" + test_name() + ".db")) {
     clear();
+  }
+  // The running test's name, fit for a file name ("Reopens/1" of a
+  // parameterised test becomes "Reopens-1").
+  static std::string test_name() {
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    for (char& c : name)
+      if (c == '/') c = '-';
+    return name;
   }
   ~TempDb() { clear(); }
   TempDb(const TempDb&) = delete;

@@ -1,29 +1,40 @@
 // Parties, seats, house rules, game flow and storage, without the network.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include "server/cpu.h"
 #include "server/hub.h"
 #include "server/party.h"
 #include "server/store.h"
 #include "temp_db.h"
+#include "temp_pg.h"
 
 using namespace makruk;
 using namespace makruk::server;
 
 namespace {
 
-class StoreTest : public ::testing::Test {
+// The store's tests run on each backend: SQLite, and PostgreSQL when the test
+// command has started one (MAKRUK_TEST_POSTGRES).
+class StoreTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    store_ = open_sqlite_store(db_.path());
+    if (GetParam() == "postgresql") {
+      if (testing_helpers::TempPg::server().empty()) GTEST_SKIP() << "no PostgreSQL (MAKRUK_TEST_POSTGRES) to test on";
+      pg_ = std::make_unique<testing_helpers::TempPg>();
+    }
+    reopen();
   }
   void TearDown() override {
     store_.reset();
+    pg_.reset();
     db_.clear();
   }
   void reopen() {
     store_.reset();
-    store_ = open_sqlite_store(db_.path());
+    store_ = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
   }
 
   Party new_party(PartyRecord r) {
@@ -35,6 +46,7 @@ class StoreTest : public ::testing::Test {
   }
 
   testing_helpers::TempDb db_{"makruk-unit"};
+  std::unique_ptr<testing_helpers::TempPg> pg_;
   std::unique_ptr<Store> store_;
 };
 
@@ -48,7 +60,7 @@ PartyRecord rules(std::string variant = "makruk", std::string counting = "auto",
 
 }  // namespace
 
-TEST_F(StoreTest, MigrationsRunOnceAndReopenKeepsData) {
+TEST_P(StoreTest, MigrationsRunOnceAndReopenKeepsData) {
   new_party(rules());
   reopen();
   auto back = store_->load_party("ABCDEF");
@@ -58,12 +70,12 @@ TEST_F(StoreTest, MigrationsRunOnceAndReopenKeepsData) {
   EXPECT_FALSE(store_->load_party("ABCDEG"));
 }
 
-TEST_F(StoreTest, DuplicateCodeIsRefused) {
+TEST_P(StoreTest, DuplicateCodeIsRefused) {
   new_party(rules());
   EXPECT_THROW(new_party(rules()), std::runtime_error);
 }
 
-TEST_F(StoreTest, AppendNeedsTheExpectedVersion) {
+TEST_P(StoreTest, AppendNeedsTheExpectedVersion) {
   new_party(rules());
   int64_t game = store_->create_game("ABCDEF", 1, 0, "fen", 0, false);
   store_->append_action(game, 0, "e3e4", 1, false);
@@ -76,9 +88,42 @@ TEST_F(StoreTest, AppendNeedsTheExpectedVersion) {
   EXPECT_EQ(back->games[0].actions[1].version, 2);
 }
 
+// Two instances (two connections to one database) append to one game at
+// once: for each version exactly one append wins, the other is told
+// VersionConflict, and nothing is lost or doubled.
+TEST_P(StoreTest, ConcurrentAppendsFromTwoConnectionsAcceptOnePerVersion) {
+  new_party(rules());
+  const int64_t game = store_->create_game("ABCDEF", 1, 0, "fen", 0, false);
+  std::unique_ptr<Store> other = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
+  constexpr int VERSIONS = 60;
+  std::atomic<int> won[2] = {0, 0}, conflicts[2] = {0, 0};
+  auto writer = [&](Store& s, int who) {
+    for (int v = 0; v < VERSIONS; ++v) {
+      try {
+        s.append_action(game, v, who ? "b" : "a", v, false);
+        ++won[who];
+      } catch (const VersionConflict&) {
+        ++conflicts[who];
+      }
+    }
+  };
+  std::thread t1(writer, std::ref(*store_), 0), t2(writer, std::ref(*other), 1);
+  t1.join();
+  t2.join();
+  auto back = store_->load_party("ABCDEF");
+  ASSERT_TRUE(back);
+  const auto& actions = back->games[0].actions;
+  // Each version is taken once; whoever lost a version tries the next one.
+  for (size_t i = 0; i < actions.size(); ++i) EXPECT_EQ(actions[i].version, int(i) + 1);
+  EXPECT_EQ(int(actions.size()), won[0] + won[1]);
+  EXPECT_EQ(won[0] + conflicts[0], VERSIONS);
+  EXPECT_EQ(won[1] + conflicts[1], VERSIONS);
+  EXPECT_GE(int(actions.size()), VERSIONS);
+}
+
 // What the server does unasked comes from indexed queries: the tables where
 // the CPU owes a reply, and the turn-based tables idle since a time.
-TEST_F(StoreTest, QueriesForCpuTurnsAndIdleTurnBasedTables) {
+TEST_P(StoreTest, QueriesForCpuTurnsAndIdleTurnBasedTables) {
   PartyRecord turn = rules();
   turn.code = "TURN01";
   turn.mode = "turn";
@@ -120,7 +165,7 @@ TEST_F(StoreTest, QueriesForCpuTurnsAndIdleTurnBasedTables) {
 }
 
 // Only the latest game is read: an open table needs no older history.
-TEST_F(StoreTest, LoadingAPartyReadsItsLatestGame) {
+TEST_P(StoreTest, LoadingAPartyReadsItsLatestGame) {
   new_party(rules());
   int64_t one = store_->create_game("ABCDEF", 1, 0, "fen1", 0, false);
   store_->append_action(one, 0, "e3e4", 1, false);
@@ -134,7 +179,7 @@ TEST_F(StoreTest, LoadingAPartyReadsItsLatestGame) {
   EXPECT_EQ(back->games[0].actions[0].action, "d3d4");
 }
 
-TEST_F(StoreTest, SeatsFillThenSpectate) {
+TEST_P(StoreTest, SeatsFillThenSpectate) {
   Party p = new_party(rules());
   EXPECT_EQ(p.status(), "waiting");
   int seat;
@@ -150,7 +195,7 @@ TEST_F(StoreTest, SeatsFillThenSpectate) {
   EXPECT_EQ(p.seat_of_token(hash_token("nobody")), -1);
 }
 
-TEST_F(StoreTest, OnlyTheHostStartsAndOnlyWithTwoPlayers) {
+TEST_P(StoreTest, OnlyTheHostStartsAndOnlyWithTwoPlayers) {
   Party p = new_party(rules());
   auto e = p.start(*store_, 0, 0);
   ASSERT_TRUE(e);
@@ -165,7 +210,7 @@ TEST_F(StoreTest, OnlyTheHostStartsAndOnlyWithTwoPlayers) {
   EXPECT_TRUE(p.start(*store_, 0, 0));  // already started
 }
 
-TEST_F(StoreTest, GameFlowVersionsTurnsAndRefusals) {
+TEST_P(StoreTest, GameFlowVersionsTurnsAndRefusals) {
   Party p = new_party(rules());
   int seat;
   p.add_player(*store_, "Dara", hash_token("guest"), seat);
@@ -184,7 +229,7 @@ TEST_F(StoreTest, GameFlowVersionsTurnsAndRefusals) {
   EXPECT_EQ(p.act(*store_, 0, "move", "d3d4", 2, 3)->code, ErrorCode::Conflict);
 }
 
-TEST_F(StoreTest, RematchSwapsColoursWhenTheHouseRuleIsOn) {
+TEST_P(StoreTest, RematchSwapsColoursWhenTheHouseRuleIsOn) {
   for (bool swap : {true, false}) {
     Party p = new_party(rules("makruk", "auto", swap));
     int seat;
@@ -206,7 +251,7 @@ TEST_F(StoreTest, RematchSwapsColoursWhenTheHouseRuleIsOn) {
   }
 }
 
-TEST_F(StoreTest, RematchIsByAgreementAndTheOfferSurvivesReload) {
+TEST_P(StoreTest, RematchIsByAgreementAndTheOfferSurvivesReload) {
   Party p = new_party(rules());
   int seat;
   bool started = false;
@@ -248,7 +293,7 @@ TEST_F(StoreTest, RematchIsByAgreementAndTheOfferSurvivesReload) {
   EXPECT_EQ(store_->load_party("ABCDEF")->party.rematch_offer, -1);
 }
 
-TEST_F(StoreTest, DeclarationModeCountsThroughThePartyAndSurvivesReload) {
+TEST_P(StoreTest, DeclarationModeCountsThroughThePartyAndSurvivesReload) {
   PartyRecord r = rules("makruk", "declare");
   r.start_fen = "8/8/4k3/8/8/2R5/8/3K4 w - - 0 1";
   Party p = new_party(r);
@@ -273,6 +318,9 @@ TEST_F(StoreTest, DeclarationModeCountsThroughThePartyAndSurvivesReload) {
   EXPECT_EQ(back.game()->game.position().count(), p.game()->game.position().count());
   EXPECT_EQ(back.game()->san, p.game()->san);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, StoreTest, ::testing::Values("sqlite", "postgresql"),
+                         [](const auto& info) { return info.param; });
 
 TEST(Tokens, RandomAndHashed) {
   std::string a = random_token(), b = random_token();

@@ -14,6 +14,7 @@
 #include "server/webpush.h"
 #include "fake_client.h"
 #include "temp_db.h"
+#include "temp_pg.h"
 
 using namespace makruk;
 using namespace makruk::server;
@@ -29,12 +30,20 @@ constexpr int64_t T0 = 1764460800000;  // 2025-11-30T00:00:00Z
 using testing_helpers::body;
 using testing_helpers::FakeClient;
 
-class Tables : public ::testing::Test {
+// On each backend: SQLite, and PostgreSQL when the test command has started one.
+class Tables : public ::testing::TestWithParam<std::string> {
  protected:
-  void SetUp() override { open(); }
+  void SetUp() override {
+    if (GetParam() == "postgresql") {
+      if (testing_helpers::TempPg::server().empty()) GTEST_SKIP() << "no PostgreSQL (MAKRUK_TEST_POSTGRES) to test on";
+      pg_ = std::make_unique<testing_helpers::TempPg>();
+    }
+    open();
+  }
   void TearDown() override {
     hub_.reset();
     store_.reset();
+    pg_.reset();
     db_.clear();
   }
   // (Re)starts the hub on the same database, as a server restart would. The
@@ -46,7 +55,7 @@ class Tables : public ::testing::Test {
       posted_.clear();  // work for the hub that has gone
     }
     store_.reset();
-    store_ = open_sqlite_store(db_.path());
+    store_ = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
     hub_ = std::make_unique<Hub>(
         *store_,
         [this](std::function<void()> f) {
@@ -136,6 +145,7 @@ class Tables : public ::testing::Test {
   }
 
   testing_helpers::TempDb db_{"makruk-tables"};
+  std::unique_ptr<testing_helpers::TempPg> pg_;
   std::unique_ptr<Store> store_;
   std::unique_ptr<Hub> hub_;
   int64_t clock_ = T0;
@@ -148,7 +158,7 @@ class Tables : public ::testing::Test {
 
 }  // namespace
 
-TEST_F(Tables, ATableDroppedFromMemoryAndOpenedAgainIsIdentical) {
+TEST_P(Tables, ATableDroppedFromMemoryAndOpenedAgainIsIdentical) {
   table(R"(,"counting":"declare","fen":"8/8/4k3/8/8/2R5/8/3K4 w - - 0 1","swapColors":false)");
   auto host = connect(host_), guest = connect(guest_);
   ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
@@ -191,7 +201,7 @@ TEST_F(Tables, ATableDroppedFromMemoryAndOpenedAgainIsIdentical) {
   EXPECT_EQ(after.at("san").as_array().size(), 3u);
 }
 
-TEST_F(Tables, ALiveTableLeftEndsAfterItsIdleTimeEvenWhenOutOfMemory) {
+TEST_P(Tables, ALiveTableLeftEndsAfterItsIdleTimeEvenWhenOutOfMemory) {
   table();
   auto host = connect(host_), guest = connect(guest_);
   ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
@@ -214,7 +224,7 @@ TEST_F(Tables, ALiveTableLeftEndsAfterItsIdleTimeEvenWhenOutOfMemory) {
   EXPECT_EQ(state(host_)["reason"].as_string(), "expired");
 }
 
-TEST_F(Tables, TurnBasedTablesOutOfMemoryEndAfter45DaysOnceWithOnePush) {
+TEST_P(Tables, TurnBasedTablesOutOfMemoryEndAfter45DaysOnceWithOnePush) {
   table(R"(,"mode":"turn")");
   auto host = connect(host_);
   ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
@@ -247,7 +257,7 @@ TEST_F(Tables, TurnBasedTablesOutOfMemoryEndAfter45DaysOnceWithOnePush) {
   EXPECT_EQ(party()["status"].as_string(), "expired");
 }
 
-TEST_F(Tables, ACpuReplyOwedWhenTheServerStoppedComesAfterTheRestart) {
+TEST_P(Tables, ACpuReplyOwedWhenTheServerStoppedComesAfterTheRestart) {
   table(R"(,"cpu":1)");
   auto player = connect(host_);
   ASSERT_EQ(move(player, "e3e4", 0)["t"].as_string(), "ack");
@@ -317,7 +327,7 @@ std::string canonical(const json::value& v) {
 
 }  // namespace
 
-TEST_F(Tables, EventsRebuildTheWholeStateAndDoNotGrowWithTheGame) {
+TEST_P(Tables, EventsRebuildTheWholeStateAndDoNotGrowWithTheGame) {
   table(R"(,"counting":"declare","fen":"8/8/4k3/8/8/2R5/8/3K4 w - - 0 1","swapColors":false)");
   auto host = connect(host_);  // whole states
   auto guest = std::make_shared<FakeClient>();
@@ -363,7 +373,7 @@ TEST_F(Tables, EventsRebuildTheWholeStateAndDoNotGrowWithTheGame) {
   EXPECT_EQ(odd->last("error").at("code").as_string(), "bad-request");
 }
 
-TEST_F(Tables, ACpuAnswerOfSeveralActionsComesAsOneEvent) {
+TEST_P(Tables, ACpuAnswerOfSeveralActionsComesAsOneEvent) {
   // Declaration mode, the CPU (Black) with a bare king against a rook: its
   // answers may start a count before moving (two actions in one event).
   table(R"(,"cpu":1,"counting":"declare","fen":"8/8/4k3/8/8/2R5/8/3K4 w - - 0 1")");
@@ -387,3 +397,43 @@ TEST_F(Tables, ACpuAnswerOfSeveralActionsComesAsOneEvent) {
     if (m.at("t") == "moved" && m.at("actions").as_array().size() > 1) several = true;
   EXPECT_TRUE(several) << "the CPU started its count and moved in one answer";
 }
+
+// Two instances on one database (without a bus between them yet): both take
+// a move for the same turn. The store accepts one; the other instance answers
+// `conflict`, reads the table again, and its players end on the same state.
+TEST_P(Tables, ConflictingMovesOnTwoInstancesOneWinsTheOtherCatchesUp) {
+  table();
+  auto host = connect(host_);
+  ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
+  std::unique_ptr<Store> otherStore = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
+  Hub other(*otherStore, [](std::function<void()> f) { f(); }, [this] { return clock_; });
+  other.load();
+  // The same player's second browser reaches the other instance.
+  auto there = std::make_shared<FakeClient>();
+  there->ip = "1.2.3.4";
+  other.on_message(there, R"({"t":"hello","code":")" + code_ + R"(","token":")" + host_ + R"(","events":true})");
+  ASSERT_EQ(there->last("state").at("v").as_int64(), 0);
+  auto watcher = std::make_shared<FakeClient>();
+  other.on_message(watcher, R"({"t":"hello","code":")" + code_ + "\"}");
+
+  EXPECT_EQ(move(host, "e3e4", 0)["t"].as_string(), "ack");
+  other.on_message(there, R"({"t":"move","move":"d3d4","v":0,"id":"x"})");
+  const json::object refused = there->last("error");
+  ASSERT_FALSE(refused.empty());
+  EXPECT_EQ(refused.at("code").as_string(), "conflict");
+  // The other instance read the table again: its clients have the winning move.
+  EXPECT_EQ(canonical(rebuilt(*there)), canonical(state(host_)));
+  EXPECT_EQ(watcher->last("state").at("moves").as_array().back().as_string(), "e3e4");
+  // And it plays on from there: the guest answers on the other instance.
+  auto guest = std::make_shared<FakeClient>();
+  other.on_message(guest, R"({"t":"hello","code":")" + code_ + R"(","token":")" + guest_ + "\"}");
+  other.on_message(guest, R"({"t":"move","move":"e6e5","v":1,"id":"g"})");
+  EXPECT_EQ(guest->last("ack").at("v").as_int64(), 2);
+  auto back = store_->load_party(code_);
+  ASSERT_EQ(back->games[0].actions.size(), 2u);
+  EXPECT_EQ(back->games[0].actions[0].action, "e3e4");
+  EXPECT_EQ(back->games[0].actions[1].action, "e6e5");
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Tables, ::testing::Values("sqlite", "postgresql"),
+                         [](const auto& info) { return info.param; });
