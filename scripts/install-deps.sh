@@ -10,6 +10,8 @@ packages=(
   libsqlite3-dev libssl-dev libqrencode-dev  # storage, tokens, QR codes
   libpq-dev                  # the PostgreSQL store
   postgresql                 # a PostgreSQL server for the tests (started on loopback by them)
+  libhiredis-dev             # the Redis bus between instances
+  redis-server nginx         # for the multi-instance tests (started on loopback by them)
   libcurl4-openssl-dev       # Web Push delivery
   zlib1g-dev                 # the wire benchmark's permessage-deflate client
   libgtest-dev               # unit tests

@@ -8,12 +8,13 @@ jobs=$(nproc)
 
 scripts/install-deps.sh
 
-echo "== a PostgreSQL server on loopback for the store's tests (stopped at the end)"
-pgdir=$(mktemp -d)
-chmod 755 "$pgdir"
-trap 'tests/services/postgres.sh stop "$pgdir/pg"; rm -rf "$pgdir"' EXIT
-MAKRUK_TEST_POSTGRES=$(tests/services/postgres.sh start "$pgdir/pg" $((20000 + RANDOM % 20000)))
-export MAKRUK_TEST_POSTGRES
+echo "== PostgreSQL and Redis on loopback for the store's and the bus's tests (stopped at the end)"
+services=$(mktemp -d)
+chmod 755 "$services"
+trap 'tests/services/postgres.sh stop "$services/pg"; tests/services/redis.sh stop "$services/redis"; rm -rf "$services"' EXIT
+MAKRUK_TEST_POSTGRES=$(tests/services/postgres.sh start "$services/pg" $((20000 + RANDOM % 20000)))
+MAKRUK_TEST_REDIS=$(tests/services/redis.sh start "$services/redis" $((40000 + RANDOM % 20000)))
+export MAKRUK_TEST_POSTGRES MAKRUK_TEST_REDIS
 
 echo "== optimised build: unit, perft and command-line tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null

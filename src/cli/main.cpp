@@ -225,6 +225,11 @@ int main(int argc, char** argv) {
   serveCmd->add_option("--data", so.data_dir, "data folder for the database (default ./data)");
   serveCmd->add_option("--store", so.store,
                        "a postgresql:// URL: keep the tables in PostgreSQL instead of SQLite in the data folder");
+  serveCmd->add_option("--bus", so.bus,
+                       "a redis:// URL: instances sharing one PostgreSQL store tell each other of their changes");
+  serveCmd->add_flag("--sqlite-full-sync", so.sqlite_full_sync,
+                     "SQLite: every commit reaches the disk before it is acknowledged, so it survives a power loss "
+                     "too (slower; see docs/deploy.md)");
   serveCmd->add_option("--web", so.web_dir, "the built web client (default web/dist)");
   serveCmd->add_option("--threads", so.threads, "network threads (default 2)")->check(CLI::Range(1, 64));
   serveCmd->add_option("--push-subject", so.push_subject,

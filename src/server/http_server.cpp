@@ -786,7 +786,7 @@ int run_server(const ServerOptions& o) {
   }
   std::unique_ptr<Store> store;
   try {
-    store = open_store(o.store, o.data_dir);
+    store = open_store(o.store, o.data_dir, o.sqlite_full_sync);
   } catch (const std::exception& e) {
     std::cerr << "makruk serve: " << e.what() << "\n";
     return 1;
@@ -813,6 +813,18 @@ int run_server(const ServerOptions& o) {
   } catch (const std::exception& e) {
     std::cerr << "makruk serve: cannot load the database: " << e.what() << "\n";
     return 1;
+  }
+  // The bus to the other instances (declared after the hub: its thread, which
+  // posts to the hub, stops first).
+  std::unique_ptr<Bus> bus;
+  if (!o.bus.empty()) {
+    try {
+      bus = open_redis_bus(o.bus);
+    } catch (const std::exception& e) {
+      std::cerr << "makruk serve: " << e.what() << "\n";
+      return 1;
+    }
+    hub.set_bus(bus.get());
   }
   if (o.test_clock) hub.enable_test_clock();
   hub.set_admin_secret(o.admin_secret);

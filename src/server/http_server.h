@@ -14,6 +14,8 @@ struct ServerOptions {
   uint16_t port = 8080;
   std::string data_dir = "data";
   std::string store;  // a postgresql:// URL; empty: SQLite in data_dir
+  std::string bus;    // a redis:// URL for instances sharing the store; empty: one process
+  bool sqlite_full_sync = false;  // SQLite: every commit reaches the disk (synchronous=FULL)
   std::string web_dir = "web/dist";
   int threads = 2;      // network threads
   int cpu_threads = 1;  // engine searches for CPU opponents

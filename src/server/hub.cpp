@@ -348,6 +348,26 @@ void Hub::reload(Party& p) {
   maybe_cpu(p);
 }
 
+void Hub::set_bus(Bus* bus) {
+  bus_ = bus;
+  if (bus_) bus_->start([this](TableChanged m) { post_([this, m = std::move(m)] { on_bus(m); }); });
+}
+
+void Hub::publish(const Party& p) {
+  if (!bus_) return;
+  bus_->publish(TableChanged{p.code(), p.game() ? p.game()->id : 0, p.game() ? p.game()->version : 0});
+}
+
+void Hub::on_bus(const TableChanged& m) {
+  if (m.code.empty()) {  // the bus was away: anything may have changed
+    for (auto& [code, p] : parties_) reload(p);
+    return;
+  }
+  // A table out of memory is read fresh when it is opened; one in memory is
+  // read again (a move, a seat, a rematch offer: the store has it all).
+  if (auto it = parties_.find(m.code); it != parties_.end()) reload(it->second);
+}
+
 void Hub::close_idle_tables() {
   const int64_t t = now();
   for (auto it = parties_.begin(); it != parties_.end();) {
@@ -393,9 +413,12 @@ void AddressLimiter::sweep(int64_t now) {
 void Hub::expire_if_due(Party& p) {
   try {
     if (!p.expire_if_due(store_, now(), limits_.live_idle_ms)) return;
+  } catch (const VersionConflict&) {
+    return reload(p);  // another instance ended it (and told its players)
   } catch (const std::exception&) {
     return;  // storage failed: nothing changed; the next look or tick tries again
   }
+  publish(p);
   broadcast(p, true, true);
   notify(p, -1, "expired");
 }
@@ -563,8 +586,10 @@ HttpReply Hub::join(const std::string& code, const std::string& body, const std:
       return r;
     }
   } catch (const std::exception& e) {
+    reload(*p);  // another instance may have taken the seat
     return storage_failed(e);
   }
+  publish(*p);
   broadcast(*p, true, false);
   return reply(200, json::object{{"token", token}, {"seat", seat}, {"party", party_json(*p)}});
 }
@@ -807,6 +832,7 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
 }
 
 void Hub::after_change(Party& p, bool party_changed, bool state_changed) {
+  publish(p);
   broadcast(p, party_changed, state_changed);
   maybe_cpu(p);
 }
@@ -1607,6 +1633,7 @@ HttpReply Hub::ready() {
   } catch (const std::exception& e) {
     return reply(503, json::object{{"status", "store unavailable"}, {"error", e.what()}});
   }
+  if (bus_ && !bus_->healthy()) return reply(503, json::object{{"status", "bus unavailable"}});
   return reply(200, json::object{{"status", "ready"}, {"parties", parties_.size()}});
 }
 

@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 
+#include "bus.h"
 #include "cpu.h"
 #include "party.h"
 #include "matchmaker.h"
@@ -108,6 +109,11 @@ class Hub {
   using Defer = std::function<void(int64_t delay_ms, std::function<void()>)>;
   void set_defer(Defer defer) { defer_ = std::move(defer); }
 
+  // Instances sharing one store: the hub tells the bus of every change it
+  // makes to a table, and reads a table again when another instance changed
+  // it. Without a bus (one process), nothing of this happens.
+  void set_bus(Bus* bus);
+
   // Opens the stored tables where the CPU owes a reply (call once, before
   // serving); every other table is read from the store when it is opened.
   void load();
@@ -178,6 +184,10 @@ class Hub {
   // Reads a table in memory again from the store (another instance changed
   // it) and sends it to its watchers.
   void reload(Party& p);
+  // Tells the other instances that this one changed a table; and what the
+  // hub does when another one did.
+  void publish(const Party& p);
+  void on_bus(const TableChanged& m);
   // Drops from memory the tables nobody has been at for table_idle_ms.
   void close_idle_tables();
   void expire_if_due(Party& p);
@@ -255,6 +265,7 @@ class Hub {
   AddressLimiter seeks_;
   uint64_t next_client_id_ = 0;
   bool lobby_pending_ = false;
+  Bus* bus_ = nullptr;
   CpuPool cpu_;
 };
 

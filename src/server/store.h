@@ -118,7 +118,9 @@ class Store {
   virtual void append_action(int64_t game, int expected_version, const std::string& action,
                              int64_t at, bool cpu_to_act) = 0;
   // Marks a turn-based party expired at `at` and, when `game` is not 0, appends
-  // "expire" to it as version expected_version + 1: both or neither.
+  // "expire" to it as version expected_version + 1: both or neither. Throws
+  // VersionConflict when the party has ended already (another instance ended
+  // it first): a table ends once.
   virtual void expire_party(const std::string& code, int64_t game, int expected_version, int64_t at) = 0;
   virtual bool party_exists(const std::string& code) = 0;
   // One party with its seats and its latest game (older games are history
@@ -160,8 +162,11 @@ class Store {
 };
 
 // Opens (creating if needed) the SQLite database at `path` and applies the
-// migrations. Throws std::runtime_error on failure.
-std::unique_ptr<Store> open_sqlite_store(const std::string& path);
+// migrations. Throws std::runtime_error on failure. `full_sync`: every commit
+// reaches the disk before it returns (synchronous=FULL), so it also survives
+// a power loss; the default (NORMAL, in WAL mode) survives the process being
+// killed, and a power loss may undo the last commits (docs/deploy.md).
+std::unique_ptr<Store> open_sqlite_store(const std::string& path, bool full_sync = false);
 
 // Connects to PostgreSQL (`conninfo`: a postgresql:// URL or key=value
 // pairs, as libpq takes them) and applies the migrations. Throws
@@ -170,6 +175,6 @@ std::unique_ptr<Store> open_postgres_store(const std::string& conninfo);
 
 // `--store`: a postgresql:// (or postgres://) URL opens PostgreSQL; empty
 // opens the SQLite database makruk.db in `data_dir`.
-std::unique_ptr<Store> open_store(const std::string& url, const std::string& data_dir);
+std::unique_ptr<Store> open_store(const std::string& url, const std::string& data_dir, bool sqlite_full_sync = false);
 
 }  // namespace makruk::server

@@ -209,7 +209,9 @@ class PostgresStore final : public Store {
     std::lock_guard lock(mutex_);
     Transaction t(*this);
     if (game) insert_action(game, expected_version, "expire", at);
-    run("UPDATE parties SET expired_at = $1, cpu_turn = 0 WHERE code = $2", Params()(at)(code));
+    if (run("UPDATE parties SET expired_at = $1, cpu_turn = 0 WHERE code = $2 AND expired_at = 0", Params()(at)(code))
+            .affected() == 0)
+      throw VersionConflict("table " + code + " has ended already");
     t.commit();
   }
 

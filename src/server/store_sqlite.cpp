@@ -161,7 +161,7 @@ FeedbackRecord feedback_row(const Statement& q) {
 
 class SqliteStore final : public Store {
  public:
-  explicit SqliteStore(const std::string& path) {
+  SqliteStore(const std::string& path, bool full_sync) {
     if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                         nullptr) != SQLITE_OK) {
       std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
@@ -170,8 +170,10 @@ class SqliteStore final : public Store {
     }
     sqlite3_busy_timeout(db_, 5000);
     // WAL with synchronous=NORMAL: a committed action survives the process
-    // being killed; only an operating-system crash may lose the last commits.
-    exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
+    // being killed; only an operating-system crash or a power loss may undo
+    // the last commits (never corrupt the database). FULL syncs every commit.
+    exec(full_sync ? "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
+                   : "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
     migrate();
   }
   ~SqliteStore() override { sqlite3_close(db_); }
@@ -265,7 +267,9 @@ class SqliteStore final : public Store {
     std::lock_guard lock(mutex_);
     Transaction t(*this);
     if (game) insert_action(game, expected_version, "expire", at);
-    Statement(db_, "UPDATE parties SET expired_at = ?1, cpu_turn = 0 WHERE code = ?2").bind(1, at).bind(2, code).step();
+    Statement(db_, "UPDATE parties SET expired_at = ?1, cpu_turn = 0 WHERE code = ?2 AND expired_at = 0")
+        .bind(1, at).bind(2, code).step();
+    if (sqlite3_changes(db_) == 0) throw VersionConflict("table " + code + " has ended already");
     t.commit();
   }
 
@@ -470,14 +474,14 @@ class SqliteStore final : public Store {
 
 }  // namespace
 
-std::unique_ptr<Store> open_sqlite_store(const std::string& path) {
-  return std::make_unique<SqliteStore>(path);
+std::unique_ptr<Store> open_sqlite_store(const std::string& path, bool full_sync) {
+  return std::make_unique<SqliteStore>(path, full_sync);
 }
 
-std::unique_ptr<Store> open_store(const std::string& url, const std::string& data_dir) {
+std::unique_ptr<Store> open_store(const std::string& url, const std::string& data_dir, bool sqlite_full_sync) {
   if (url.starts_with("postgresql://") || url.starts_with("postgres://")) return open_postgres_store(url);
   if (!url.empty()) throw std::runtime_error("--store must be a postgresql:// URL (or left out for SQLite)");
-  return open_sqlite_store(data_dir + "/makruk.db");
+  return open_sqlite_store(data_dir + "/makruk.db", sqlite_full_sync);
 }
 
 }  // namespace makruk::server

@@ -10,6 +10,7 @@
 #include <deque>
 #include <mutex>
 
+#include "server/bus.h"
 #include "server/hub.h"
 #include "server/webpush.h"
 #include "fake_client.h"
@@ -433,6 +434,86 @@ TEST_P(Tables, ConflictingMovesOnTwoInstancesOneWinsTheOtherCatchesUp) {
   ASSERT_EQ(back->games[0].actions.size(), 2u);
   EXPECT_EQ(back->games[0].actions[0].action, "e3e4");
   EXPECT_EQ(back->games[0].actions[1].action, "e6e5");
+}
+
+// Two instances hold the same turn-based table (its game over, nothing to
+// append); both find its 45 days over at their tick: it ends once, with one
+// push, and the slower instance learns it from the store.
+TEST_P(Tables, TwoInstancesEndATurnBasedTableOnce) {
+  table(R"(,"mode":"turn")");
+  auto host = connect(host_);
+  ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
+  ASSERT_EQ(say(host, R"({"t":"resign","v":0})")["t"].as_string(), "ack");
+  webpush::KeyPair ua = webpush::KeyPair::generate();
+  json::object req{{"subscription", json::object{{"endpoint", "https://push.example.net/guest"},
+                                                 {"keys", json::object{{"p256dh", webpush::b64url_encode(ua.public_raw())},
+                                                                       {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
+                   {"lang", "en"},
+                   {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}};
+  ASSERT_EQ(hub_->push_subscribe(json::serialize(req), "1.2.3.4").status, 200);
+  std::unique_ptr<Store> otherStore = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
+  Hub other(*otherStore, [](std::function<void()> f) { f(); }, [this] { return clock_; });
+  other.load();
+  other.set_push("PUBLICKEY", [this](webpush::Delivery d) { pushes_.push_back(std::move(d)); }, false);
+  auto watcher = std::make_shared<FakeClient>();
+  other.on_message(watcher, R"({"t":"hello","code":")" + code_ + "\"}");  // in memory there too
+  clock_ += 45 * DAY + MINUTE;
+  hub_->tick();
+  other.tick();
+  ASSERT_EQ(pushes_.size(), 1u) << "one end, one push";
+  EXPECT_EQ(json::parse(pushes_[0].payload).as_object()["kind"].as_string(), "expired");
+  EXPECT_EQ(watcher->last("party").at("status").as_string(), "expired") << "the other instance read the end";
+}
+
+// Two instances on one store with a Redis bus between them (the test command
+// starts Redis: MAKRUK_TEST_REDIS): the players sit at different instances,
+// with a spectator at the second; every change made at one reaches the other's
+// clients, in order, and both sides hold the same game.
+TEST_P(Tables, ABusCarriesEveryChangeToTheOtherInstance) {
+  const char* redis = std::getenv("MAKRUK_TEST_REDIS");
+  if (!redis) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
+  auto busA = open_redis_bus(redis), busB = open_redis_bus(redis);
+  hub_->set_bus(busA.get());
+  std::unique_ptr<Store> otherStore = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
+  auto other = std::make_unique<Hub>(
+      *otherStore,
+      [this](std::function<void()> f) {
+        std::lock_guard lock(mutex_);
+        posted_.push_back(std::move(f));
+        cv_.notify_all();
+      },
+      [this] { return clock_; });
+  other->load();
+  other->set_bus(busB.get());
+
+  table();
+  auto host = std::make_shared<FakeClient>();
+  host->ip = "1.2.3.4";
+  hub_->on_message(host, R"({"t":"hello","code":")" + code_ + R"(","token":")" + host_ + R"(","events":true})");
+  auto guest = std::make_shared<FakeClient>(), watcher = std::make_shared<FakeClient>();
+  guest->ip = watcher->ip = "1.2.3.5";
+  other->on_message(guest, R"({"t":"hello","code":")" + code_ + R"(","token":")" + guest_ + R"(","events":true})");
+  other->on_message(watcher, R"({"t":"hello","code":")" + code_ + "\"}");
+  ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
+  ASSERT_TRUE(run_posted_until([&] { return !guest->last("state").empty(); })) << "the start reached the other instance";
+
+  const char* moves[] = {"e3e4", "d6d5", "e4d5", "c6c5", "a3a4"};
+  for (int v = 0; v < 5; ++v) {
+    auto& mover = v % 2 == 0 ? host : guest;
+    Hub& at = v % 2 == 0 ? *hub_ : *other;
+    at.on_message(mover, std::string(R"({"t":"move","move":")") + moves[v] + R"(","v":)" + std::to_string(v) + "}");
+    ASSERT_TRUE(run_posted_until([&] {
+      auto h = rebuilt(*host), g = rebuilt(*guest);
+      return h.at("v").as_int64() == v + 1 && g.at("v").as_int64() == v + 1;
+    })) << "move " << v + 1 << " on both instances";
+    EXPECT_EQ(canonical(rebuilt(*host)), canonical(rebuilt(*guest)));
+  }
+  ASSERT_TRUE(run_posted_until([&] { return watcher->last("state").at("v").as_int64() == 5; }));
+  EXPECT_EQ(watcher->last("state").at("san").as_array().back().as_string(), "a4");
+  // The guest resigns on its instance; the host's sees the game over.
+  other->on_message(guest, R"({"t":"resign","v":5})");
+  ASSERT_TRUE(run_posted_until([&] { return rebuilt(*host).at("result").as_string() == "1-0"; }));
+  other.reset();
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Tables, ::testing::Values("sqlite", "postgresql"),

@@ -1,0 +1,195 @@
+// The bus on Redis publish/subscribe (hiredis). One connection publishes (from
+// the hub's thread), another listens on its own thread and comes back by
+// itself when Redis restarts; after such a gap it asks for everything to be
+// read again, since messages may have been lost meanwhile.
+#include <hiredis/hiredis.h>
+#include <openssl/rand.h>
+#include <sys/socket.h>
+
+#include <atomic>
+#include <boost/json.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "bus.h"
+
+namespace makruk::server {
+
+namespace {
+
+namespace json = boost::json;
+
+constexpr const char* CHANNEL = "makruk:tables";
+
+struct Address {
+  std::string host;
+  int port = 6379;
+};
+
+Address parse_url(const std::string& url) {
+  const std::string scheme = "redis://";
+  if (!url.starts_with(scheme)) throw std::runtime_error("--bus must be a redis://HOST:PORT URL");
+  std::string rest = url.substr(scheme.size());
+  if (auto slash = rest.find('/'); slash != std::string::npos) rest.resize(slash);
+  Address a;
+  auto colon = rest.rfind(':');
+  a.host = colon == std::string::npos ? rest : rest.substr(0, colon);
+  if (colon != std::string::npos) {
+    try {
+      a.port = std::stoi(rest.substr(colon + 1));
+    } catch (const std::exception&) {
+      throw std::runtime_error("--bus: the port in '" + url + "' is not a number");
+    }
+  }
+  if (a.host.empty() || a.port <= 0 || a.port > 65535) throw std::runtime_error("--bus: malformed URL '" + url + "'");
+  return a;
+}
+
+redisContext* connect_to(const Address& a) {
+  timeval timeout{2, 0};
+  redisContext* c = redisConnectWithTimeout(a.host.c_str(), a.port, timeout);
+  if (c && !c->err) return c;
+  if (c) redisFree(c);
+  return nullptr;
+}
+
+std::string instance_id() {
+  unsigned char b[8];
+  RAND_bytes(b, sizeof b);
+  std::string s;
+  for (unsigned char x : b) s += "0123456789abcdef"[x >> 4], s += "0123456789abcdef"[x & 15];
+  return s;
+}
+
+class RedisBus final : public Bus {
+ public:
+  explicit RedisBus(const std::string& url) : address_(parse_url(url)), id_(instance_id()) {
+    publisher_ = connect_to(address_);
+    if (!publisher_) throw std::runtime_error("cannot reach Redis at " + url);
+  }
+
+  ~RedisBus() override {
+    stopping_ = true;
+    {
+      std::lock_guard lock(listener_mutex_);
+      if (listener_) shutdown(listener_->fd, SHUT_RDWR);  // wakes the blocked read
+    }
+    if (thread_.joinable()) thread_.join();
+    if (publisher_) redisFree(publisher_);
+  }
+
+  void publish(const TableChanged& m) override {
+    const std::string text =
+        json::serialize(json::object{{"i", id_}, {"c", m.code}, {"g", m.game}, {"v", m.version}});
+    std::lock_guard lock(publish_mutex_);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      if (!publisher_) publisher_ = connect_to(address_);
+      if (!publisher_) return;
+      auto* r = static_cast<redisReply*>(redisCommand(publisher_, "PUBLISH %s %b", CHANNEL, text.data(), text.size()));
+      if (r) {
+        freeReplyObject(r);
+        return;
+      }
+      redisFree(publisher_);  // broken: once more on a new connection
+      publisher_ = nullptr;
+    }
+  }
+
+  // Returns once the bus listens (or after 2 s without Redis), so that no
+  // change made after it is missed.
+  void start(std::function<void(TableChanged)> handler) override {
+    handler_ = std::move(handler);
+    thread_ = std::thread([this] { listen(); });
+    std::unique_lock lock(listener_mutex_);
+    subscribed_cv_.wait_for(lock, std::chrono::seconds(2), [this] { return listener_ != nullptr; });
+  }
+
+  bool healthy() override {
+    std::lock_guard lock(publish_mutex_);
+    if (!publisher_) publisher_ = connect_to(address_);
+    if (!publisher_) return false;
+    auto* r = static_cast<redisReply*>(redisCommand(publisher_, "PING"));
+    if (!r) {
+      redisFree(publisher_);
+      publisher_ = nullptr;
+      return false;
+    }
+    freeReplyObject(r);
+    return true;
+  }
+
+ private:
+  void listen() {
+    bool had_gap = false;
+    while (!stopping_) {
+      redisContext* c = connect_to(address_);
+      if (c) {
+        auto* r = static_cast<redisReply*>(redisCommand(c, "SUBSCRIBE %s", CHANNEL));
+        if (r) {
+          freeReplyObject(r);
+          {
+            std::lock_guard lock(listener_mutex_);
+            listener_ = c;
+          }
+          subscribed_cv_.notify_all();
+          if (had_gap) handler_(TableChanged{});  // read everything again
+          had_gap = true;                         // any later reconnection follows a gap
+          receive(c);
+          std::lock_guard lock(listener_mutex_);
+          listener_ = nullptr;
+        }
+        redisFree(c);
+      }
+      had_gap = true;
+      for (int i = 0; i < 5 && !stopping_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+
+  // Reads messages until the connection fails.
+  void receive(redisContext* c) {
+    while (!stopping_) {
+      void* raw = nullptr;
+      if (redisGetReply(c, &raw) != REDIS_OK || !raw) return;
+      auto* r = static_cast<redisReply*>(raw);
+      if (r->type == REDIS_REPLY_ARRAY && r->elements == 3 && r->element[2]->type == REDIS_REPLY_STRING)
+        deliver(std::string(r->element[2]->str, r->element[2]->len));
+      freeReplyObject(r);
+    }
+  }
+
+  void deliver(const std::string& text) {
+    boost::system::error_code ec;
+    json::value v = json::parse(text, ec);
+    if (ec || !v.is_object()) return;
+    const json::object& o = v.as_object();
+    const auto* from = o.if_contains("i");
+    const auto* code = o.if_contains("c");
+    const auto* game = o.if_contains("g");
+    const auto* version = o.if_contains("v");
+    if (!from || !from->is_string() || from->as_string() == id_) return;  // ours, or not ours to read
+    if (!code || !code->is_string() || code->as_string().empty() || !game || !game->is_int64() || !version ||
+        !version->is_int64())
+      return;
+    handler_(TableChanged{std::string(code->as_string()), game->as_int64(), int(version->as_int64())});
+  }
+
+  Address address_;
+  std::string id_;
+  std::mutex publish_mutex_;
+  redisContext* publisher_ = nullptr;
+  std::mutex listener_mutex_;
+  redisContext* listener_ = nullptr;
+  std::condition_variable subscribed_cv_;
+  std::function<void(TableChanged)> handler_;
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+};
+
+}  // namespace
+
+std::unique_ptr<Bus> open_redis_bus(const std::string& url) { return std::make_unique<RedisBus>(url); }
+
+}  // namespace makruk::server

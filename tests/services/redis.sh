@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# A throwaway Redis server for the tests, on loopback only, keeping nothing on disk.
+#   tests/services/redis.sh start DIR PORT   # prints the URL
+#   tests/services/redis.sh stop DIR
+set -euo pipefail
+case "$1" in
+  start)
+    dir=$2 port=$3
+    mkdir -p "$dir"
+    redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --daemonize yes \
+      --pidfile "$dir/redis.pid" --dir "$dir" --logfile "$dir/redis.log" >/dev/null
+    for _ in $(seq 100); do
+      redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break
+      sleep 0.05
+    done
+    echo "redis://127.0.0.1:$port"
+    ;;
+  stop)
+    dir=$2
+    if [ -f "$dir/redis.pid" ]; then kill "$(cat "$dir/redis.pid")" 2>/dev/null || true; fi
+    rm -rf "$dir"
+    ;;
+  *)
+    echo "usage: $0 start DIR PORT | stop DIR" >&2
+    exit 2
+    ;;
+esac
