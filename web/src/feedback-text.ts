@@ -54,6 +54,16 @@ const en = {
   saved: 'Saved.',
   itemsCount: '{n} messages',
   toBoard: 'See the public board',
+  recsTitle: 'Recommendations',
+  recsIntro: 'What players wrote after a game, newest first. A hidden one is left off the home page and the learn pages.',
+  recsCount: '{n} recommendations',
+  recsEmpty: 'No recommendations yet.',
+  langs: { en: 'English', th: 'Thai', km: 'Khmer' },
+  recLang: 'In {lang}',
+  recHiddenMark: 'Hidden from the home and learn pages',
+  recHide: 'Hide',
+  recShow: 'Show',
+  recWhose: ' the recommendation by {name}, table {code}',
 };
 
 export type FeedbackText = typeof en;
@@ -110,6 +120,16 @@ const th: FeedbackText = {
   saved: 'บันทึกแล้ว',
   itemsCount: '{n} ข้อความ',
   toBoard: 'ดูกระดานสาธารณะ',
+  recsTitle: 'คำแนะนำจากผู้เล่น',
+  recsIntro: 'สิ่งที่ผู้เล่นเขียนไว้หลังจบเกม ใหม่สุดอยู่บนสุด คำแนะนำที่ซ่อนไว้จะไม่แสดงในหน้าแรกและหน้าเรียน',
+  recsCount: 'คำแนะนำ {n} รายการ',
+  recsEmpty: 'ยังไม่มีคำแนะนำ',
+  langs: { en: 'อังกฤษ', th: 'ไทย', km: 'เขมร' },
+  recLang: 'ภาษา{lang}',
+  recHiddenMark: 'ซ่อนจากหน้าแรกและหน้าเรียนแล้ว',
+  recHide: 'ซ่อน',
+  recShow: 'แสดง',
+  recWhose: ' คำแนะนำของ {name} โต๊ะ {code}',
 };
 
 const km: FeedbackText = {
@@ -164,6 +184,16 @@ const km: FeedbackText = {
   saved: 'បានរក្សាទុក។',
   itemsCount: 'សារ {n}',
   toBoard: 'មើលក្តារសាធារណៈ',
+  recsTitle: 'ការណែនាំពីអ្នកលេង',
+  recsIntro: 'អ្វីដែលអ្នកលេងបានសរសេរក្រោយល្បែង ថ្មីបំផុតនៅខាងលើ។ ការណែនាំដែលបានលាក់នឹងមិនបង្ហាញនៅលើទំព័រដើម និងទំព័ររៀនទេ។',
+  recsCount: 'ការណែនាំ {n}',
+  recsEmpty: 'មិនទាន់មានការណែនាំនៅឡើយទេ។',
+  langs: { en: 'អង់គ្លេស', th: 'ថៃ', km: 'ខ្មែរ' },
+  recLang: 'ភាសា{lang}',
+  recHiddenMark: 'បានលាក់ពីទំព័រដើម និងទំព័ររៀន',
+  recHide: 'លាក់',
+  recShow: 'បង្ហាញ',
+  recWhose: ' ការណែនាំរបស់ {name} តុ {code}',
 };
 
 const ALL: Record<Lang, FeedbackText> = { en, th, km };

@@ -5,7 +5,8 @@ import { h, replace } from './dom';
 import { lang, t } from './i18n';
 import { errorText } from './ui';
 
-function starsText(n: number): string {
+/** The stars as the pages show them: ★★★★☆ for 4. */
+export function starsText(n: number): string {
   return '★'.repeat(n) + '☆'.repeat(5 - n);
 }
 

@@ -88,12 +88,17 @@ export default function (H) {
 
     // the feedback board: the form with its error showing, and messages of every status (one
     // answered) put in the page's lists here, so the board's look is checked even when empty;
-    // then the maintainers' page, a wrong key refused, and signed in
+    // then the maintainers' page, a wrong key refused, and signed in (with recommendations,
+    // one hidden)
     const now = Date.now();
     const sample = ['new', 'planned', 'done', 'wont'].map((status, i) => ({
       id: 900 + i, kind: ['feedback', 'bug', 'setting', 'bug'][i], text: `Message ${i} <b>as text</b>`, name: i % 2 ? 'Noi' : null,
       table: i === 1 ? 'K7QX2M' : null, lang: 'en', status, reply: i === 2 ? 'Done in the new version.' : null,
       createdAt: now - i * 3600e3, repliedAt: i === 2 ? now : null, hidden: i === 3,
+    }));
+    const recs = [5, 2].map((stars, i) => ({
+      id: 800 + i, stars, text: i ? '' : 'ดีมาก <b>as text</b>', name: 'Noi', lang: i ? 'en' : 'th', variant: 'makruk',
+      createdAt: now - i * 3600e3, code: 'K7QX2M', hidden: i === 1,
     }));
     await page.route('**/api/feedback', (rt) =>
       rt.request().method() === 'GET'
@@ -103,6 +108,11 @@ export default function (H) {
     await page.route('**/api/admin/feedback', (rt) =>
       rt.request().headers().authorization === `Bearer ${H.ADMIN_SECRET ?? 'e2e-admin-secret'}`
         ? rt.fulfill({ contentType: 'application/json', body: JSON.stringify({ items: sample }) })
+        : rt.continue(),
+    );
+    await page.route('**/api/admin/recommendations', (rt) =>
+      rt.request().headers().authorization === `Bearer ${H.ADMIN_SECRET ?? 'e2e-admin-secret'}`
+        ? rt.fulfill({ contentType: 'application/json', body: JSON.stringify({ items: recs }) })
         : rt.continue(),
     );
     await page.goto(`${base}/feedback?table=K7QX2M&kind=bug`);
@@ -120,10 +130,11 @@ export default function (H) {
     await allLangs(page, 'admin, wrong key');
     await page.fill(tid('admin-secret'), H.ADMIN_SECRET ?? 'e2e-admin-secret');
     await page.click(tid('admin-sign-in'));
-    await page.waitForSelector(tid('admin-item'));
+    await page.waitForSelector(tid('admin-rec-800'));
     await allLangs(page, 'admin, signed in');
     await page.unroute('**/api/feedback');
     await page.unroute('**/api/admin/feedback');
+    await page.unroute('**/api/admin/recommendations');
 
     const r = await apiCreate({ name: 'Somchai', swapColors: false });
     await page.goto(`${base}/p/${r.code}`);

@@ -2,17 +2,19 @@
 // character counter, an optional name, the table it is about when it came from a game) and
 // below it the public board: every message with its kind, status, date, text and the
 // maintainers' reply. /admin: the maintainers sign in with their key and set each message's
-// status, write a reply, or hide a message from the board.
+// status, write a reply, or hide a message from the board; below, they hide or show the
+// recommendations players wrote after a game.
 //
 // Everything people wrote is put on the page as text (dom.ts's h()), never as HTML. The
 // maintainers' key is kept in this tab's sessionStorage only and goes in the Authorization
 // header, never in a URL.
 import '../feedback.css';
-import { call as apiCall, type ApiError, lastName, NAME_MAX, saveName } from '../api';
+import { call as apiCall, type ApiError, lastName, NAME_MAX, type Recommendation, saveName } from '../api';
 import { h, replace } from '../dom';
-import { lang, t } from '../i18n';
+import { lang, type Lang, t } from '../i18n';
 import { fbWords, ft } from '../feedback-text';
 import type { FeedbackKind } from '../feedback-route';
+import { starsText } from '../recommend';
 import { digits, formatDate } from '../time';
 import { errorText, link, type Screen } from '../ui';
 import { seg } from './newtable';
@@ -31,6 +33,12 @@ export interface FeedbackItem {
   reply: string | null;
   createdAt: number;
   repliedAt: number | null;
+  hidden: boolean;
+}
+
+/** One recommendation of the maintainers' list (`GET /api/admin/recommendations`). */
+interface AdminRecommendation extends Recommendation {
+  code: string;
   hidden: boolean;
 }
 
@@ -330,12 +338,15 @@ interface Draft {
 export function adminScreen(): Screen {
   let secret = storedSecret();
   let items: FeedbackItem[] | null = null;
+  let recs: AdminRecommendation[] = [];
   let signError = '';
   let loading = false;
   let gone = false;
   const drafts = new Map<number, Draft>();
   const notes = new Map<number, { ok: boolean; text: string }>();
   const views = new Map<number, HTMLLIElement>();
+  const recNotes = new Map<number, { ok: boolean; text: string }>();
+  const recViews = new Map<number, HTMLLIElement>();
   const el = h('div', { class: 'feedback admin', 'data-testid': 'admin' });
   const secretInput = h('input', {
     type: 'password',
@@ -352,8 +363,10 @@ export function adminScreen(): Screen {
     secret = '';
     storeSecret(null);
     items = null;
+    recs = [];
     drafts.clear();
     notes.clear();
+    recNotes.clear();
     signError = message;
     render();
   }
@@ -370,10 +383,13 @@ export function adminScreen(): Screen {
     render();
     try {
       const r = await call<{ items: FeedbackItem[] }>('GET', '/api/admin/feedback', undefined, key);
+      // Only once the key is known good, so a wrong key counts once against the limit.
+      const rr = await call<{ items: AdminRecommendation[] }>('GET', '/api/admin/recommendations', undefined, key);
       if (gone) return;
       secret = key;
       storeSecret(key);
       items = r.items;
+      recs = rr.items;
       signError = '';
       secretInput.value = '';
     } catch (e) {
@@ -490,11 +506,79 @@ export function adminScreen(): Screen {
     return li;
   }
 
+  async function setRecHidden(id: number, hidden: boolean): Promise<void> {
+    recViews.get(id)?.querySelectorAll('button').forEach((b) => (b.disabled = true));
+    try {
+      const r = await call<{ id: number; hidden: boolean }>('POST', `/api/admin/recommendations/${id}`, { hidden }, secret);
+      if (gone) return;
+      recs = recs.map((x) => (x.id === id ? { ...x, hidden: r.hidden } : x));
+      recNotes.set(id, { ok: true, text: ft('saved') });
+    } catch (e) {
+      if (gone) return;
+      if ((e as ApiError)?.status === 401) {
+        signOut(ft('wrongSecret'));
+        return;
+      }
+      recNotes.set(id, { ok: false, text: failed(e) });
+    }
+    const rec = recs.find((x) => x.id === id);
+    const old = recViews.get(id);
+    if (!rec || !old) return;
+    const fresh = recItem(rec);
+    old.replaceWith(fresh);
+    fresh.querySelector<HTMLElement>(`[data-testid="admin-rec-hide-${id}"]`)?.focus();
+  }
+
+  // One recommendation: its stars, date, writer, table and language, the words as text, and
+  // the button that hides it from the home and learn pages or shows it again.
+  function recItem(rec: AdminRecommendation): HTMLLIElement {
+    const w = fbWords();
+    const toggle = h(
+      'button',
+      { type: 'button', class: 'btn', 'data-testid': `admin-rec-hide-${rec.id}`, 'data-hidden': String(rec.hidden) },
+      rec.hidden ? w.recShow : w.recHide,
+      h('span', { class: 'visually-hidden' }, ft('recWhose', { name: rec.name, code: rec.code })),
+    );
+    toggle.addEventListener('click', () => void setRecHidden(rec.id, !rec.hidden));
+    const note = recNotes.get(rec.id);
+    const li = h(
+      'li',
+      { class: 'fb-item', 'data-testid': `admin-rec-${rec.id}`, 'data-id': String(rec.id), 'data-hidden': String(rec.hidden) },
+      h(
+        'div',
+        { class: 'fb-head' },
+        h(
+          'span',
+          { class: 'fb-kind', 'data-testid': 'admin-rec-stars' },
+          h('span', { 'aria-hidden': 'true' }, starsText(rec.stars)),
+          h('span', { class: 'visually-hidden' }, t('nStars', { n: rec.stars })),
+        ),
+        h('time', { datetime: new Date(rec.createdAt).toISOString(), title: ft('sentOn', { date: formatDate(rec.createdAt) }) }, formatDate(rec.createdAt)),
+        h('span', { 'data-testid': 'admin-rec-name' }, ft('fromName', { name: rec.name })),
+        h('span', { 'data-testid': 'admin-rec-table' }, ft('tableCode', { code: rec.code })),
+        h('span', { 'data-testid': 'admin-rec-lang' }, ft('recLang', { lang: w.langs[rec.lang as Lang] ?? rec.lang })),
+      ),
+      rec.text
+        ? h('p', { class: 'fb-text', 'data-testid': 'admin-rec-text', lang: rec.lang && rec.lang !== lang() ? rec.lang : null }, rec.text)
+        : null,
+      h(
+        'div',
+        { class: 'fb-admin-edit' },
+        rec.hidden ? h('p', { class: 'muted', 'data-testid': 'admin-rec-hidden-mark' }, h('b', null, w.recHiddenMark)) : null,
+        h('div', { class: 'row' }, toggle),
+        h('p', { class: 'fb-note', role: 'status', 'data-testid': 'admin-rec-note', 'data-ok': note ? String(note.ok) : null }, note?.text ?? ''),
+      ),
+    );
+    recViews.set(rec.id, li);
+    return li;
+  }
+
   function listView(list: FeedbackItem[]): HTMLElement[] {
     const w = fbWords();
     const out = h('button', { type: 'button', class: 'btn quiet', 'data-testid': 'admin-sign-out' }, w.signOut);
     out.addEventListener('click', () => signOut());
     views.clear();
+    recViews.clear();
     return [
       h(
         'div',
@@ -504,6 +588,15 @@ export function adminScreen(): Screen {
       ),
       h('p', { class: 'muted', 'data-testid': 'admin-count' }, ft('itemsCount', { n: digits(list.length) })),
       h('ul', { class: 'fb-items', 'data-testid': 'admin-items' }, list.map(adminItem)),
+      // The server lists them newest first.
+      h(
+        'section',
+        { 'aria-labelledby': 'fb-recs-title', 'data-testid': 'admin-recs' },
+        h('h2', { id: 'fb-recs-title' }, w.recsTitle),
+        h('p', { class: 'muted' }, w.recsIntro),
+        h('p', { class: 'muted', 'data-testid': 'admin-rec-count' }, recs.length ? ft('recsCount', { n: digits(recs.length) }) : w.recsEmpty),
+        h('ul', { class: 'fb-items', 'data-testid': 'admin-rec-items' }, recs.map(recItem)),
+      ),
     ];
   }
 
