@@ -29,6 +29,8 @@ class Bus {
   // Starts delivering the other instances' messages to `handler`, on the
   // bus's own thread.
   virtual void start(std::function<void(TableChanged)> handler) = 0;
+  // Stops delivering: once it returns, the handler is not called again.
+  virtual void stop() = 0;
   // Whether the bus answers now (for /readyz).
   virtual bool healthy() = 0;
 };

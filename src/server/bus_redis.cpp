@@ -72,13 +72,17 @@ class RedisBus final : public Bus {
   }
 
   ~RedisBus() override {
+    stop();
+    if (publisher_) redisFree(publisher_);
+  }
+
+  void stop() override {
     stopping_ = true;
     {
       std::lock_guard lock(listener_mutex_);
       if (listener_) shutdown(listener_->fd, SHUT_RDWR);  // wakes the blocked read
     }
     if (thread_.joinable()) thread_.join();
-    if (publisher_) redisFree(publisher_);
   }
 
   void publish(const TableChanged& m) override {

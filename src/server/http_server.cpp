@@ -808,12 +808,6 @@ int run_server(const ServerOptions& o) {
       },
       o.cpu_threads);
   hub.set_limits(o.limits);  // before loading: searches resumed at start keep the time cap
-  try {
-    hub.load();
-  } catch (const std::exception& e) {
-    std::cerr << "makruk serve: cannot load the database: " << e.what() << "\n";
-    return 1;
-  }
   // The bus to the other instances (declared after the hub: its thread, which
   // posts to the hub, stops first).
   std::unique_ptr<Bus> bus;
@@ -825,6 +819,12 @@ int run_server(const ServerOptions& o) {
       return 1;
     }
     hub.set_bus(bus.get());
+  }
+  try {
+    hub.load();
+  } catch (const std::exception& e) {
+    std::cerr << "makruk serve: cannot load the database: " << e.what() << "\n";
+    return 1;
   }
   if (o.test_clock) hub.enable_test_clock();
   hub.set_admin_secret(o.admin_secret);
@@ -867,6 +867,17 @@ int run_server(const ServerOptions& o) {
     hub.tick();
     schedule_tick();
   });
+  // With other instances: CPU turns whose instance died are taken over.
+  asio::steady_timer cpu_scanner(hub_ioc);
+  std::function<void()> schedule_cpu_scan = [&] {
+    cpu_scanner.expires_after(std::chrono::seconds(5));
+    cpu_scanner.async_wait([&](beast::error_code ec) {
+      if (ec) return;
+      hub.scan_cpu();
+      schedule_cpu_scan();
+    });
+  };
+  if (bus) asio::post(hub_ioc, schedule_cpu_scan);
   std::vector<std::string> origins;
   for (const std::string& origin : o.allowed_origins) origins.push_back(lower(origin));
 
@@ -925,8 +936,9 @@ int run_server(const ServerOptions& o) {
   for (auto& t : net_threads) t.join();
   // Whatever reached the hub before now is handled (and stored) before it stops.
   auto handled = std::make_shared<std::promise<void>>();
-  asio::post(hub_ioc, [handled, &ticker] {
+  asio::post(hub_ioc, [handled, &ticker, &cpu_scanner] {
     ticker.cancel();
+    cpu_scanner.cancel();
     handled->set_value();
   });
   handled->get_future().wait_for(std::chrono::seconds(10));

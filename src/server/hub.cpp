@@ -294,13 +294,18 @@ std::string hash_token(const std::string& token) {
 Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
     : store_(store), post_(std::move(post)), now_(std::move(now)), rng_(std::random_device{}()), cpu_(cpu_threads) {}
 
-Hub::~Hub() = default;
+Hub::~Hub() {
+  if (bus_) bus_->stop();  // its thread posts to this hub
+}
 
 void Hub::load() {
   started_at_ = now();
   // Tables are read when opened; only those where the CPU owes a reply are
   // opened now, so that it comes without anyone asking for it.
-  for (const std::string& code : store_.cpu_turn_parties(CPU_TURNS_AT_START)) {
+  // One process alone holds no lease of another; with a bus, those of the
+  // other instances are left to them.
+  const int64_t leases_over = bus_ ? now() : std::numeric_limits<int64_t>::max();
+  for (const std::string& code : store_.cpu_turn_parties(leases_over, CPU_TURNS_AT_START)) {
     Party* p = find(code);
     if (p && (p->expired() || !p->game() || !cpu_to_act(*p->game(), p->cpu_level()))) store_.clear_cpu_turn(code);
   }
@@ -348,7 +353,20 @@ void Hub::reload(Party& p) {
   maybe_cpu(p);
 }
 
+void Hub::scan_cpu() {
+  if (!bus_) return;
+  std::vector<std::string> owed;
+  try {
+    owed = store_.cpu_turn_parties(now(), EXPIRIES_PER_TICK);
+  } catch (const std::exception&) {
+    return;
+  }
+  for (const std::string& code : owed)
+    if (Party* p = find(code); p && !cpu_busy_.count(code)) maybe_cpu(*p);
+}
+
 void Hub::set_bus(Bus* bus) {
+  if (bus_) bus_->stop();
   bus_ = bus;
   if (bus_) bus_->start([this](TableChanged m) { post_([this, m = std::move(m)] { on_bus(m); }); });
 }
@@ -839,6 +857,15 @@ void Hub::after_change(Party& p, bool party_changed, bool state_changed) {
 
 void Hub::maybe_cpu(Party& p) {
   if (!p.game() || !cpu_to_act(*p.game(), p.cpu_level()) || cpu_busy_.count(p.code())) return;
+  // Instances sharing the store: the one that claims the turn searches it.
+  if (bus_) {
+    try {
+      const int64_t t = now();
+      if (!store_.claim_cpu_turn(p.code(), t, t + limits_.cpu_max_ms + CPU_LEASE_MARGIN_MS)) return;
+    } catch (const std::exception&) {
+      return;  // the store is away: the scan tries again
+    }
+  }
   const LiveGame& g = *p.game();
   // The CPU (seat 1) moves on its turn, and answers a draw offered to it at once.
   const bool offered = g.game.draw_offer() && g.seat_of(*g.game.draw_offer()) == 0;

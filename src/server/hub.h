@@ -111,7 +111,8 @@ class Hub {
 
   // Instances sharing one store: the hub tells the bus of every change it
   // makes to a table, and reads a table again when another instance changed
-  // it. Without a bus (one process), nothing of this happens.
+  // it; a CPU turn is searched by the instance that claims it. Without a bus
+  // (one process), nothing of this happens. Call before load().
   void set_bus(Bus* bus);
 
   // Opens the stored tables where the CPU owes a reply (call once, before
@@ -165,6 +166,9 @@ class Hub {
 
   // Ends the turn-based tables whose 45 days have run out (called every minute).
   void tick();
+  // Instances sharing the store: plays the CPU turns whose searching
+  // instance let its lease run out (it died); call every few seconds.
+  void scan_cpu();
   // Testing aid: lets POST /api/test/clock move the hub's clock forward.
   void enable_test_clock() { test_clock_ = true; }
   bool test_clock_enabled() const { return test_clock_; }
@@ -273,6 +277,9 @@ class Hub {
 // and this many turn-based tables are ended by one tick.
 constexpr int CPU_TURNS_AT_START = 100000;
 constexpr int EXPIRIES_PER_TICK = 1000;
+// The lease on a CPU turn lasts the search's time cap and this much more
+// (the wait for a CPU thread, the pause of the low levels).
+constexpr int64_t CPU_LEASE_MARGIN_MS = 10000;
 
 // An event carries at most this many actions (a CPU's count and move, say);
 // past it the whole state goes out.

@@ -130,7 +130,12 @@ class Store {
   // from indexed queries: the CPU tables where the CPU must act (after a
   // restart), and the turn-based tables whose last action (and scheduled
   // start) is no later than `idle_since` and that have not expired yet.
-  virtual std::vector<std::string> cpu_turn_parties(int limit) = 0;
+  // (CPU tables whose lease, below, has run out by `now`.)
+  virtual std::vector<std::string> cpu_turn_parties(int64_t now, int limit) = 0;
+  // Instances sharing the store: the one that claims a CPU turn (its lease
+  // has run out by `now`) searches it, until `until`; false when another
+  // instance holds it. A change to the game ends the lease.
+  virtual bool claim_cpu_turn(const std::string& code, int64_t now, int64_t until) = 0;
   virtual std::vector<std::string> turn_based_idle_since(int64_t idle_since, int limit) = 0;
   // The CPU has nothing to do at this table (a stale mark, found on loading it).
   virtual void clear_cpu_turn(const std::string& code) = 0;

@@ -100,6 +100,10 @@ constexpr const char* MIGRATIONS[] = {
       UNIQUE (code, seat)
     );
     )sql",
+    // 2: the lease of the instance searching a CPU turn.
+    R"sql(
+    ALTER TABLE parties ADD COLUMN cpu_lease_until BIGINT NOT NULL DEFAULT 0;
+    )sql",
 };
 
 // An arbitrary key for the advisory lock that serialises migrations.
@@ -189,7 +193,7 @@ class PostgresStore final : public Store {
     Result r = run("INSERT INTO games (code, number, white_seat, start_fen, created_at) VALUES ($1, $2, $3, $4, $5) "
                    "RETURNING id",
                    Params()(code)(int64_t(number))(int64_t(white_seat))(start_fen)(at));
-    run("UPDATE parties SET last_action_at = $1, cpu_turn = $2 WHERE code = $3",
+    run("UPDATE parties SET last_action_at = $1, cpu_turn = $2, cpu_lease_until = 0 WHERE code = $3",
         Params()(at)(int64_t(cpu_to_act))(code));
     t.commit();
     return r.integer(0, 0);
@@ -200,7 +204,8 @@ class PostgresStore final : public Store {
     std::lock_guard lock(mutex_);
     Transaction t(*this);
     insert_action(game, expected_version, action, at);
-    run("UPDATE parties SET last_action_at = $1, cpu_turn = $2 WHERE code = (SELECT code FROM games WHERE id = $3)",
+    run("UPDATE parties SET last_action_at = $1, cpu_turn = $2, cpu_lease_until = 0 WHERE code = "
+        "(SELECT code FROM games WHERE id = $3)",
         Params()(at)(int64_t(cpu_to_act))(game));
     t.commit();
   }
@@ -247,9 +252,17 @@ class PostgresStore final : public Store {
     return d;
   }
 
-  std::vector<std::string> cpu_turn_parties(int limit) override {
+  std::vector<std::string> cpu_turn_parties(int64_t now, int limit) override {
     std::lock_guard lock(mutex_);
-    return codes(run("SELECT code FROM parties WHERE cpu_turn = 1 LIMIT $1", Params()(int64_t(limit))));
+    return codes(run("SELECT code FROM parties WHERE cpu_turn = 1 AND cpu_lease_until <= $1 LIMIT $2",
+                     Params()(now)(int64_t(limit))));
+  }
+
+  bool claim_cpu_turn(const std::string& code, int64_t now, int64_t until) override {
+    std::lock_guard lock(mutex_);
+    return run("UPDATE parties SET cpu_lease_until = $1 WHERE code = $2 AND cpu_turn = 1 AND cpu_lease_until <= $3",
+               Params()(until)(code)(now))
+               .affected() == 1;
   }
 
   std::vector<std::string> turn_based_idle_since(int64_t idle_since, int limit) override {

@@ -117,6 +117,10 @@ constexpr const char* MIGRATIONS[] = {
     CREATE INDEX parties_turn_based_due ON parties(mode, expired_at, last_action_at);
     CREATE INDEX parties_cpu_turn ON parties(cpu_turn) WHERE cpu_turn = 1;
     )sql",
+    // 7: the lease of the instance searching a CPU turn.
+    R"sql(
+    ALTER TABLE parties ADD COLUMN cpu_lease_until INTEGER NOT NULL DEFAULT 0;
+    )sql",
 };
 
 class Statement {
@@ -217,7 +221,7 @@ class SqliteStore final : public Store {
         .bind(1, code).bind(2, int64_t(number)).bind(3, int64_t(white_seat)).bind(4, start_fen).bind(5, at)
         .step();
     int64_t id = sqlite3_last_insert_rowid(db_);
-    Statement(db_, "UPDATE parties SET last_action_at = ?1, cpu_turn = ?2 WHERE code = ?3")
+    Statement(db_, "UPDATE parties SET last_action_at = ?1, cpu_turn = ?2, cpu_lease_until = 0 WHERE code = ?3")
         .bind(1, at).bind(2, int64_t(cpu_to_act)).bind(3, code).step();
     t.commit();
     return id;
@@ -228,10 +232,17 @@ class SqliteStore final : public Store {
     std::lock_guard lock(mutex_);
     Transaction t(*this);
     insert_action(game, expected_version, action, at);
-    Statement(db_, "UPDATE parties SET last_action_at = ?1, cpu_turn = ?2 WHERE code = (SELECT code FROM games "
-                   "WHERE id = ?3)")
+    Statement(db_, "UPDATE parties SET last_action_at = ?1, cpu_turn = ?2, cpu_lease_until = 0 WHERE code = "
+                   "(SELECT code FROM games WHERE id = ?3)")
         .bind(1, at).bind(2, int64_t(cpu_to_act)).bind(3, game).step();
     t.commit();
+  }
+
+  bool claim_cpu_turn(const std::string& code, int64_t now, int64_t until) override {
+    std::lock_guard lock(mutex_);
+    Statement(db_, "UPDATE parties SET cpu_lease_until = ?1 WHERE code = ?2 AND cpu_turn = 1 AND cpu_lease_until <= ?3")
+        .bind(1, until).bind(2, code).bind(3, now).step();
+    return sqlite3_changes(db_) == 1;
   }
 
   void clear_cpu_turn(const std::string& code) override {
@@ -244,10 +255,10 @@ class SqliteStore final : public Store {
     Statement(db_, "UPDATE parties SET left_at = ?1 WHERE code = ?2").bind(1, at).bind(2, code).step();
   }
 
-  std::vector<std::string> cpu_turn_parties(int limit) override {
+  std::vector<std::string> cpu_turn_parties(int64_t now, int limit) override {
     std::lock_guard lock(mutex_);
-    Statement q(db_, "SELECT code FROM parties WHERE cpu_turn = 1 LIMIT ?1");
-    q.bind(1, int64_t(limit));
+    Statement q(db_, "SELECT code FROM parties WHERE cpu_turn = 1 AND cpu_lease_until <= ?1 LIMIT ?2");
+    q.bind(1, now).bind(2, int64_t(limit));
     std::vector<std::string> out;
     while (q.step()) out.push_back(q.text(0));
     return out;

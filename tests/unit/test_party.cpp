@@ -149,15 +149,26 @@ TEST_P(StoreTest, QueriesForCpuTurnsAndIdleTurnBasedTables) {
   store_->expire_party("TURN01", game, 1, 400);
   EXPECT_EQ(store_->turn_based_idle_since(1000, 10), std::vector<std::string>{}) << "expired: done";
 
-  EXPECT_EQ(store_->cpu_turn_parties(10), std::vector<std::string>{});
+  EXPECT_EQ(store_->cpu_turn_parties(1000, 10), std::vector<std::string>{});
   int64_t cpuGame = store_->create_game("CPU001", 1, 1, "fen", 200, true);  // the CPU plays White
-  EXPECT_EQ(store_->cpu_turn_parties(10), std::vector<std::string>{"CPU001"});
+  EXPECT_EQ(store_->cpu_turn_parties(1000, 10), std::vector<std::string>{"CPU001"});
   store_->append_action(cpuGame, 0, "e3e4", 210, false);
-  EXPECT_EQ(store_->cpu_turn_parties(10), std::vector<std::string>{});
+  EXPECT_EQ(store_->cpu_turn_parties(1000, 10), std::vector<std::string>{});
   store_->append_action(cpuGame, 1, "e6e5", 220, true);
-  EXPECT_EQ(store_->cpu_turn_parties(10), std::vector<std::string>{"CPU001"});
+  EXPECT_EQ(store_->cpu_turn_parties(1000, 10), std::vector<std::string>{"CPU001"});
+  // One instance claims the turn until 2000: no other can before then, and
+  // the scan for orphaned turns leaves it out; after 2000 it may be claimed
+  // again (the instance died); a move ends the lease.
+  EXPECT_TRUE(store_->claim_cpu_turn("CPU001", 1000, 2000));
+  EXPECT_FALSE(store_->claim_cpu_turn("CPU001", 1500, 2500));
+  EXPECT_EQ(store_->cpu_turn_parties(1500, 10), std::vector<std::string>{});
+  EXPECT_EQ(store_->cpu_turn_parties(2000, 10), std::vector<std::string>{"CPU001"});
+  EXPECT_TRUE(store_->claim_cpu_turn("CPU001", 2000, 3000));
+  EXPECT_FALSE(store_->claim_cpu_turn("LIVE01", 0, 3000)) << "no CPU turn there";
+  store_->append_action(cpuGame, 2, "e4e5", 230, true);
+  EXPECT_TRUE(store_->claim_cpu_turn("CPU001", 240, 3000)) << "the move ended the lease";
   store_->clear_cpu_turn("CPU001");
-  EXPECT_EQ(store_->cpu_turn_parties(10), std::vector<std::string>{});
+  EXPECT_EQ(store_->cpu_turn_parties(1000, 10), std::vector<std::string>{});
 
   store_->set_left_at("LIVE01", 12345);
   reopen();

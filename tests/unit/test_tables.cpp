@@ -148,6 +148,7 @@ class Tables : public ::testing::TestWithParam<std::string> {
   testing_helpers::TempDb db_{"makruk-tables"};
   std::unique_ptr<testing_helpers::TempPg> pg_;
   std::unique_ptr<Store> store_;
+  std::unique_ptr<Bus> hub_bus_;  // the bus of hub_, when a test gives it one (it outlives the hub)
   std::unique_ptr<Hub> hub_;
   int64_t clock_ = T0;
   std::vector<webpush::Delivery> pushes_;
@@ -472,8 +473,9 @@ TEST_P(Tables, TwoInstancesEndATurnBasedTableOnce) {
 TEST_P(Tables, ABusCarriesEveryChangeToTheOtherInstance) {
   const char* redis = std::getenv("MAKRUK_TEST_REDIS");
   if (!redis) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
-  auto busA = open_redis_bus(redis), busB = open_redis_bus(redis);
-  hub_->set_bus(busA.get());
+  hub_bus_ = open_redis_bus(redis);
+  auto busB = open_redis_bus(redis);
+  hub_->set_bus(hub_bus_.get());
   std::unique_ptr<Store> otherStore = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
   auto other = std::make_unique<Hub>(
       *otherStore,
@@ -514,6 +516,49 @@ TEST_P(Tables, ABusCarriesEveryChangeToTheOtherInstance) {
   other->on_message(guest, R"({"t":"resign","v":5})");
   ASSERT_TRUE(run_posted_until([&] { return rebuilt(*host).at("result").as_string() == "1-0"; }));
   other.reset();
+}
+
+// Instances with a bus: the instance that claims a CPU turn searches it. When
+// it dies mid-search (its lease runs out unused), another takes the turn
+// over; while the lease holds, nobody else searches. The reply is played once.
+TEST_P(Tables, ACpuTurnWhoseInstanceDiedIsPlayedOnceByAnother) {
+  const char* redis = std::getenv("MAKRUK_TEST_REDIS");
+  if (!redis) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
+  hub_bus_ = open_redis_bus(redis);
+  auto busA = open_redis_bus(redis);
+  hub_->set_bus(hub_bus_.get());
+  std::unique_ptr<Store> storeA = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
+  // The instance that dies: whatever it posts to itself (the CPU's reply) is lost.
+  auto dying = std::make_unique<Hub>(*storeA, [](std::function<void()>) {}, [this] { return clock_; });
+  dying->set_bus(busA.get());
+  dying->load();
+  HubLimits limits;
+  limits.cpu_pause = false;
+  dying->set_limits(limits);
+  auto r = body(dying->create_party(R"({"name":"Somchai","cpu":1})", "1.2.3.4"));
+  code_ = std::string(r["code"].as_string());
+  host_ = std::string(r["token"].as_string());
+  auto player = std::make_shared<FakeClient>();
+  player->ip = "1.2.3.4";
+  dying->on_message(player, R"({"t":"hello","code":")" + code_ + R"(","token":")" + host_ + "\"}");
+  dying->on_message(player, R"({"t":"move","move":"e3e4","v":0})");
+  ASSERT_EQ(player->last("ack").at("v").as_int64(), 1);
+
+  // The lease holds: the other instance leaves the turn alone.
+  clock_ += 5000;
+  hub_->scan_cpu();
+  run_ready();
+  EXPECT_EQ(hub_->party_count(), 0u) << "not even opened";
+  dying.reset();  // gone, its reply never played
+  clock_ += limits.cpu_max_ms + CPU_LEASE_MARGIN_MS;
+  hub_->scan_cpu();
+  ASSERT_TRUE(run_posted_until([&] { return store_->load_party(code_)->games[0].actions.size() == 2; }))
+      << "the other instance played the CPU's reply";
+  run_ready();
+  hub_->scan_cpu();
+  run_ready();
+  EXPECT_EQ(store_->load_party(code_)->games[0].actions.size(), 2u) << "once";
+  EXPECT_EQ(store_->cpu_turn_parties(clock_ + 1000000, 10), std::vector<std::string>{});
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Tables, ::testing::Values("sqlite", "postgresql"),
