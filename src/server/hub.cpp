@@ -638,6 +638,12 @@ void Hub::broadcast(Party& p, bool party_changed, bool state_changed) {
     party = message(o);
   }
   const LiveGame* g = state_changed && p.game() ? &*p.game() : nullptr;
+  // The watchers have this version already (a party-only change, or a table
+  // read again at the version it had): no state goes out.
+  if (g)
+    if (auto sent = states_.find(p.code()); sent != states_.end() && sent->second.game == g->id &&
+                                            sent->second.version == g->version)
+      g = nullptr;
   if (g) {
     // Those who take events get the actions since the version last sent to
     // this table's watchers; the whole state is made only for the others.
@@ -799,6 +805,8 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
   Party* p = find(c->code);
   if (!p) return send_error(*c, id, Error{ErrorCode::NotFound, "the party is gone"});
   if (type == "sync") {
+    // With other instances, this one may have missed a change: read it again.
+    if (bus_) reload(*p);
     json::object po = party_json(*p);
     po["t"] = "party";
     c->send(message(po));

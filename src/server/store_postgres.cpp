@@ -432,6 +432,20 @@ class PostgresStore final : public Store {
     Result r(PQexecParams(db_, sql, int(values.size()), nullptr, values.data(), nullptr, nullptr, 0));
     ExecStatusType status = PQresultStatus(r.get());
     if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return r;
+    // The server went away since the last call (it restarted): a read or the
+    // start of a transaction changed nothing, so it is tried once more on a
+    // new connection.
+    const std::string_view statement(sql);
+    if (PQstatus(db_) == CONNECTION_BAD && !in_transaction_ &&
+        (statement.starts_with("SELECT") || statement == "BEGIN") && !retrying_) {
+      connect();
+      retrying_ = true;
+      struct Reset {
+        bool& flag;
+        ~Reset() { flag = false; }
+      } reset{retrying_};
+      return run(sql, params);
+    }
     std::string state = r.sql_state(), msg = PQresultErrorMessage(r.get());
     while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
     if (msg.empty()) msg = PQerrorMessage(db_);
@@ -479,6 +493,7 @@ class PostgresStore final : public Store {
   std::string conninfo_;
   PGconn* db_ = nullptr;
   bool in_transaction_ = false;
+  bool retrying_ = false;
   std::mutex mutex_;
 };
 

@@ -17,7 +17,12 @@ case "$1" in
     ;;
   stop)
     dir=$2
-    if [ -f "$dir/redis.pid" ]; then kill "$(cat "$dir/redis.pid")" 2>/dev/null || true; fi
+    if [ -f "$dir/redis.pid" ]; then
+      pid=$(cat "$dir/redis.pid")
+      kill "$pid" 2>/dev/null || true
+      # Gone before this returns: a new server may take the port at once.
+      for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+    fi
     rm -rf "$dir"
     ;;
   *)

@@ -1,0 +1,310 @@
+// Several `makruk serve` instances behind nginx, on one PostgreSQL database
+// with a Redis bus between them: real processes, each started here on
+// loopback (PostgreSQL and Redis of their own, so that restarting them
+// disturbs no other test). Players at different instances play a game; an
+// instance is killed mid-game and mid-search; Redis and PostgreSQL restart.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <boost/json.hpp>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "server_process.h"
+
+using namespace std::chrono_literals;
+using namespace makruk::testing;
+
+namespace {
+
+// Runs a shell command; its first line of output.
+std::string run(const std::string& command) {
+  std::string out;
+  if (FILE* p = popen(command.c_str(), "r")) {
+    char buf[512];
+    while (fgets(buf, sizeof buf, p)) out += buf;
+    pclose(p);
+  }
+  if (auto eol = out.find('\n'); eol != std::string::npos) out.resize(eol);
+  return out;
+}
+
+uint16_t free_port() {
+  asio::io_context ioc;
+  tcp::acceptor a(ioc, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  return a.local_endpoint().port();
+}
+
+bool answers(uint16_t port) {
+  return request(port, http::verb::get, "/healthz").status == 200;
+}
+
+const std::string SERVICES = std::string(MAKRUK_SOURCE_DIR) + "/tests/services";
+
+// nginx in front of the instances: HTTP and WebSocket, round robin, and the
+// next instance when one does not answer.
+class Nginx {
+ public:
+  Nginx(const std::filesystem::path& dir, const std::vector<uint16_t>& ports) : dir_(dir), port_(free_port()) {
+    std::filesystem::create_directories(dir_);
+    std::ofstream conf(dir_ / "nginx.conf");
+    const std::string d = dir_.string();
+    conf << (geteuid() == 0 ? "user root;\n" : "") << "daemon off;\nworker_processes 1;\npid " << d
+         << "/nginx.pid;\nerror_log " << d << "/error.log;\nevents { worker_connections 1024; }\nhttp {\n"
+         << "  access_log off;\n  client_body_temp_path " << d << "/body;\n  proxy_temp_path " << d << "/proxy;\n"
+         << "  fastcgi_temp_path " << d << "/fastcgi;\n  uwsgi_temp_path " << d << "/uwsgi;\n  scgi_temp_path " << d
+         << "/scgi;\n"
+         << "  map $http_upgrade $connection_upgrade { default upgrade; '' close; }\n  upstream makruk {\n";
+    for (uint16_t p : ports) conf << "    server 127.0.0.1:" << p << " max_fails=1 fail_timeout=3s;\n";
+    conf << "  }\n  server {\n    listen 127.0.0.1:" << port_ << ";\n    location / {\n"
+         << "      proxy_pass http://makruk;\n      proxy_http_version 1.1;\n"
+         << "      proxy_set_header Upgrade $http_upgrade;\n      proxy_set_header Connection $connection_upgrade;\n"
+         << "      proxy_set_header Host $http_host;\n      proxy_set_header X-Forwarded-For $remote_addr;\n"
+         << "      proxy_read_timeout 1h;\n      proxy_next_upstream error timeout;\n      proxy_connect_timeout 2s;\n"
+         << "    }\n  }\n}\n";
+    conf.close();
+    pid_ = fork();
+    if (pid_ == 0) {
+      execl("/usr/sbin/nginx", "nginx", "-p", d.c_str(), "-c", (d + "/nginx.conf").c_str(), nullptr);
+      _exit(127);
+    }
+    for (int i = 0; i < 100 && !answers(port_); ++i) std::this_thread::sleep_for(50ms);
+  }
+  ~Nginx() {
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);  // the master stops its workers, then itself
+      waitpid(pid_, nullptr, 0);
+    }
+    std::filesystem::remove_all(dir_);
+  }
+  uint16_t port() const { return port_; }
+
+ private:
+  std::filesystem::path dir_;
+  uint16_t port_;
+  pid_t pid_ = -1;
+};
+
+class Cluster : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!std::filesystem::exists("/usr/sbin/nginx") || run("command -v redis-server").empty() ||
+        run("ls -d /usr/lib/postgresql/*/bin 2>/dev/null").empty())
+      GTEST_SKIP() << "nginx, redis-server or PostgreSQL is not installed";
+    dir_ = std::filesystem::temp_directory_path() / ("makruk-cluster-" + std::to_string(getpid()));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    std::filesystem::permissions(dir_, std::filesystem::perms::all);  // PostgreSQL's user goes in
+    pg_port_ = free_port();
+    redis_port_ = free_port();
+    pg_ = run(SERVICES + "/postgres.sh start " + (dir_ / "pg").string() + " " + std::to_string(pg_port_));
+    redis_ = run(SERVICES + "/redis.sh start " + (dir_ / "redis").string() + " " + std::to_string(redis_port_));
+    ASSERT_FALSE(pg_.empty());
+    ASSERT_FALSE(redis_.empty());
+    for (int i = 0; i < 3; ++i) {
+      servers_.push_back(std::make_unique<Server>(
+          dir_ / ("instance" + std::to_string(i)),
+          std::vector<std::string>{"--store", pg_ + "/postgres", "--bus", redis_, "--trusted-proxy", "127.0.0.1",
+                                   "--cpu-max-ms", "2000", "--no-cpu-pause"}));
+      ASSERT_TRUE(servers_.back()->started());
+    }
+    nginx_ = std::make_unique<Nginx>(dir_ / "nginx", std::vector<uint16_t>{port(0), port(1), port(2)});
+    ASSERT_TRUE(answers(nginx_->port())) << "nginx answers";
+  }
+  void TearDown() override {
+    nginx_.reset();
+    servers_.clear();
+    if (!dir_.empty()) {
+      run(SERVICES + "/redis.sh stop " + (dir_ / "redis").string());
+      run(SERVICES + "/postgres.sh stop " + (dir_ / "pg").string());
+      std::filesystem::remove_all(dir_);
+    }
+  }
+  uint16_t port(int i) const { return servers_[size_t(i)]->port(); }
+  uint16_t front() const { return nginx_->port(); }
+
+  // A table made through nginx, with both seats taken.
+  std::tuple<std::string, std::string, std::string> table(const std::string& create = R"({"name":"Somchai"})") {
+    Reply c = request(front(), http::verb::post, "/api/parties", create);
+    EXPECT_EQ(c.status, 201) << json::serialize(c.body);
+    std::string code = str(c.body, "code"), host = str(c.body, "token"), guest;
+    if (c.body.at("party").at("cpu").is_null()) {
+      Reply j = request(front(), http::verb::post, "/api/parties/" + code + "/join", R"({"name":"Dara"})");
+      EXPECT_EQ(j.status, 200) << json::serialize(j.body);
+      guest = str(j.body, "token");
+    }
+    return {code, host, guest};
+  }
+  static void hello(WsClient& c, const std::string& code, const std::string& token) {
+    json::object m{{"t", "hello"}, {"code", code}};
+    if (!token.empty()) m["token"] = token;
+    c.send(m);
+    c.wait_for("welcome");
+  }
+
+  std::filesystem::path dir_;
+  uint16_t pg_port_ = 0, redis_port_ = 0;
+  std::string pg_, redis_;
+  std::vector<std::unique_ptr<Server>> servers_;
+  std::unique_ptr<Nginx> nginx_;
+};
+
+const char* WHITE_MATE[] = {"b1d2", "b8d7", "d2c4", "g8e7", "c4d6"};
+
+}  // namespace
+
+TEST_F(Cluster, PlayersAtTwoInstancesPlayToMateASpectatorAtTheThirdSeesEveryMoveInOrder) {
+  auto [code, hostToken, guestToken] = table();
+  WsClient host(port(0)), guest(port(1)), spectator(port(2)), viaNginx(front());
+  hello(host, code, hostToken);
+  hello(guest, code, guestToken);
+  // The spectators take events, as the web client does: each carries the
+  // actions since the last one, so the moves must add up.
+  for (WsClient* c : {&spectator, &viaNginx}) {
+    c->send({{"t", "hello"}, {"code", code}, {"events", true}});
+    c->wait_for("welcome");
+  }
+  host.send({{"t", "start"}});
+  for (WsClient* c : {&host, &guest, &spectator, &viaNginx}) c->wait_for("state", at_version(0));
+  for (int v = 0; v < 5; ++v) {
+    WsClient& mover = v % 2 == 0 ? host : guest;
+    mover.send({{"t", "move"}, {"v", v}, {"move", WHITE_MATE[v]}, {"id", "m" + std::to_string(v)}});
+    EXPECT_EQ(mover.wait_for("ack", [](auto& m) { return m.as_object().contains("id"); }).at("v").as_int64(), v + 1);
+    (v % 2 == 0 ? guest : host).wait_for("state", at_version(v + 1));
+  }
+  for (WsClient* c : {&spectator, &viaNginx}) {
+    std::vector<std::string> moves;
+    int64_t version = 0;
+    json::value last;
+    for (auto deadline = Clock::now() + 10s; version < 5 && Clock::now() < deadline;) {
+      json::value m = c->next(ms_left(deadline));
+      if (m.is_null()) break;
+      if (field(m, "t") != "moved") continue;
+      EXPECT_EQ(m.at("from").as_int64(), version) << "no gap, no repeat";
+      for (const auto& a : m.at("actions").as_array()) moves.emplace_back(a.as_string());
+      version = m.at("v").as_int64();
+      last = m;
+    }
+    EXPECT_EQ(moves, (std::vector<std::string>(std::begin(WHITE_MATE), std::end(WHITE_MATE))));
+    ASSERT_TRUE(last.is_object());
+    EXPECT_EQ(str(last, "result"), "1-0");
+    EXPECT_EQ(str(last, "reason"), "checkmate");
+  }
+}
+
+TEST_F(Cluster, AnInstanceKilledMidGameLosesNothingAcknowledged) {
+  auto [code, hostToken, guestToken] = table();
+  auto host = std::make_unique<WsClient>(port(0));
+  WsClient guest(port(1));
+  hello(*host, code, hostToken);
+  hello(guest, code, guestToken);
+  host->send({{"t", "start"}});
+  guest.wait_for("state", at_version(0));
+  host->send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}, {"id", "a"}});
+  host->wait_for("ack", [](auto& m) { return m.as_object().contains("id"); });
+  guest.wait_for("state", at_version(1));
+  servers_[0]->kill_hard();
+  host.reset();
+  // The host comes back through nginx, which passes over the dead instance.
+  WsClient again(front());
+  hello(again, code, hostToken);
+  json::value s = again.wait_for("state");
+  EXPECT_EQ(s.at("v").as_int64(), 1);
+  guest.send({{"t", "move"}, {"v", 1}, {"move", "d6d5"}, {"id", "b"}});
+  guest.wait_for("ack", [](auto& m) { return m.as_object().contains("id"); });
+  EXPECT_EQ(again.wait_for("state", at_version(2)).at("san").as_array().back().as_string(), "d5");
+}
+
+TEST_F(Cluster, ACpuGameWhoseInstanceIsKilledMidSearchStillGetsItsReply) {
+  auto [code, token, unused] = table(R"({"name":"Somchai","cpu":8})");
+  {
+    WsClient player(port(0));
+    hello(player, code, token);
+    player.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}, {"id", "a"}});
+    player.wait_for("ack", [](auto& m) { return m.as_object().contains("id"); });
+    servers_[0]->kill_hard();  // while the CPU (level 8, up to 2 s) searches
+  }
+  WsClient player(front());
+  hello(player, code, token);
+  // Another instance takes the turn over once the dead one's lease runs out.
+  json::value s = player.wait_for("state", at_version(2), 40s);
+  ASSERT_TRUE(s.is_object());
+  EXPECT_EQ(s.at("moves").as_array().size(), 2u);
+}
+
+TEST_F(Cluster, AfterRedisRestartsTheBusCarriesChangesAgain) {
+  auto [code, hostToken, guestToken] = table();
+  WsClient host(port(0)), guest(port(1));
+  hello(host, code, hostToken);
+  hello(guest, code, guestToken);
+  host.send({{"t", "start"}});
+  guest.wait_for("state", at_version(0));
+  run(SERVICES + "/redis.sh stop " + (dir_ / "redis").string());
+  redis_ = run(SERVICES + "/redis.sh start " + (dir_ / "redis").string() + " " + std::to_string(redis_port_));
+  ASSERT_FALSE(redis_.empty());
+  // The instances' listeners come back by themselves (within a second or so):
+  // a move made meanwhile may miss the bus (a sync fetches it); a later one
+  // goes through.
+  auto arrives = [](WsClient& c, int64_t v, std::chrono::milliseconds within) {
+    for (auto deadline = Clock::now() + within; Clock::now() < deadline;) {
+      json::value m = c.next(ms_left(deadline));
+      if (m.is_null()) return false;
+      if (field(m, "t") == "state" && m.at("v").as_int64() == v) return true;
+    }
+    return false;
+  };
+  const char* white[] = {"a3a4", "b3b4", "c3c4", "d3d4"};
+  const char* black[] = {"a6a5", "b6b5", "c6c5", "d6d5"};
+  bool carried = false;
+  for (int i = 0; i < 4 && !carried; ++i) {
+    std::this_thread::sleep_for(300ms);
+    host.send({{"t", "move"}, {"v", 2 * i}, {"move", white[i]}});
+    carried = arrives(guest, 2 * i + 1, 2s);
+    if (!carried) {
+      guest.send({{"t", "sync"}});
+      ASSERT_TRUE(arrives(guest, 2 * i + 1, 5s));
+    }
+    guest.send({{"t", "move"}, {"v", 2 * i + 1}, {"move", black[i]}});
+    if (!arrives(host, 2 * i + 2, 2s)) {
+      host.send({{"t", "sync"}});
+      ASSERT_TRUE(arrives(host, 2 * i + 2, 5s));
+    }
+  }
+  EXPECT_TRUE(carried) << "a change reached the other instance through the restarted Redis";
+}
+
+TEST_F(Cluster, WhilePostgresRestartsRequestsFailCleanlyThenEverythingResumes) {
+  auto [code, hostToken, guestToken] = table();
+  WsClient host(port(0)), guest(port(1));
+  hello(host, code, hostToken);
+  hello(guest, code, guestToken);
+  host.send({{"t", "start"}});
+  guest.wait_for("state", at_version(0));
+  const std::string bin = run("ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1");
+  const std::string as_pg = geteuid() == 0 ? "runuser -u postgres -- " : "";
+  const std::string data = (dir_ / "pg" / "data").string();
+  run(as_pg + bin + "/pg_ctl -D " + data + " -m fast -w stop >/dev/null 2>&1");
+  // Meanwhile: a move is refused with an error, and nothing changes.
+  host.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}, {"id", "x"}});
+  json::value e = host.wait_for("error", [](auto& m) { return m.as_object().contains("id"); });
+  ASSERT_TRUE(e.is_object());
+  EXPECT_EQ(str(e, "code"), "conflict");
+  Reply r = request(front(), http::verb::get, "/readyz");
+  EXPECT_EQ(r.status, 503) << "not ready without the store";
+  run(as_pg + bin + "/pg_ctl -D " + data + " -l " + (dir_ / "pg" / "server.log").string() +
+      " -w -t 60 -o \"-c listen_addresses=127.0.0.1 -p " + std::to_string(pg_port_) + " -k " + (dir_ / "pg").string() +
+      "\" start >/dev/null 2>&1");
+  // Back: the refused move was not played; it can be played now.
+  host.send({{"t", "sync"}});
+  EXPECT_EQ(host.wait_for("state").at("v").as_int64(), 0);
+  host.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}, {"id", "y"}});
+  EXPECT_EQ(host.wait_for("ack", [](auto& m) { return m.as_object().contains("id"); }).at("v").as_int64(), 1);
+  guest.wait_for("state", at_version(1));
+  EXPECT_EQ(request(front(), http::verb::get, "/readyz").status, 200);
+}
