@@ -7,16 +7,25 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace makruk::server {
 
-// A table changed: its game and version now (0 when it has no game), from
-// another instance. An empty code means "anything may have changed" (the bus
-// was away and messages may be lost): every table in memory is read again.
-struct TableChanged {
+// What instances tell each other about a table, one of two things:
+// - a change: its game and version now (0 when it has no game). An empty code
+//   means "anything may have changed" (the bus was away and messages may be
+//   lost): every table in memory is read again;
+// - with `presence`: who is at the table on the sending instance now (its
+//   open connections of each seat, its spectators and the names they gave).
+struct BusMessage {
   std::string code;
   int64_t game = 0;
   int version = 0;
+  bool presence = false;
+  int seats[2] = {0, 0};
+  int spectators = 0;
+  std::vector<std::string> names;
+  std::string instance;  // the sender, set on delivery
 };
 
 class Bus {
@@ -25,10 +34,10 @@ class Bus {
   // Tells the other instances (never this one). Does not throw: a message
   // that cannot go is lost, and the others catch up on their next conflict,
   // message or reconnection.
-  virtual void publish(const TableChanged& m) = 0;
+  virtual void publish(const BusMessage& m) = 0;
   // Starts delivering the other instances' messages to `handler`, on the
   // bus's own thread.
-  virtual void start(std::function<void(TableChanged)> handler) = 0;
+  virtual void start(std::function<void(BusMessage)> handler) = 0;
   // Stops delivering: once it returns, the handler is not called again.
   virtual void stop() = 0;
   // Whether the bus answers now (for /readyz).

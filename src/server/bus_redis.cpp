@@ -85,9 +85,13 @@ class RedisBus final : public Bus {
     if (thread_.joinable()) thread_.join();
   }
 
-  void publish(const TableChanged& m) override {
-    const std::string text =
-        json::serialize(json::object{{"i", id_}, {"c", m.code}, {"g", m.game}, {"v", m.version}});
+  void publish(const BusMessage& m) override {
+    json::object o{{"i", id_}, {"c", m.code}, {"g", m.game}, {"v", m.version}};
+    if (m.presence) {
+      o["p"] = json::array{m.seats[0], m.seats[1], m.spectators};
+      o["w"] = json::array(m.names.begin(), m.names.end());
+    }
+    const std::string text = json::serialize(o);
     std::lock_guard lock(publish_mutex_);
     for (int attempt = 0; attempt < 2; ++attempt) {
       if (!publisher_) publisher_ = connect_to(address_);
@@ -104,7 +108,7 @@ class RedisBus final : public Bus {
 
   // Returns once the bus listens (or after 2 s without Redis), so that no
   // change made after it is missed.
-  void start(std::function<void(TableChanged)> handler) override {
+  void start(std::function<void(BusMessage)> handler) override {
     handler_ = std::move(handler);
     thread_ = std::thread([this] { listen(); });
     std::unique_lock lock(listener_mutex_);
@@ -139,7 +143,7 @@ class RedisBus final : public Bus {
             listener_ = c;
           }
           subscribed_cv_.notify_all();
-          if (had_gap) handler_(TableChanged{});  // read everything again
+          if (had_gap) handler_(BusMessage{});  // read everything again
           had_gap = true;                         // any later reconnection follows a gap
           receive(c);
           std::lock_guard lock(listener_mutex_);
@@ -177,7 +181,21 @@ class RedisBus final : public Bus {
     if (!code || !code->is_string() || code->as_string().empty() || !game || !game->is_int64() || !version ||
         !version->is_int64())
       return;
-    handler_(TableChanged{std::string(code->as_string()), game->as_int64(), int(version->as_int64())});
+    BusMessage m{std::string(code->as_string()), game->as_int64(), int(version->as_int64())};
+    m.instance = std::string(from->as_string());
+    if (const auto* p = o.if_contains("p")) {
+      const auto* w = o.if_contains("w");
+      if (!p->is_array() || p->as_array().size() != 3 || !w || !w->is_array()) return;
+      for (const auto& n : p->as_array())
+        if (!n.is_int64() || n.as_int64() < 0 || n.as_int64() > 1000000) return;
+      m.presence = true;
+      m.seats[0] = int(p->as_array()[0].as_int64());
+      m.seats[1] = int(p->as_array()[1].as_int64());
+      m.spectators = int(p->as_array()[2].as_int64());
+      for (const auto& n : w->as_array())
+        if (n.is_string() && m.names.size() < 50) m.names.emplace_back(n.as_string());
+    }
+    handler_(std::move(m));
   }
 
   Address address_;
@@ -187,7 +205,7 @@ class RedisBus final : public Bus {
   std::mutex listener_mutex_;
   redisContext* listener_ = nullptr;
   std::condition_variable subscribed_cv_;
-  std::function<void(TableChanged)> handler_;
+  std::function<void(BusMessage)> handler_;
   std::atomic<bool> stopping_{false};
   std::thread thread_;
 };

@@ -867,13 +867,15 @@ int run_server(const ServerOptions& o) {
     hub.tick();
     schedule_tick();
   });
-  // With other instances: CPU turns whose instance died are taken over.
+  // With other instances: CPU turns whose instance died are taken over, and
+  // who is at each table is said again now and then.
   asio::steady_timer cpu_scanner(hub_ioc);
   std::function<void()> schedule_cpu_scan = [&] {
     cpu_scanner.expires_after(std::chrono::seconds(5));
     cpu_scanner.async_wait([&](beast::error_code ec) {
       if (ec) return;
       hub.scan_cpu();
+      hub.heartbeat();
       schedule_cpu_scan();
     });
   };

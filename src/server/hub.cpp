@@ -158,7 +158,7 @@ json::object party_json(const Party& p) {
   json::array players;
   for (size_t i = 0; i < p.seats().size(); ++i) {
     const Seat& s = p.seats()[i];
-    json::object o{{"seat", i}, {"name", s.name}, {"online", s.connections > 0}, {"host", i == 0}};
+    json::object o{{"seat", i}, {"name", s.name}, {"online", p.connections_anywhere(int(i)) > 0}, {"host", i == 0}};
     if (i == 1 && p.cpu_level()) {
       o["cpu"] = p.cpu_level();
       o["online"] = true;
@@ -174,12 +174,13 @@ json::object party_json(const Party& p) {
                  {"players", std::move(players)},
                  {"status", p.status()}};
   o["fen"] = r.start_fen.empty() ? json::value(nullptr) : json::value(r.start_fen);
-  o["spectators"] = p.spectators;
-  // The names spectators gave, each once, in order (the first 50).
+  o["spectators"] = p.spectators_anywhere();
+  // The names spectators gave (here and on the other instances), each once,
+  // in order (the first 50).
+  std::set<std::string> names(p.spectator_names.begin(), p.spectator_names.end());
+  for (const auto& [instance, e] : p.elsewhere) names.insert(e.names.begin(), e.names.end());
   json::array watchers;
-  for (auto it = p.spectator_names.begin(); it != p.spectator_names.end() && watchers.size() < 50;
-       it = p.spectator_names.upper_bound(*it))
-    watchers.push_back(json::value(*it));
+  for (auto it = names.begin(); it != names.end() && watchers.size() < 50; ++it) watchers.push_back(json::value(*it));
   o["watchers"] = std::move(watchers);
   o["cpu"] = p.cpu_level() ? json::value(p.cpu_level()) : json::value(nullptr);
   o["game"] = p.game() ? json::value(p.game()->id) : json::value(nullptr);
@@ -368,15 +369,63 @@ void Hub::scan_cpu() {
 void Hub::set_bus(Bus* bus) {
   if (bus_) bus_->stop();
   bus_ = bus;
-  if (bus_) bus_->start([this](TableChanged m) { post_([this, m = std::move(m)] { on_bus(m); }); });
+  if (bus_) bus_->start([this](BusMessage m) { post_([this, m = std::move(m)] { on_bus(m); }); });
 }
 
 void Hub::publish(const Party& p) {
   if (!bus_) return;
-  bus_->publish(TableChanged{p.code(), p.game() ? p.game()->id : 0, p.game() ? p.game()->version : 0});
+  bus_->publish(BusMessage{p.code(), p.game() ? p.game()->id : 0, p.game() ? p.game()->version : 0});
 }
 
-void Hub::on_bus(const TableChanged& m) {
+void Hub::publish_presence(const Party& p) {
+  if (!bus_) return;
+  BusMessage m{p.code()};
+  m.presence = true;
+  for (int seat = 0; seat < 2 && size_t(seat) < p.seats().size(); ++seat) m.seats[seat] = p.seats()[size_t(seat)].connections;
+  m.spectators = p.spectators;
+  for (auto it = p.spectator_names.begin(); it != p.spectator_names.end() && m.names.size() < 50;
+       it = p.spectator_names.upper_bound(*it))
+    m.names.push_back(*it);
+  bus_->publish(m);
+}
+
+void Hub::heartbeat() {
+  if (!bus_) return;
+  const int64_t t = now();
+  for (auto& [code, p] : parties_) {
+    // Who is here, said again now and then, so that an instance that comes
+    // to the table later learns it, and what a dead instance said fades.
+    if (!p.nobody_connected() && t - p.presence_said_at >= PRESENCE_HEARTBEAT_MS) {
+      publish_presence(p);
+      p.presence_said_at = t;
+    }
+    const size_t before = p.elsewhere.size();
+    std::erase_if(p.elsewhere, [t](const auto& e) { return t - e.second.at > 2 * PRESENCE_HEARTBEAT_MS + 10000; });
+    if (p.elsewhere.size() != before) broadcast(p, true, false);
+  }
+}
+
+void Hub::on_bus(const BusMessage& m) {
+  if (m.presence) {
+    auto it = parties_.find(m.code);
+    if (it == parties_.end()) return;  // nobody here to tell
+    Party& p = it->second;
+    const bool newcomer = !p.elsewhere.count(m.instance);
+    if (m.seats[0] == 0 && m.seats[1] == 0 && m.spectators == 0) {
+      p.elsewhere.erase(m.instance);
+    } else {
+      Party::Elsewhere& e = p.elsewhere[m.instance];
+      e.seats[0] = m.seats[0];
+      e.seats[1] = m.seats[1];
+      e.spectators = m.spectators;
+      e.names = m.names;
+      e.at = now();
+    }
+    broadcast(p, true, false);
+    // An instance new at this table learns who is here in turn.
+    if (newcomer && !p.nobody_connected()) publish_presence(p);
+    return;
+  }
   if (m.code.empty()) {  // the bus was away: anything may have changed
     for (auto& [code, p] : parties_) reload(p);
     return;
@@ -677,7 +726,10 @@ void Hub::presence_changed(Party& p) {
   if (!presence_pending_.insert(p.code()).second) return;  // one is already on its way
   auto flush = [this, code = p.code()] {
     presence_pending_.erase(code);
-    if (Party* q = find(code)) broadcast(*q, true, false);
+    if (Party* q = find(code)) {
+      publish_presence(*q);
+      broadcast(*q, true, false);
+    }
   };
   if (defer_) defer_(limits_.presence_delay_ms, std::move(flush));
   else post_(std::move(flush));

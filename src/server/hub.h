@@ -169,6 +169,10 @@ class Hub {
   // Instances sharing the store: plays the CPU turns whose searching
   // instance let its lease run out (it died); call every few seconds.
   void scan_cpu();
+  // Instances sharing the store: says again who is at each table here (every
+  // PRESENCE_HEARTBEAT_MS), and forgets what an instance silent for two of
+  // those said; call every few seconds.
+  void heartbeat();
   // Testing aid: lets POST /api/test/clock move the hub's clock forward.
   void enable_test_clock() { test_clock_ = true; }
   bool test_clock_enabled() const { return test_clock_; }
@@ -191,7 +195,9 @@ class Hub {
   // Tells the other instances that this one changed a table; and what the
   // hub does when another one did.
   void publish(const Party& p);
-  void on_bus(const TableChanged& m);
+  // Tells the other instances who is at a table here.
+  void publish_presence(const Party& p);
+  void on_bus(const BusMessage& m);
   // Drops from memory the tables nobody has been at for table_idle_ms.
   void close_idle_tables();
   void expire_if_due(Party& p);
@@ -280,6 +286,8 @@ constexpr int EXPIRIES_PER_TICK = 1000;
 // The lease on a CPU turn lasts the search's time cap and this much more
 // (the wait for a CPU thread, the pause of the low levels).
 constexpr int64_t CPU_LEASE_MARGIN_MS = 10000;
+// Instances tell each other who is at their tables this often.
+constexpr int64_t PRESENCE_HEARTBEAT_MS = 30000;
 
 // An event carries at most this many actions (a CPU's count and move, say);
 // past it the whole state goes out.

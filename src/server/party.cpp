@@ -126,9 +126,28 @@ void Party::carry_presence_from(const Party& old) {
   for (size_t i = 0; i < seats_.size() && i < old.seats_.size(); ++i) seats_[i].connections = old.seats_[i].connections;
   spectators = old.spectators;
   spectator_names = old.spectator_names;
+  elsewhere = old.elsewhere;
   opened_at = old.opened_at;
   last_present_ = std::max(last_present_, old.last_present_);
   if (record_.rematch_offer == old.record_.rematch_offer) rematch_declined_by_ = old.rematch_declined_by_;
+}
+
+int Party::connections_anywhere(int seat) const {
+  int n = seat >= 0 && size_t(seat) < seats_.size() ? seats_[size_t(seat)].connections : 0;
+  for (const auto& [instance, e] : elsewhere) n += seat >= 0 && seat < 2 ? e.seats[seat] : 0;
+  return n;
+}
+
+int Party::spectators_anywhere() const {
+  int n = spectators;
+  for (const auto& [instance, e] : elsewhere) n += e.spectators;
+  return n;
+}
+
+bool Party::nobody_anywhere() const {
+  return nobody_connected() && std::all_of(elsewhere.begin(), elsewhere.end(), [](const auto& e) {
+           return e.second.seats[0] == 0 && e.second.seats[1] == 0 && e.second.spectators == 0;
+         });
 }
 
 bool Party::nobody_connected() const {
@@ -145,7 +164,7 @@ std::optional<Error> Party::refuse_if_expired() const {
 
 bool Party::expire_if_due(Store& store, int64_t now, int64_t live_idle_ms) {
   int64_t due = expires_at();
-  if (!turn_based() && !expired() && live_idle_ms > 0 && nobody_connected())
+  if (!turn_based() && !expired() && live_idle_ms > 0 && nobody_anywhere())
     due = std::max({last_activity_, last_present_, record_.starts_at}) + live_idle_ms;
   if (due == 0 || now < due) return false;
   bool running = game_ && !game_->game.over();

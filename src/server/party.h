@@ -4,6 +4,7 @@
 // on one executor.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <set>
 #include <utility>
@@ -75,6 +76,19 @@ class Party {
   std::multiset<std::string> spectator_names;
   // When the hub read the table from the store (in memory only).
   int64_t opened_at = 0;
+  // Who is at the table on other instances sharing the store, by instance
+  // (from the bus; in memory only), and when each said so last.
+  struct Elsewhere {
+    int seats[2] = {0, 0};
+    int spectators = 0;
+    std::vector<std::string> names;
+    int64_t at = 0;
+  };
+  std::map<std::string, Elsewhere> elsewhere;
+  int64_t presence_said_at = 0;  // when the hub last told the other instances who is here
+  // Open connections of a seat here and on the other instances.
+  int connections_anywhere(int seat) const;
+  int spectators_anywhere() const;
   // "waiting", "ready", "playing", "finished" or "expired".
   std::string status() const;
   // The seat holding this token hash, or -1.
@@ -107,8 +121,10 @@ class Party {
   // `live_idle_ms` (0: live tables never end so): the running game, if any,
   // gets "expire". False when it is not due (nothing changes).
   bool expire_if_due(Store& store, int64_t now, int64_t live_idle_ms = 0);
-  // No player or spectator has an open connection.
+  // No player or spectator has an open connection to this instance.
   bool nobody_connected() const;
+  // Nor to any other instance.
+  bool nobody_anywhere() const;
   // The last person connected to the table just left (or the server just
   // started): a live table's idle time counts from the latest of this, its
   // last action and its scheduled start.

@@ -170,6 +170,15 @@ TEST_F(Cluster, PlayersAtTwoInstancesPlayToMateASpectatorAtTheThirdSeesEveryMove
     c->send({{"t", "hello"}, {"code", code}, {"events", true}});
     c->wait_for("welcome");
   }
+  // Each player sees the other online, though they are at different instances.
+  auto other_online = [](WsClient& c, int seat) {
+    json::value p = c.wait_for("party", [seat](const json::value& m) {
+      return m.at("players").as_array().size() == 2 && m.at("players").as_array()[size_t(seat)].at("online").as_bool();
+    });
+    return p.is_object();
+  };
+  EXPECT_TRUE(other_online(host, 1));
+  EXPECT_TRUE(other_online(guest, 0));
   host.send({{"t", "start"}});
   for (WsClient* c : {&host, &guest, &spectator, &viaNginx}) c->wait_for("state", at_version(0));
   for (int v = 0; v < 5; ++v) {

@@ -561,5 +561,55 @@ TEST_P(Tables, ACpuTurnWhoseInstanceDiedIsPlayedOnceByAnother) {
   EXPECT_EQ(store_->cpu_turn_parties(clock_ + 1000000, 10), std::vector<std::string>{});
 }
 
+// Who is at a table, across instances: each instance tells the others who is
+// at its tables, so a player sees the other online, and the spectators (and
+// their names) are counted wherever they are. What a dead instance said fades.
+TEST_P(Tables, PresenceIsTheSameOnEveryInstance) {
+  const char* redis = std::getenv("MAKRUK_TEST_REDIS");
+  if (!redis) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
+  hub_bus_ = open_redis_bus(redis);
+  auto busB = open_redis_bus(redis);
+  hub_->set_bus(hub_bus_.get());
+  std::unique_ptr<Store> otherStore = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
+  auto other = std::make_unique<Hub>(
+      *otherStore,
+      [this](std::function<void()> f) {
+        std::lock_guard lock(mutex_);
+        posted_.push_back(std::move(f));
+        cv_.notify_all();
+      },
+      [this] { return clock_; });
+  other->set_bus(busB.get());
+  other->load();
+  table();
+  auto host = connect(host_);
+  auto guest = std::make_shared<FakeClient>(), watcher = std::make_shared<FakeClient>();
+  guest->ip = watcher->ip = "1.2.3.5";
+  other->on_message(guest, R"({"t":"hello","code":")" + code_ + R"(","token":")" + guest_ + "\"}");
+  other->on_message(watcher, R"({"t":"hello","code":")" + code_ + R"(","name":"Noi"})");
+  auto online = [](const FakeClient& c, int seat) {
+    json::object p = c.last("party");
+    return !p.empty() && p.at("players").as_array()[size_t(seat)].at("online").as_bool();
+  };
+  auto spectators = [](const FakeClient& c) {
+    json::object p = c.last("party");
+    return p.empty() ? -1 : int(p.at("spectators").as_int64());
+  };
+  ASSERT_TRUE(run_posted_until([&] { return online(*host, 1) && spectators(*host) == 1; }))
+      << "the host's instance knows the guest and the spectator are at the other";
+  EXPECT_EQ(host->last("party").at("watchers").as_array(), (json::array{"Noi"}));
+  ASSERT_TRUE(run_posted_until([&] { return online(*guest, 0); })) << "and the other way round";
+  // The guest leaves: offline for the host too.
+  other->on_close(guest);
+  ASSERT_TRUE(run_posted_until([&] { return !online(*host, 1); }));
+  EXPECT_EQ(spectators(*host), 1);
+  // The other instance dies without a word: what it said fades.
+  other.reset();
+  clock_ += 2 * PRESENCE_HEARTBEAT_MS + 10001;
+  hub_->heartbeat();
+  EXPECT_EQ(spectators(*host), 0);
+  EXPECT_TRUE(host->last("party").at("watchers").as_array().empty());
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Tables, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& info) { return info.param; });
