@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,11 @@ class Bus {
   virtual void stop() = 0;
   // Whether the bus answers now (for /readyz).
   virtual bool healthy() = 0;
+  // A per-address limit shared by the instances: true when `key` has had
+  // fewer than `limit` events in the minute before `now`, recording one when
+  // `record`; nothing when the bus does not answer (the instance then counts
+  // alone).
+  virtual std::optional<bool> allow(const std::string& key, int64_t now, int limit, bool record) = 0;
 };
 
 // Redis publish/subscribe at `url` (redis://HOST:PORT). Throws

@@ -115,6 +115,33 @@ class RedisBus final : public Bus {
     subscribed_cv_.wait_for(lock, std::chrono::seconds(2), [this] { return listener_ != nullptr; });
   }
 
+  std::optional<bool> allow(const std::string& key, int64_t now, int limit, bool record) override {
+    // A sliding minute per key: a sorted set of event times, trimmed, counted
+    // and added to in one step on the Redis side.
+    static constexpr const char* SCRIPT =
+        "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - 60000) "
+        "if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end "
+        "if ARGV[3] == '1' then redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4]) "
+        "redis.call('PEXPIRE', KEYS[1], 60000) end return 1";
+    const std::string full = "makruk:limit:" + key, at = std::to_string(now), max = std::to_string(limit);
+    const std::string member = at + ":" + id_ + ":" + std::to_string(++events_);
+    std::lock_guard lock(publish_mutex_);
+    if (!publisher_) publisher_ = connect_to(address_);
+    if (!publisher_) return std::nullopt;
+    auto* r = static_cast<redisReply*>(redisCommand(publisher_, "EVAL %s 1 %b %b %b %s %b", SCRIPT, full.data(),
+                                                    full.size(), at.data(), at.size(), max.data(), max.size(),
+                                                    record ? "1" : "0", member.data(), member.size()));
+    if (!r) {
+      redisFree(publisher_);
+      publisher_ = nullptr;
+      return std::nullopt;
+    }
+    std::optional<bool> answer;
+    if (r->type == REDIS_REPLY_INTEGER) answer = r->integer == 1;
+    freeReplyObject(r);
+    return answer;
+  }
+
   bool healthy() override {
     std::lock_guard lock(publish_mutex_);
     if (!publisher_) publisher_ = connect_to(address_);
@@ -202,6 +229,7 @@ class RedisBus final : public Bus {
   std::string id_;
   std::mutex publish_mutex_;
   redisContext* publisher_ = nullptr;
+  uint64_t events_ = 0;  // makes each recorded event a member of its own
   std::mutex listener_mutex_;
   redisContext* listener_ = nullptr;
   std::condition_variable subscribed_cv_;

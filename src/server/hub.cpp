@@ -369,6 +369,12 @@ void Hub::scan_cpu() {
 void Hub::set_bus(Bus* bus) {
   if (bus_) bus_->stop();
   bus_ = bus;
+  // The per-address limits count across the instances.
+  const std::pair<AddressLimiter*, const char*> limiters[] = {
+      {&wrong_codes_, "wrong-codes"}, {&creates_, "create"},       {&joins_, "join"},
+      {&cpu_creates_, "cpu"},         {&subscribes_, "subscribe"}, {&feedback_posts_, "feedback"},
+      {&admin_guesses_, "admin"},     {&recommends_, "recommend"}, {&seeks_, "seek"}};
+  for (const auto& [limiter, name] : limiters) limiter->share(bus, name);
   if (bus_) bus_->start([this](BusMessage m) { post_([this, m = std::move(m)] { on_bus(m); }); });
 }
 
@@ -462,6 +468,8 @@ void Hub::close_idle_tables() {
 
 bool AddressLimiter::allow(const std::string& ip, int64_t now, int limit, bool record) {
   if (limit <= 0) return true;
+  if (bus_)
+    if (auto shared = bus_->allow(name_ + ":" + ip, now, limit, record)) return *shared;
   auto it = events_.find(ip);
   if (it != events_.end()) {
     auto& times = it->second;

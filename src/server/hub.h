@@ -88,10 +88,18 @@ class AddressLimiter {
   bool allow(const std::string& ip, int64_t now, int limit, bool record = true);
   // Forgets the windows that have emptied (call now and then).
   void sweep(int64_t now);
+  // Instances sharing a bus count together under `name` (while the bus
+  // answers; otherwise each counts alone).
+  void share(Bus* bus, std::string name) {
+    bus_ = bus;
+    name_ = std::move(name);
+  }
   size_t size() const { return events_.size(); }
 
  private:
   std::map<std::string, std::deque<int64_t>> events_;
+  Bus* bus_ = nullptr;
+  std::string name_;
 };
 
 class Hub {

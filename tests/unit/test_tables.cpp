@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <random>
 
 #include "server/bus.h"
 #include "server/hub.h"
@@ -609,6 +610,43 @@ TEST_P(Tables, PresenceIsTheSameOnEveryInstance) {
   hub_->heartbeat();
   EXPECT_EQ(spectators(*host), 0);
   EXPECT_TRUE(host->last("party").at("watchers").as_array().empty());
+}
+
+// The per-address limits count across instances: spreading requests over
+// them does not multiply what one address may do.
+TEST_P(Tables, LimitsPerAddressAreSharedByTheInstances) {
+  const char* redis = std::getenv("MAKRUK_TEST_REDIS");
+  if (!redis) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
+  hub_bus_ = open_redis_bus(redis);
+  auto busB = open_redis_bus(redis);
+  hub_->set_bus(hub_bus_.get());
+  std::unique_ptr<Store> otherStore = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
+  Hub other(*otherStore, [](std::function<void()>) {}, [this] { return clock_; });
+  other.set_bus(busB.get());
+  other.load();
+  // An address of this test run alone (Redis outlives the test).
+  std::random_device random;
+  const std::string ip = "10." + std::to_string(random() % 250) + "." + std::to_string(random() % 250) + "." +
+                         std::to_string(random() % 250);
+  int made = 0, refused = 0;
+  for (int i = 0; i < 16; ++i) {
+    Hub& at = i % 2 == 0 ? *hub_ : other;
+    const int status = at.create_party(R"({"name":"Somchai"})", ip).status;
+    made += status == 201;
+    refused += status == 429;
+  }
+  EXPECT_EQ(made, hub_->limits().create_per_minute) << "10 a minute in all, not 10 at each instance";
+  EXPECT_EQ(refused, 16 - made);
+  // Wrong codes likewise.
+  int wrong = 0;
+  for (int i = 0; i < 14; ++i) {
+    Hub& at = i % 2 == 0 ? *hub_ : other;
+    wrong += at.get_party("ZZZZZ" + std::to_string(i % 10), ip).status == 429;
+  }
+  EXPECT_EQ(wrong, 14 - hub_->limits().wrong_codes_per_minute);
+  // A minute later the address may create again.
+  clock_ += 60001;
+  EXPECT_EQ(other.create_party(R"({"name":"Somchai"})", ip).status, 201);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Tables, ::testing::Values("sqlite", "postgresql"),
