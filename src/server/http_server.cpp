@@ -820,6 +820,11 @@ int run_server(const ServerOptions& o) {
     }
     hub.set_bus(bus.get());
   }
+  // However this function ends, the hub lets go of the bus before the bus goes.
+  struct LetGoOfBus {
+    Hub& hub;
+    ~LetGoOfBus() { hub.set_bus(nullptr); }
+  } let_go_of_bus{hub};
   try {
     hub.load();
   } catch (const std::exception& e) {

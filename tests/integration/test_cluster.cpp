@@ -205,6 +205,11 @@ TEST_F(Cluster, PlayersAtTwoInstancesPlayToMateASpectatorAtTheThirdSeesEveryMove
     EXPECT_EQ(str(last, "result"), "1-0");
     EXPECT_EQ(str(last, "reason"), "checkmate");
   }
+  // An instance asked to stop (SIGTERM) drains and exits cleanly, bus and all.
+  kill(servers_[2]->pid(), SIGTERM);
+  for (auto deadline = Clock::now() + 15s; servers_[2]->alive() && Clock::now() < deadline;)
+    std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(servers_[2]->how_it_ended(), "exited with status 0");
 }
 
 TEST_F(Cluster, AnInstanceKilledMidGameLosesNothingAcknowledged) {
