@@ -141,6 +141,20 @@ class Cluster : public ::testing::Test {
     }
     return {code, host, guest};
   }
+  // A game started through nginx, its host at instance `a`, its guest at `b`.
+  struct Started {
+    std::string code, host_token, guest_token;
+    std::unique_ptr<WsClient> host, guest;
+  };
+  Started started(int a, int b) {
+    auto [code, host_token, guest_token] = table();
+    Started g{code, host_token, guest_token, std::make_unique<WsClient>(port(a)), std::make_unique<WsClient>(port(b))};
+    hello(*g.host, code, host_token);
+    hello(*g.guest, code, guest_token);
+    g.host->send({{"t", "start"}});
+    g.guest->wait_for("state", at_version(0));
+    return g;
+  }
   static void hello(WsClient& c, const std::string& code, const std::string& token) {
     json::object m{{"t", "hello"}, {"code", code}};
     if (!token.empty()) m["token"] = token;
@@ -213,13 +227,10 @@ TEST_F(Cluster, PlayersAtTwoInstancesPlayToMateASpectatorAtTheThirdSeesEveryMove
 }
 
 TEST_F(Cluster, AnInstanceKilledMidGameLosesNothingAcknowledged) {
-  auto [code, hostToken, guestToken] = table();
-  auto host = std::make_unique<WsClient>(port(0));
-  WsClient guest(port(1));
-  hello(*host, code, hostToken);
-  hello(guest, code, guestToken);
-  host->send({{"t", "start"}});
-  guest.wait_for("state", at_version(0));
+  Started g = started(0, 1);
+  auto& host = g.host;
+  WsClient& guest = *g.guest;
+  const std::string code = g.code, hostToken = g.host_token;
   host->send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}, {"id", "a"}});
   host->wait_for("ack", [](auto& m) { return m.as_object().contains("id"); });
   guest.wait_for("state", at_version(1));
@@ -253,12 +264,8 @@ TEST_F(Cluster, ACpuGameWhoseInstanceIsKilledMidSearchStillGetsItsReply) {
 }
 
 TEST_F(Cluster, AfterRedisRestartsTheBusCarriesChangesAgain) {
-  auto [code, hostToken, guestToken] = table();
-  WsClient host(port(0)), guest(port(1));
-  hello(host, code, hostToken);
-  hello(guest, code, guestToken);
-  host.send({{"t", "start"}});
-  guest.wait_for("state", at_version(0));
+  Started g = started(0, 1);
+  WsClient &host = *g.host, &guest = *g.guest;
   run(SERVICES + "/redis.sh stop " + (dir_ / "redis").string());
   redis_ = run(SERVICES + "/redis.sh start " + (dir_ / "redis").string() + " " + std::to_string(redis_port_));
   ASSERT_FALSE(redis_.empty());
@@ -294,12 +301,8 @@ TEST_F(Cluster, AfterRedisRestartsTheBusCarriesChangesAgain) {
 }
 
 TEST_F(Cluster, WhilePostgresRestartsRequestsFailCleanlyThenEverythingResumes) {
-  auto [code, hostToken, guestToken] = table();
-  WsClient host(port(0)), guest(port(1));
-  hello(host, code, hostToken);
-  hello(guest, code, guestToken);
-  host.send({{"t", "start"}});
-  guest.wait_for("state", at_version(0));
+  Started g = started(0, 1);
+  WsClient &host = *g.host, &guest = *g.guest;
   const std::string bin = run("ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1");
   const std::string as_pg = geteuid() == 0 ? "runuser -u postgres -- " : "";
   const std::string data = (dir_ / "pg" / "data").string();

@@ -58,20 +58,50 @@ class Tables : public ::testing::TestWithParam<std::string> {
     }
     store_.reset();
     store_ = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
-    hub_ = std::make_unique<Hub>(
-        *store_,
-        [this](std::function<void()> f) {
-          std::lock_guard lock(mutex_);
-          posted_.push_back(std::move(f));
-          cv_.notify_all();
-        },
-        [this] { return clock_; });
+    hub_ = std::make_unique<Hub>(*store_, queued(), [this] { return clock_; });
     HubLimits limits;
     limits.cpu_pause = false;
     hub_->set_limits(limits);
     hub_->load();
     hub_->set_push("PUBLICKEY", [this](webpush::Delivery d) { pushes_.push_back(std::move(d)); }, false);
   }
+  // Work a hub posts to itself, kept in the queue that run_posted() runs.
+  Hub::Post queued() {
+    return [this](std::function<void()> f) {
+      std::lock_guard lock(mutex_);
+      posted_.push_back(std::move(f));
+      cv_.notify_all();
+    };
+  }
+  // Another instance on the same database: a store connection of its own.
+  std::unique_ptr<Store> second_store() {
+    return pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
+  }
+  // Its hub, whose posted work waits in the same queue (or runs at once, or
+  // is lost: an instance that dies); with a bus when one is given.
+  enum class Posts { Queued, AtOnce, Lost };
+  std::unique_ptr<Hub> second_hub(Store& store, Posts posts, Bus* bus = nullptr) {
+    Hub::Post post = posts == Posts::Queued   ? queued()
+                     : posts == Posts::AtOnce ? Hub::Post([](std::function<void()> f) { f(); })
+                                              : Hub::Post([](std::function<void()>) {});
+    auto hub = std::make_unique<Hub>(store, std::move(post), [this] { return clock_; });
+    if (bus) hub->set_bus(bus);
+    hub->load();
+    return hub;
+  }
+  // The Redis of the test command, or nothing (the test is then skipped).
+  static const char* redis() { return std::getenv("MAKRUK_TEST_REDIS"); }
+  // hub_ and another instance on the same database, each with its own
+  // connection to the Redis bus; the other's hub is returned (its store and
+  // bus are kept here and outlive it).
+  std::unique_ptr<Hub> with_bus_and_another_instance(Posts posts) {
+    hub_bus_ = open_redis_bus(redis());
+    hub_->set_bus(hub_bus_.get());
+    other_bus_ = open_redis_bus(redis());
+    other_store_ = second_store();
+    return second_hub(*other_store_, posts, other_bus_.get());
+  }
+
   // Runs posted work until `done` holds (false after 30 s without it).
   bool run_posted_until(const std::function<bool()>& done) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
@@ -150,6 +180,8 @@ class Tables : public ::testing::TestWithParam<std::string> {
   std::unique_ptr<testing_helpers::TempPg> pg_;
   std::unique_ptr<Store> store_;
   std::unique_ptr<Bus> hub_bus_;  // the bus of hub_, when a test gives it one (it outlives the hub)
+  std::unique_ptr<Store> other_store_;  // another instance's
+  std::unique_ptr<Bus> other_bus_;
   std::unique_ptr<Hub> hub_;
   int64_t clock_ = T0;
   std::vector<webpush::Delivery> pushes_;
@@ -408,9 +440,9 @@ TEST_P(Tables, ConflictingMovesOnTwoInstancesOneWinsTheOtherCatchesUp) {
   table();
   auto host = connect(host_);
   ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
-  std::unique_ptr<Store> otherStore = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
-  Hub other(*otherStore, [](std::function<void()> f) { f(); }, [this] { return clock_; });
-  other.load();
+  auto otherStore = second_store();
+  auto otherHub = second_hub(*otherStore, Posts::AtOnce);
+  Hub& other = *otherHub;
   // The same player's second browser reaches the other instance.
   auto there = std::make_shared<FakeClient>();
   there->ip = "1.2.3.4";
@@ -453,9 +485,9 @@ TEST_P(Tables, TwoInstancesEndATurnBasedTableOnce) {
                    {"lang", "en"},
                    {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}};
   ASSERT_EQ(hub_->push_subscribe(json::serialize(req), "1.2.3.4").status, 200);
-  std::unique_ptr<Store> otherStore = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
-  Hub other(*otherStore, [](std::function<void()> f) { f(); }, [this] { return clock_; });
-  other.load();
+  auto otherStore = second_store();
+  auto otherHub = second_hub(*otherStore, Posts::AtOnce);
+  Hub& other = *otherHub;
   other.set_push("PUBLICKEY", [this](webpush::Delivery d) { pushes_.push_back(std::move(d)); }, false);
   auto watcher = std::make_shared<FakeClient>();
   other.on_message(watcher, R"({"t":"hello","code":")" + code_ + "\"}");  // in memory there too
@@ -472,22 +504,8 @@ TEST_P(Tables, TwoInstancesEndATurnBasedTableOnce) {
 // with a spectator at the second; every change made at one reaches the other's
 // clients, in order, and both sides hold the same game.
 TEST_P(Tables, ABusCarriesEveryChangeToTheOtherInstance) {
-  const char* redis = std::getenv("MAKRUK_TEST_REDIS");
-  if (!redis) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
-  hub_bus_ = open_redis_bus(redis);
-  auto busB = open_redis_bus(redis);
-  hub_->set_bus(hub_bus_.get());
-  std::unique_ptr<Store> otherStore = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
-  auto other = std::make_unique<Hub>(
-      *otherStore,
-      [this](std::function<void()> f) {
-        std::lock_guard lock(mutex_);
-        posted_.push_back(std::move(f));
-        cv_.notify_all();
-      },
-      [this] { return clock_; });
-  other->load();
-  other->set_bus(busB.get());
+  if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
+  auto other = with_bus_and_another_instance(Posts::Queued);
 
   table();
   auto host = std::make_shared<FakeClient>();
@@ -523,16 +541,9 @@ TEST_P(Tables, ABusCarriesEveryChangeToTheOtherInstance) {
 // it dies mid-search (its lease runs out unused), another takes the turn
 // over; while the lease holds, nobody else searches. The reply is played once.
 TEST_P(Tables, ACpuTurnWhoseInstanceDiedIsPlayedOnceByAnother) {
-  const char* redis = std::getenv("MAKRUK_TEST_REDIS");
-  if (!redis) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
-  hub_bus_ = open_redis_bus(redis);
-  auto busA = open_redis_bus(redis);
-  hub_->set_bus(hub_bus_.get());
-  std::unique_ptr<Store> storeA = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
+  if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
   // The instance that dies: whatever it posts to itself (the CPU's reply) is lost.
-  auto dying = std::make_unique<Hub>(*storeA, [](std::function<void()>) {}, [this] { return clock_; });
-  dying->set_bus(busA.get());
-  dying->load();
+  auto dying = with_bus_and_another_instance(Posts::Lost);
   HubLimits limits;
   limits.cpu_pause = false;
   dying->set_limits(limits);
@@ -566,22 +577,8 @@ TEST_P(Tables, ACpuTurnWhoseInstanceDiedIsPlayedOnceByAnother) {
 // at its tables, so a player sees the other online, and the spectators (and
 // their names) are counted wherever they are. What a dead instance said fades.
 TEST_P(Tables, PresenceIsTheSameOnEveryInstance) {
-  const char* redis = std::getenv("MAKRUK_TEST_REDIS");
-  if (!redis) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
-  hub_bus_ = open_redis_bus(redis);
-  auto busB = open_redis_bus(redis);
-  hub_->set_bus(hub_bus_.get());
-  std::unique_ptr<Store> otherStore = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
-  auto other = std::make_unique<Hub>(
-      *otherStore,
-      [this](std::function<void()> f) {
-        std::lock_guard lock(mutex_);
-        posted_.push_back(std::move(f));
-        cv_.notify_all();
-      },
-      [this] { return clock_; });
-  other->set_bus(busB.get());
-  other->load();
+  if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
+  auto other = with_bus_and_another_instance(Posts::Queued);
   table();
   auto host = connect(host_);
   auto guest = std::make_shared<FakeClient>(), watcher = std::make_shared<FakeClient>();
@@ -615,15 +612,9 @@ TEST_P(Tables, PresenceIsTheSameOnEveryInstance) {
 // The per-address limits count across instances: spreading requests over
 // them does not multiply what one address may do.
 TEST_P(Tables, LimitsPerAddressAreSharedByTheInstances) {
-  const char* redis = std::getenv("MAKRUK_TEST_REDIS");
-  if (!redis) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
-  hub_bus_ = open_redis_bus(redis);
-  auto busB = open_redis_bus(redis);
-  hub_->set_bus(hub_bus_.get());
-  std::unique_ptr<Store> otherStore = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
-  Hub other(*otherStore, [](std::function<void()>) {}, [this] { return clock_; });
-  other.set_bus(busB.get());
-  other.load();
+  if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
+  auto otherHub = with_bus_and_another_instance(Posts::Lost);
+  Hub& other = *otherHub;
   // An address of this test run alone (Redis outlives the test).
   std::random_device random;
   const std::string ip = "10." + std::to_string(random() % 250) + "." + std::to_string(random() % 250) + "." +
