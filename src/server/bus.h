@@ -27,6 +27,11 @@ struct BusMessage {
   int spectators = 0;
   std::vector<std::string> names;
   std::string instance;  // the sender, set on delivery
+  // Or a pairing made at another instance for a seeker connected here: the
+  // instance (`to`), the seeker's connection and the message it gets.
+  std::string to;
+  uint64_t connection = 0;
+  std::string paired;
 };
 
 class Bus {
@@ -48,6 +53,19 @@ class Bus {
   // `record`; nothing when the bus does not answer (the instance then counts
   // alone).
   virtual std::optional<bool> allow(const std::string& key, int64_t now, int limit, bool record) = 0;
+
+  // The queue of people looking for an opponent, shared by the instances:
+  // its entries (texts) oldest first, or nothing when the bus does not answer.
+  virtual std::optional<std::vector<std::string>> seeks() = 0;
+  virtual bool add_seek(const std::string& entry, int64_t since) = 0;
+  // Takes an entry out; true for the one call that did (so two instances
+  // never pair the same seeker).
+  virtual bool take_seek(const std::string& entry) = 0;
+  // This instance's name on the bus; that it is alive (said every few
+  // seconds); whether another one still is.
+  virtual const std::string& id() const = 0;
+  virtual void alive() = 0;
+  virtual bool is_alive(const std::string& instance) = 0;
 };
 
 // Redis publish/subscribe at `url` (redis://HOST:PORT). Throws

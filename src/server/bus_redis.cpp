@@ -91,6 +91,11 @@ class RedisBus final : public Bus {
       o["p"] = json::array{m.seats[0], m.seats[1], m.spectators};
       o["w"] = json::array(m.names.begin(), m.names.end());
     }
+    if (!m.paired.empty()) {
+      o["to"] = m.to;
+      o["conn"] = m.connection;
+      o["paired"] = m.paired;
+    }
     const std::string text = json::serialize(o);
     std::lock_guard lock(publish_mutex_);
     for (int attempt = 0; attempt < 2; ++attempt) {
@@ -113,6 +118,20 @@ class RedisBus final : public Bus {
     thread_ = std::thread([this] { listen(); });
     std::unique_lock lock(listener_mutex_);
     subscribed_cv_.wait_for(lock, std::chrono::seconds(2), [this] { return listener_ != nullptr; });
+  }
+
+  // One command on the publishing connection (the lock held), opened again
+  // if it broke; null when Redis does not answer.
+  template <typename... Args>
+  redisReply* command(const char* format, Args... args) {
+    if (!publisher_) publisher_ = connect_to(address_);
+    if (!publisher_) return nullptr;
+    auto* r = static_cast<redisReply*>(redisCommand(publisher_, format, args...));
+    if (!r) {
+      redisFree(publisher_);
+      publisher_ = nullptr;
+    }
+    return r;
   }
 
   std::optional<bool> allow(const std::string& key, int64_t now, int limit, bool record) override {
@@ -140,6 +159,55 @@ class RedisBus final : public Bus {
     if (r->type == REDIS_REPLY_INTEGER) answer = r->integer == 1;
     freeReplyObject(r);
     return answer;
+  }
+
+  std::optional<std::vector<std::string>> seeks() override {
+    std::lock_guard lock(publish_mutex_);
+    auto* r = command("ZRANGE makruk:seeks 0 -1");
+    if (!r) return std::nullopt;
+    std::vector<std::string> out;
+    if (r->type == REDIS_REPLY_ARRAY)
+      for (size_t i = 0; i < r->elements; ++i)
+        if (r->element[i]->type == REDIS_REPLY_STRING) out.emplace_back(r->element[i]->str, r->element[i]->len);
+    freeReplyObject(r);
+    return out;
+  }
+
+  bool add_seek(const std::string& entry, int64_t since) override {
+    std::lock_guard lock(publish_mutex_);
+    const std::string score = std::to_string(since);
+    auto* r = command("ZADD makruk:seeks %b %b", score.data(), score.size(), entry.data(), entry.size());
+    if (!r) return false;
+    freeReplyObject(r);
+    return true;
+  }
+
+  bool take_seek(const std::string& entry) override {
+    std::lock_guard lock(publish_mutex_);
+    auto* r = command("ZREM makruk:seeks %b", entry.data(), entry.size());
+    if (!r) return false;
+    const bool took = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
+    freeReplyObject(r);
+    return took;
+  }
+
+  const std::string& id() const override { return id_; }
+
+  void alive() override {
+    std::lock_guard lock(publish_mutex_);
+    const std::string key = "makruk:alive:" + id_;
+    if (auto* r = command("SET %b 1 PX 20000", key.data(), key.size())) freeReplyObject(r);
+  }
+
+  bool is_alive(const std::string& instance) override {
+    if (instance == id_) return true;
+    std::lock_guard lock(publish_mutex_);
+    const std::string key = "makruk:alive:" + instance;
+    auto* r = command("EXISTS %b", key.data(), key.size());
+    if (!r) return true;  // unknown: not taken for dead
+    const bool yes = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
+    freeReplyObject(r);
+    return yes;
   }
 
   bool healthy() override {
@@ -221,6 +289,16 @@ class RedisBus final : public Bus {
       m.spectators = int(p->as_array()[2].as_int64());
       for (const auto& n : w->as_array())
         if (n.is_string() && m.names.size() < 50) m.names.emplace_back(n.as_string());
+    }
+    if (const auto* to = o.if_contains("to")) {
+      const auto* conn = o.if_contains("conn");
+      const auto* paired = o.if_contains("paired");
+      if (!to->is_string() || to->as_string() != id_ || !conn || (!conn->is_uint64() && !conn->is_int64()) ||
+          !paired || !paired->is_string())
+        return;  // for another instance
+      m.to = id_;
+      m.connection = conn->is_uint64() ? conn->as_uint64() : uint64_t(conn->as_int64());
+      m.paired = std::string(paired->as_string());
     }
     handler_(std::move(m));
   }

@@ -240,6 +240,13 @@ class Hub {
   // its cancellation, and the waiting and playing counts sent to the seekers.
   void seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& name, const std::string& browser);
   void unseek(const std::shared_ptr<Client>& c, bool tell);
+  // With instances sharing a bus, the queue lives there: pairs with the
+  // longest-waiting compatible seeker at any instance, or joins the queue.
+  // False when the bus does not answer (the local queue is used meanwhile).
+  bool seek_shared(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& name,
+                   const std::string& browser, int64_t t);
+  // How many wait from one address (in the shared queue, with a bus).
+  size_t waiting_from(const std::string& ip);
   void lobby_changed();
   boost::json::object lobby_counts() const;
   void pair(const Pairing& p);
@@ -280,6 +287,7 @@ class Hub {
   AddressLimiter feedback_posts_, admin_guesses_, recommends_;
   Matchmaker matchmaker_;
   std::map<uint64_t, std::weak_ptr<Client>> seekers_;  // by client id
+  std::map<uint64_t, std::string> shared_seeks_;  // this instance's entries in the shared queue, by client id
   AddressLimiter seeks_;
   uint64_t next_client_id_ = 0;
   bool lobby_pending_ = false;

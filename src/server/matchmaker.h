@@ -23,7 +23,8 @@ struct Seek {
   std::string ip;
   std::string name;
   SeekWish wish;
-  int64_t since = 0;  // ms
+  int64_t since = 0;     // ms
+  std::string instance;  // with instances sharing a queue: the one the seeker is connected to
 };
 
 // Two compatible seekers, the one that waited longer first.

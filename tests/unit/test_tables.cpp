@@ -640,5 +640,54 @@ TEST_P(Tables, LimitsPerAddressAreSharedByTheInstances) {
   EXPECT_EQ(other.create_party(R"({"name":"Somchai"})", ip).status, 201);
 }
 
+// Finding an opponent across instances: the queue lives on the bus, so two
+// seekers at different instances are paired (first come, first served), a
+// third with other wishes waits, and cancelling leaves the shared queue.
+TEST_P(Tables, SeekersAtDifferentInstancesArePaired) {
+  if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
+  auto other = with_bus_and_another_instance(Posts::Queued);
+  const auto left = hub_bus_->seeks();  // what an earlier run left
+  for (const auto& text : left.value()) hub_bus_->take_seek(text);
+  auto seeker = [](const std::string& ip) {
+    auto c = std::make_shared<FakeClient>();
+    c->ip = ip;
+    return c;
+  };
+  std::random_device random;
+  const std::string tag = std::to_string(random());
+  auto a = seeker("10.1.0.1"), b = seeker("10.1.0.2"), waiting = seeker("10.1.0.3");
+  hub_->on_message(a, R"({"t":"seek","name":"Dara","variant":"ouk","counting":"declare","mode":"turn","browser":"a)" + tag + "\"}");
+  EXPECT_EQ(a->last("seeking").at("variant").as_string(), "ouk");
+  other->on_message(waiting, R"({"t":"seek","name":"Noi","variant":"makruk","counting":"auto","mode":"live","browser":"w)" + tag + "\"}");
+  other->on_message(b, R"({"t":"seek","name":"Sokha","variant":"ouk","counting":"declare","mode":"","browser":"b)" + tag + "\"}");
+  // b was paired at the other instance with a, who hears of it through the bus.
+  ASSERT_FALSE(b->last("paired").empty());
+  ASSERT_TRUE(run_posted_until([&] { return !a->last("paired").empty(); }));
+  const json::object pa = a->last("paired"), pb = b->last("paired");
+  EXPECT_EQ(pa.at("code"), pb.at("code"));
+  EXPECT_EQ(pa.at("seat").as_int64() + pb.at("seat").as_int64(), 1);
+  EXPECT_EQ(pa.at("seat").as_int64(), 0) << "the one who waited longer hosts";
+  EXPECT_EQ(pa.at("opponent").as_string(), "Sokha");
+  EXPECT_EQ(pb.at("opponent").as_string(), "Dara");
+  EXPECT_EQ(pa.at("party").at("variant").as_string(), "ouk");
+  EXPECT_EQ(pa.at("party").at("mode").as_string(), "turn");
+  // The table is an ordinary one: a's token holds seat 0 at either instance.
+  code_ = std::string(pa.at("code").as_string());
+  auto seat0 = std::make_shared<FakeClient>();
+  other->on_message(seat0, R"({"t":"hello","code":")" + code_ + R"(","token":")" + std::string(pa.at("token").as_string()) + "\"}");
+  EXPECT_EQ(seat0->last("welcome").at("seat").as_int64(), 0);
+  // The third waits (nobody wants Makruk live), then cancels: out of the shared queue.
+  EXPECT_TRUE(waiting->last("paired").empty());
+  auto isWaiting = [&] {
+    const auto queue = hub_bus_->seeks();
+    for (const auto& text : queue.value())
+      if (text.find("w" + tag) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(isWaiting());
+  other->on_message(waiting, R"({"t":"unseek"})");
+  EXPECT_FALSE(isWaiting());
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Tables, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& info) { return info.param; });
