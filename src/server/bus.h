@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace makruk::server {
@@ -19,6 +20,10 @@ namespace makruk::server {
 // - with `presence`: who is at the table on the sending instance now (its
 //   open connections of each seat, its spectators and the names they gave).
 struct BusMessage {
+  BusMessage() = default;
+  explicit BusMessage(std::string table, int64_t game_id = 0, int game_version = 0)
+      : code(std::move(table)), game(game_id), version(game_version) {}
+
   std::string code;
   int64_t game = 0;
   int version = 0;

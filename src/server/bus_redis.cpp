@@ -276,7 +276,7 @@ class RedisBus final : public Bus {
     if (!code || !code->is_string() || code->as_string().empty() || !game || !game->is_int64() || !version ||
         !version->is_int64())
       return;
-    BusMessage m{std::string(code->as_string()), game->as_int64(), int(version->as_int64())};
+    BusMessage m(std::string(code->as_string()), game->as_int64(), int(version->as_int64()));
     m.instance = std::string(from->as_string());
     if (const auto* p = o.if_contains("p")) {
       const auto* w = o.if_contains("w");

@@ -381,7 +381,7 @@ void Hub::set_bus(Bus* bus) {
 
 void Hub::publish(const Party& p) {
   if (!bus_) return;
-  bus_->publish(BusMessage{p.code(), p.game() ? p.game()->id : 0, p.game() ? p.game()->version : 0});
+  bus_->publish(BusMessage(p.code(), p.game() ? p.game()->id : 0, p.game() ? p.game()->version : 0));
 }
 
 void Hub::publish_presence(const Party& p) {
@@ -1355,7 +1355,7 @@ void Hub::seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std
   c->greeted = true;  // a seeker has said who it is: the hello deadline does not apply
   if (bus_ && seek_shared(c, wish, *name, browser, t)) return;
   uint64_t replaced = 0;
-  auto pairing = matchmaker_.seek(Seek{c->id, browser, c->ip, *name, wish, t}, &replaced);
+  auto pairing = matchmaker_.seek(Seek{c->id, browser, c->ip, *name, wish, t, ""}, &replaced);
   if (replaced) {
     auto it = seekers_.find(replaced);
     if (auto old = it == seekers_.end() ? nullptr : it->second.lock())

@@ -20,7 +20,7 @@ namespace json = boost::json;
 namespace {
 
 Seek seek(uint64_t id, const std::string& browser, SeekWish wish = {"makruk", "auto", "live"}) {
-  return Seek{id, browser, "10.0.0." + std::to_string(id), "P" + std::to_string(id), wish, int64_t(id)};
+  return Seek{id, browser, "10.0.0." + std::to_string(id), "P" + std::to_string(id), wish, int64_t(id), ""};
 }
 
 TEST(Matchmaker, PairsCompatibleWishesFirstComeFirstServed) {
