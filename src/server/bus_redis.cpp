@@ -98,17 +98,11 @@ class RedisBus final : public Bus {
     }
     const std::string text = json::serialize(o);
     std::lock_guard lock(publish_mutex_);
-    for (int attempt = 0; attempt < 2; ++attempt) {
-      if (!publisher_) publisher_ = connect_to(address_);
-      if (!publisher_) return;
-      auto* r = static_cast<redisReply*>(redisCommand(publisher_, "PUBLISH %s %b", CHANNEL, text.data(), text.size()));
-      if (r) {
+    for (int attempt = 0; attempt < 2; ++attempt)  // a broken connection: once more on a new one
+      if (auto* r = command("PUBLISH %s %b", CHANNEL, text.data(), text.size())) {
         freeReplyObject(r);
         return;
       }
-      redisFree(publisher_);  // broken: once more on a new connection
-      publisher_ = nullptr;
-    }
   }
 
   // Returns once the bus listens (or after 2 s without Redis), so that no
@@ -145,16 +139,9 @@ class RedisBus final : public Bus {
     const std::string full = "makruk:limit:" + key, at = std::to_string(now), max = std::to_string(limit);
     const std::string member = at + ":" + id_ + ":" + std::to_string(++events_);
     std::lock_guard lock(publish_mutex_);
-    if (!publisher_) publisher_ = connect_to(address_);
-    if (!publisher_) return std::nullopt;
-    auto* r = static_cast<redisReply*>(redisCommand(publisher_, "EVAL %s 1 %b %b %b %s %b", SCRIPT, full.data(),
-                                                    full.size(), at.data(), at.size(), max.data(), max.size(),
-                                                    record ? "1" : "0", member.data(), member.size()));
-    if (!r) {
-      redisFree(publisher_);
-      publisher_ = nullptr;
-      return std::nullopt;
-    }
+    auto* r = command("EVAL %s 1 %b %b %b %s %b", SCRIPT, full.data(), full.size(), at.data(), at.size(), max.data(),
+                      max.size(), record ? "1" : "0", member.data(), member.size());
+    if (!r) return std::nullopt;
     std::optional<bool> answer;
     if (r->type == REDIS_REPLY_INTEGER) answer = r->integer == 1;
     freeReplyObject(r);
@@ -212,14 +199,8 @@ class RedisBus final : public Bus {
 
   bool healthy() override {
     std::lock_guard lock(publish_mutex_);
-    if (!publisher_) publisher_ = connect_to(address_);
-    if (!publisher_) return false;
-    auto* r = static_cast<redisReply*>(redisCommand(publisher_, "PING"));
-    if (!r) {
-      redisFree(publisher_);
-      publisher_ = nullptr;
-      return false;
-    }
+    auto* r = command("PING");
+    if (!r) return false;
     freeReplyObject(r);
     return true;
   }

@@ -147,6 +147,16 @@ class Tables : public ::testing::TestWithParam<std::string> {
     return say(c, R"({"t":"move","move":")" + m + R"(","v":)" + std::to_string(v) + "}");
   }
   json::object party() { return body(hub_->get_party(code_, "1.2.3.4"))["party"].as_object(); }
+  // The guest's browser subscribes to Web Push for the table; the answer's status.
+  int subscribe_guest() {
+    webpush::KeyPair ua = webpush::KeyPair::generate();
+    json::object keys{{"p256dh", webpush::b64url_encode(ua.public_raw())},
+                      {"auth", webpush::b64url_encode("0123456789abcdef")}};
+    json::object req{{"subscription", json::object{{"endpoint", "https://push.example.net/guest"}, {"keys", keys}}},
+                     {"lang", "en"},
+                     {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}};
+    return hub_->push_subscribe(json::serialize(req), "1.2.3.4").status;
+  }
   // The table's state as a new connection gets it.
   json::object state(const std::string& token) {
     auto c = connect(token);
@@ -265,13 +275,7 @@ TEST_P(Tables, TurnBasedTablesOutOfMemoryEndAfter45DaysOnceWithOnePush) {
   ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
   leave({host});
   // A subscription made while the table is in memory, used after it was dropped.
-  webpush::KeyPair ua = webpush::KeyPair::generate();
-  json::object req{{"subscription", json::object{{"endpoint", "https://push.example.net/guest"},
-                                                 {"keys", json::object{{"p256dh", webpush::b64url_encode(ua.public_raw())},
-                                                                       {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
-                   {"lang", "en"},
-                   {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}};
-  ASSERT_EQ(hub_->push_subscribe(json::serialize(req), "1.2.3.4").status, 200);
+  ASSERT_EQ(subscribe_guest(), 200);
   idle();
   ASSERT_EQ(hub_->party_count(), 0u);
   open();  // and a restart between
@@ -478,13 +482,7 @@ TEST_P(Tables, TwoInstancesEndATurnBasedTableOnce) {
   auto host = connect(host_);
   ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
   ASSERT_EQ(say(host, R"({"t":"resign","v":0})")["t"].as_string(), "ack");
-  webpush::KeyPair ua = webpush::KeyPair::generate();
-  json::object req{{"subscription", json::object{{"endpoint", "https://push.example.net/guest"},
-                                                 {"keys", json::object{{"p256dh", webpush::b64url_encode(ua.public_raw())},
-                                                                       {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
-                   {"lang", "en"},
-                   {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}};
-  ASSERT_EQ(hub_->push_subscribe(json::serialize(req), "1.2.3.4").status, 200);
+  ASSERT_EQ(subscribe_guest(), 200);
   auto otherStore = second_store();
   auto otherHub = second_hub(*otherStore, Posts::AtOnce);
   Hub& other = *otherHub;
