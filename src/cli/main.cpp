@@ -260,6 +260,10 @@ int main(int argc, char** argv) {
   serveCmd->add_option("--limit-wrong-codes", so.limits.wrong_codes_per_minute,
                        "wrong table codes from one address a minute (default 10)")
       ->check(nonNegative);
+  serveCmd->add_option("--proof-bits", so.limits.proof_bits,
+                       "past the wrong-code limit, a code lookup goes through with a proof of work of this many "
+                       "bits (default 18; 0: never)")
+      ->check(CLI::Range(0, 26));
   serveCmd->add_option("--cpu-max-ms", so.limits.cpu_max_ms, "time cap on one CPU search (default 1500)")
       ->check(CLI::Range(1, 60000));
   std::string adminSecretFile;

@@ -388,7 +388,8 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string targe
                               std::string authorization = "") {
   const size_t q = target.find('?');
   const std::string path = target.substr(0, q);
-  const std::string key = q == std::string::npos ? "" : query_param(std::string_view(target).substr(q + 1), "k");
+  const std::string_view query = q == std::string::npos ? std::string_view() : std::string_view(target).substr(q + 1);
+  const std::string key = query_param(query, "k");
   const std::string& base = ctx.public_url;
   Hub& hub = ctx.hub;
   if (path == "/api/parties") {
@@ -421,7 +422,7 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string targe
     std::string tail = rest.substr(code.size());
     code = normalise_code(std::move(code));
     // A malformed code goes through the hub too, so it counts as a wrong guess.
-    if (tail.empty() && method == http::verb::get) co_return hub.get_party(code, ip, key);
+    if (tail.empty() && method == http::verb::get) co_return hub.get_party(code, ip, key, query_param(query, "proof"));
     if (tail == "/join" && method == http::verb::post) co_return hub.join(code, body, ip);
     if (tail == "/qr.svg" && method == http::verb::get) co_return hub.qr_svg(code, base, ip, key);
     if (tail == "/event.ics" && method == http::verb::get) co_return hub.event_ics(code, base, ip, key);

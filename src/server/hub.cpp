@@ -373,7 +373,8 @@ void Hub::set_bus(Bus* bus) {
   const std::pair<AddressLimiter*, const char*> limiters[] = {
       {&wrong_codes_, "wrong-codes"}, {&creates_, "create"},       {&joins_, "join"},
       {&cpu_creates_, "cpu"},         {&subscribes_, "subscribe"}, {&feedback_posts_, "feedback"},
-      {&admin_guesses_, "admin"},     {&recommends_, "recommend"}, {&seeks_, "seek"}};
+      {&admin_guesses_, "admin"},     {&recommends_, "recommend"}, {&seeks_, "seek"},
+      {&proof_misses_, "proof-misses"}, {&proof_stamps_, "proof"}};
   for (const auto& [limiter, name] : limiters) limiter->share(bus, name);
   if (bus_) bus_->alive();
   if (bus_) bus_->start([this](BusMessage m) { post_([this, m = std::move(m)] { on_bus(m); }); });
@@ -522,7 +523,9 @@ void Hub::tick() {
   }
   for (const std::string& code : due) find(code);
   close_idle_tables();
-  for (AddressLimiter* l : {&wrong_codes_, &creates_, &joins_, &cpu_creates_, &subscribes_}) l->sweep(now);
+  for (AddressLimiter* l : {&wrong_codes_, &creates_, &joins_, &cpu_creates_, &subscribes_, &feedback_posts_,
+                            &admin_guesses_, &recommends_, &seeks_, &proof_misses_, &proof_stamps_})
+    l->sweep(now);
 }
 
 std::string Hub::new_code() {
@@ -626,17 +629,60 @@ HttpReply Hub::create_party(const std::string& body, const std::string& ip) {
 }
 
 Party* Hub::find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e,
-                         const std::string& key) {
+                         const std::string& key, const std::string& proof) {
   Party* p = find(code);
   if (p && !key.empty() && key == p->record().invite_key) return p;
-  if (!code_guess_allowed(ip, !p)) e = Error{ErrorCode::RateLimited, "too many wrong codes; wait a minute"};
-  else if (!p) e = Error{ErrorCode::NotFound, "no party with code '" + code + "'"};
+  if (!code_guess_allowed(ip, !p)) {
+    // Limited: the lookup goes through only with the work done, and a wrong
+    // code then asks more work of the address.
+    if (proof.empty() || !proof_valid(proof, ip))
+      e = Error{ErrorCode::RateLimited, "too many wrong codes; wait a minute"};
+    else if (!p) proof_misses_.allow(ip, now(), limits_.wrong_codes_per_minute);
+  }
+  if (!e && !p) e = Error{ErrorCode::NotFound, "no party with code '" + code + "'"};
   return e ? nullptr : p;
 }
 
-HttpReply Hub::get_party(const std::string& code, const std::string& ip, const std::string& key) {
+int Hub::proof_bits(const std::string& ip) {
+  if (limits_.proof_bits <= 0) return 0;
+  // Another minute's worth of wrong codes with proofs: sixteen times the work.
+  bool more = !proof_misses_.allow(ip, now(), limits_.wrong_codes_per_minute, false);
+  return std::min(limits_.proof_bits + (more ? 4 : 0), 30);
+}
+
+std::string Hub::proof_challenge() { return std::to_string(now()) + "." + random_token().substr(0, 16); }
+
+bool Hub::proof_valid(const std::string& proof, const std::string& ip) {
+  const int bits = proof_bits(ip);
+  if (bits <= 0 || proof.size() > 80) return false;
+  const size_t dot1 = proof.find('.'), dot2 = proof.rfind('.');
+  if (dot1 == std::string::npos || dot2 == dot1 || dot1 == 0 || dot1 > 15) return false;
+  int64_t issued = 0;
+  for (size_t i = 0; i < dot1; ++i) {
+    if (proof[i] < '0' || proof[i] > '9') return false;
+    issued = issued * 10 + (proof[i] - '0');
+  }
+  const int64_t t = now();
+  if (issued < t - MINUTE_MS || issued > t + 5000) return false;
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  EVP_Digest(proof.data(), proof.size(), digest, &n, EVP_sha256(), nullptr);
+  for (int i = 0; i < bits; ++i)
+    if (digest[i / 8] & (0x80 >> (i % 8))) return false;
+  // Once per stamp: its use is remembered for a minute, by when it is too old.
+  return proof_stamps_.allow(proof.substr(0, dot2), t, 1);
+}
+
+HttpReply Hub::get_party(const std::string& code, const std::string& ip, const std::string& key,
+                         const std::string& proof) {
   std::optional<Error> e;
-  Party* p = find_guarded(code, ip, e, key);
+  Party* p = find_guarded(code, ip, e, key, proof);
+  if (!p && e->code == ErrorCode::RateLimited && limits_.proof_bits > 0) {
+    // The page may prove it is no guess: the work it would take, and a stamp.
+    return reply(429, json::object{{"error", e->message},
+                                   {"code", "rate-limited"},
+                                   {"proof", json::object{{"challenge", proof_challenge()}, {"bits", proof_bits(ip)}}}});
+  }
   if (!p) return error_reply(*e);
   return reply(200, json::object{{"party", party_json(*p)}});
 }

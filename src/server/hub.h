@@ -66,6 +66,9 @@ struct HubLimits {
   int join_per_minute = 30;         // join requests
   int cpu_per_minute = 3;           // tables against the CPU created
   int wrong_codes_per_minute = 10;  // lookups of codes that do not exist
+  // Past that limit a code lookup still goes through with a proof of work of
+  // this many leading zero bits (0: never); see Hub::proof_valid.
+  int proof_bits = 18;
   int64_t live_idle_ms = 24LL * 3600 * 1000;  // a live table nobody is at ends after this long without action
   int cpu_max_ms = 1500;            // time cap on one CPU search
   size_t cpu_queue = 256;           // CPU searches waiting; past it no new CPU table is made
@@ -130,7 +133,10 @@ class Hub {
   HttpReply create_party(const std::string& body, const std::string& ip);
   // `key` is the table's invite key from a link (may be empty): with it a
   // request is no guess at the code, and the wrong-code limit does not apply.
-  HttpReply get_party(const std::string& code, const std::string& ip, const std::string& key = "");
+  // `proof` is a proof of work (proof_valid) that lets a lookup through while
+  // the address is limited for wrong codes.
+  HttpReply get_party(const std::string& code, const std::string& ip, const std::string& key = "",
+                      const std::string& proof = "");
   HttpReply join(const std::string& code, const std::string& body, const std::string& ip);
   // The QR code of the table's invite link (which carries its key).
   HttpReply qr_svg(const std::string& code, const std::string& base_url, const std::string& ip,
@@ -226,7 +232,16 @@ class Hub {
   // (not found, or rate limited) when there is none to use. The table's
   // invite key shows the code is no guess: then the limit does not apply.
   Party* find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e,
-                      const std::string& key = "");
+                      const std::string& key = "", const std::string& proof = "");
+  // A proof of work for a code lookup while `ip` is limited for wrong codes:
+  // "STAMP.NONCE", STAMP being "MS.RANDOM" (a challenge the server gave, or
+  // any), MS no more than a minute old, the SHA-256 of the whole text
+  // starting with proof_bits() zero bits, and each stamp used once. So a
+  // valid code typed by hand always opens after a moment's work in the
+  // browser, while every further wrong guess costs that work.
+  bool proof_valid(const std::string& proof, const std::string& ip);
+  int proof_bits(const std::string& ip);
+  std::string proof_challenge();
   std::string new_code();
   void hello(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token,
              const std::string& key, const std::string& name);
@@ -285,6 +300,9 @@ class Hub {
   bool admin(const std::string& authorization, const std::string& ip, HttpReply& refusal);
   std::string admin_secret_;
   AddressLimiter feedback_posts_, admin_guesses_, recommends_;
+  // Wrong codes looked up with a proof of work (each raises the work asked
+  // of that address); the stamps already used.
+  AddressLimiter proof_misses_, proof_stamps_;
   Matchmaker matchmaker_;
   std::map<uint64_t, std::weak_ptr<Client>> seekers_;  // by client id
   std::map<uint64_t, std::string> shared_seeks_;  // this instance's entries in the shared queue, by client id

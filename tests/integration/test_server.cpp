@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <openssl/evp.h>
+
 #include "push_receiver.h"
 #include "server/webpush.h"
 #include "server_process.h"
@@ -321,6 +323,26 @@ TEST_F(ServerTest, BadInputIsRefusedAndChangesNothing) {
   WsClient late(port());
   late.send({{"t", "hello"}, {"code", "ZZZZZ3"}});
   EXPECT_EQ(str(late.wait_for("error"), "code"), "rate-limited");
+
+  // A code typed by hand still opens, once the page has done the work the
+  // refusal asks for (the default 18 bits: a fraction of a second).
+  auto refused = request(port(), http::verb::get, "/api/parties/" + code);
+  ASSERT_EQ(refused.status, 429);
+  auto asked = refused.body.as_object().at("proof").as_object();
+  const std::string stamp(asked.at("challenge").as_string());
+  const int bits = int(asked.at("bits").as_int64());
+  EXPECT_EQ(bits, 18);
+  std::string proof;
+  for (int nonce = 0; proof.empty(); ++nonce) {
+    const std::string text = stamp + "." + std::to_string(nonce);
+    unsigned char d[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+    EVP_Digest(text.data(), text.size(), d, &n, EVP_sha256(), nullptr);
+    if (d[0] == 0 && d[1] == 0 && (d[2] >> (24 - bits)) == 0) proof = text;
+  }
+  auto opened = request(port(), http::verb::get, "/api/parties/" + code + "?proof=" + proof);
+  ASSERT_EQ(opened.status, 200) << opened.body;
+  EXPECT_EQ(request(port(), http::verb::get, "/api/parties/" + code + "?proof=" + proof).status, 429);  // once
 }
 
 TEST_F(ServerTest, GameRulesAreEnforcedOverTheSocket) {

@@ -8,6 +8,8 @@
 #include <condition_variable>
 #include <mutex>
 
+#include <openssl/evp.h>
+
 #include "core/position.h"
 
 #include "fake_client.h"
@@ -221,6 +223,89 @@ TEST_F(Limits, TheInviteKeyIsNoGuessSoTheWrongCodeLimitLetsItIn) {
   EXPECT_EQ(body(hub_->join(code_, R"({"name":"Late","key":")" + key + R"("})", "10.0.0.3")).at("code"), "full");
   // Still limited for guesses.
   EXPECT_EQ(hub_->get_party(code_, "10.0.0.3").status, 429);
+}
+
+namespace {
+
+// Leading zero bits of the SHA-256 of `text`.
+int zero_bits(const std::string& text) {
+  unsigned char d[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  EVP_Digest(text.data(), text.size(), d, &n, EVP_sha256(), nullptr);
+  int bits = 0;
+  for (unsigned i = 0; i < n && bits == int(8 * i); ++i)
+    for (int b = 7; b >= 0 && !(d[i] >> b & 1); --b) ++bits;
+  return bits;
+}
+
+// A proof of work for `stamp` with `bits` to `below` leading zero bits, as a
+// page would find it.
+std::string solve(const std::string& stamp, int bits, int below = 256) {
+  for (int nonce = 0;; ++nonce) {
+    std::string proof = stamp + "." + std::to_string(nonce);
+    int z = zero_bits(proof);
+    if (z >= bits && z < below) return proof;
+  }
+}
+
+}  // namespace
+
+TEST_F(Limits, ATypedValidCodeOpensWithAMomentsWorkWhileTheAddressIsLimited) {
+  HubLimits limits;
+  limits.proof_bits = 8;
+  hub_->set_limits(limits);
+  table();
+  const std::string ip = "10.0.0.3";
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_party("ZZZZZ" + std::to_string(i), ip).status, 404);
+  // Limited: a bare code is refused, with the work that would let it through.
+  auto refused = body(hub_->get_party(code_, ip));
+  ASSERT_EQ(refused["code"], "rate-limited");
+  const std::string stamp(refused["proof"].at("challenge").as_string());
+  EXPECT_EQ(refused["proof"].at("bits"), 8);
+  // Done: the table opens, with its key for the join and the connection.
+  const std::string proof = solve(stamp, 8);
+  HttpReply opened = hub_->get_party(code_, ip, "", proof);
+  ASSERT_EQ(opened.status, 200) << opened.body;
+  EXPECT_EQ(body(opened)["party"].at("key").as_string().size(), 16u);
+  // A stamp serves once.
+  EXPECT_EQ(hub_->get_party(code_, ip, "", proof).status, 429);
+  EXPECT_EQ(hub_->get_party(code_, ip, "", solve(stamp, 8)).status, 429);
+  // Work not done, or done for a stale or future stamp, or malformed: refused.
+  const std::string fresh(body(hub_->get_party(code_, ip))["proof"].at("challenge").as_string());
+  EXPECT_EQ(hub_->get_party(code_, ip, "", solve(fresh, 0, 8)).status, 429);
+  EXPECT_EQ(hub_->get_party(code_, ip, "", solve(std::to_string(clock_ - MINUTE - 1) + ".ab", 8)).status, 429);
+  EXPECT_EQ(hub_->get_party(code_, ip, "", solve(std::to_string(clock_ + MINUTE) + ".ab", 8)).status, 429);
+  for (const std::string& bad : std::vector<std::string>{"", ".", "..", "1.2", "a.b.c", ".1.2", "12345678901234567.a.1",
+                                std::string(100, '0') + ".a.1", "-5.a.1"})
+    EXPECT_EQ(hub_->get_party(code_, ip, "", bad).status, 429) << bad;
+  // A stamp the page made itself is as good: the work is what counts.
+  EXPECT_EQ(hub_->get_party(code_, ip, "", solve(std::to_string(clock_) + ".mine", 8)).status, 200);
+  // A wrong code with the work done is answered as such, and counts: after a
+  // minute's worth, each lookup asks sixteen times the work.
+  for (int i = 0; i < 10; ++i) {
+    auto r = hub_->get_party("YYYYY" + std::to_string(i), ip, "",
+                             solve(std::to_string(clock_) + ".w" + std::to_string(i), 8));
+    EXPECT_EQ(r.status, 404) << i;
+  }
+  EXPECT_EQ(body(hub_->get_party(code_, ip))["proof"].at("bits"), 12);
+  EXPECT_EQ(hub_->get_party(code_, ip, "", solve(std::to_string(clock_) + ".easy", 8, 12)).status, 429);
+  EXPECT_EQ(hub_->get_party(code_, ip, "", solve(std::to_string(clock_) + ".hard", 12)).status, 200);
+  // Other addresses are not asked for anything, and the window slides.
+  EXPECT_EQ(hub_->get_party(code_, "10.0.0.4").status, 200);
+  clock_ += MINUTE + 1;
+  EXPECT_EQ(hub_->get_party(code_, ip).status, 200);
+}
+
+TEST_F(Limits, WithoutProofsOfWorkALimitedAddressIsToldToWait) {
+  HubLimits limits;
+  limits.proof_bits = 0;
+  hub_->set_limits(limits);
+  table();
+  for (int i = 0; i < 10; ++i) hub_->get_party("ZZZZZ" + std::to_string(i), "10.0.0.3");
+  auto refused = body(hub_->get_party(code_, "10.0.0.3"));
+  EXPECT_EQ(refused["code"], "rate-limited");
+  EXPECT_FALSE(refused.contains("proof"));
+  EXPECT_EQ(hub_->get_party(code_, "10.0.0.3", "", solve(std::to_string(clock_) + ".a", 8)).status, 429);
 }
 
 TEST_F(Limits, InviteKeysSurviveARestart) {

@@ -135,6 +135,8 @@ export class ApiError extends Error {
     message: string,
     public code: string,
     public status: number,
+    /** The whole answer, for refusals that say more (a proof of work asked for). */
+    public data: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -161,7 +163,7 @@ export async function call<T>(method: string, path: string, body?: unknown, extr
   }
   if (!res.ok) {
     const d = (data ?? {}) as { error?: string; code?: string };
-    throw new ApiError(d.error ?? res.statusText, d.code ?? 'http', res.status);
+    throw new ApiError(d.error ?? res.statusText, d.code ?? 'http', res.status, (data ?? {}) as Record<string, unknown>);
   }
   return data as T;
 }
@@ -200,8 +202,12 @@ export const NAME_MAX = 24;
 
 export const api = {
   create: (b: CreateBody) => call<SeatAnswer & { code: string; link: string }>('POST', '/api/parties', b),
-  party: (code: string, key?: string) =>
-    call<{ party: Party }>('GET', `/api/parties/${encodeURIComponent(code)}${keyQuery(key)}`),
+  /** `proof`: a solved proof of work (proof.ts), asked for when the address is limited for wrong codes. */
+  party: (code: string, key?: string, proof?: string) =>
+    call<{ party: Party }>(
+      'GET',
+      `/api/parties/${encodeURIComponent(code)}${proof ? `?proof=${encodeURIComponent(proof)}` : keyQuery(key)}`,
+    ),
   join: (code: string, name: string, token?: string, key?: string) =>
     call<SeatAnswer>('POST', `/api/parties/${encodeURIComponent(code)}/join`, {
       name,

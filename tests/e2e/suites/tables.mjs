@@ -108,6 +108,53 @@ export default function (H) {
     await q.waitForSelector(tid('join'));
   });
 
+  test('a valid code typed by hand opens while the network is limited for wrong codes (the browser proves it is no guess); a wrong one is still wrong', async () => {
+    const r = await apiCreate({ name: 'Somchai' });
+    // This test's network: its own address, as a proxy would name it.
+    const headers = { 'X-Forwarded-For': '10.77.0.1' };
+    for (let i = 0; i < 10; i++) {
+      const miss = await fetch(`${H.BASE}/api/parties/ZZZZZ${i}`, { headers });
+      assert(miss.status === 404, `wrong code ${i}: 404 (${miss.status})`);
+    }
+    const refused = await fetch(`${H.BASE}/api/parties/${r.code}`, { headers });
+    const asked = (await refused.json()).proof;
+    assert(refused.status === 429 && asked?.bits === 18, `limited, with a proof of work asked for (${refused.status} ${JSON.stringify(asked)})`);
+
+    // The table's page opened by its bare code: checked, then the join prompt.
+    const p = await newPage({ ...PHONE, extraHTTPHeaders: headers }, 'en-US');
+    const proofs = [];
+    p.on('request', (q) => {
+      if (q.url().includes('proof=')) proofs.push(q.url());
+    });
+    await p.goto(`${H.BASE}/p/${r.code}`);
+    await p.waitForSelector(tid('join'));
+    assert(proofs.length === 1, `one lookup with a proof (${proofs.join(' ')})`);
+    assert((await p.locator(tid('code-limited')).count()) === 0, 'not told to wait');
+    await p.fill(tid('name'), 'Dara');
+    await p.click(tid('join'));
+    await until('seated by the typed code', async () => (await p.evaluate(() => window.__makruk?.seat?.() ?? null)) === 1);
+    await shot(p, 'typed-code-while-limited-360-en');
+
+    // "Join with a code" from the home page, as a third visitor at that network: the
+    // table is full by now, so the page offers to watch it.
+    const q = await newPage({ ...DESKTOP, extraHTTPHeaders: headers }, 'th-TH');
+    await q.goto(`${H.BASE}/join`);
+    await q.fill(tid('code'), r.code);
+    await q.fill(tid('name'), 'Noi');
+    await q.click(tid('join'));
+    await q.waitForSelector(tid('table-full'));
+    // A wrong code typed at that network is answered as wrong, not as "wait".
+    await q.goto(`${H.BASE}/join`);
+    await q.fill(tid('code'), 'YYYYY9');
+    await q.fill(tid('name'), 'Noi');
+    await q.click(tid('join'));
+    // (first "checking this code", then the answer)
+    await until('told no table has that code', async () => (await text(q, tid('error'))).includes('ไม่พบโต๊ะ'));
+    for (const x of [p, q]) assert(x.consoleErrors.filter((m) => !/status of 4(04|09|29)/.test(m)).length === 0, `no console errors (${x.consoleErrors.join(' | ')})`);
+    // Other addresses were never limited.
+    assert((await fetch(`${H.BASE}/api/parties/${r.code}`)).status === 200, 'the usual address is not limited');
+  });
+
   test('invite links carry the table key: the copied link, the QR code and a visit by the link', async () => {
     const r = await apiCreate({ name: 'Somchai' });
     assert(/^[0-9a-f]{16}$/.test(r.party.key), `the table has a key (${r.party.key})`);

@@ -1,5 +1,6 @@
-import { api, CODE_RE, normaliseCode, saveName, saveSeat, savedSeat } from '../api';
+import { api, ApiError, CODE_RE, normaliseCode, saveName, saveSeat, savedSeat } from '../api';
 import { nameField } from '../namefield';
+import { lookUpCode } from '../proof';
 import { h } from '../dom';
 import { t } from '../i18n';
 import { errorText, link, navigate, type Screen } from '../ui';
@@ -56,7 +57,18 @@ export function joinScreen(initial: string): Screen {
     btn.disabled = true;
     try {
       // A browser that already holds a seat at this table keeps it.
-      const r = await api.join(code, name, savedSeat(code)?.token || undefined);
+      const token = savedSeat(code)?.token || undefined;
+      let r;
+      try {
+        r = await api.join(code, name, token);
+      } catch (ex) {
+        if (!(ex instanceof ApiError) || ex.status !== 429 || ex.code !== 'rate-limited') throw ex;
+        // This network typed many wrong codes just now: the browser proves this
+        // one is no guess (a moment's work), and joins with the table's key.
+        const party = await lookUpCode(code, undefined, () => (err.textContent = t('checkingCode')));
+        err.textContent = '';
+        r = await api.join(code, name, token, party.key);
+      }
       saveName(name);
       saveSeat(code, { token: r.token, seat: r.seat, name });
       navigate(`/p/${code}`);

@@ -18,8 +18,9 @@ import { formatWhen } from '../time';
 import { nameField } from '../namefield';
 import { GameView } from './game';
 import { InviteView } from './invite';
+import { lookUpCode } from '../proof';
 
-type Mode = 'loading' | 'prompt' | 'invite' | 'game' | 'missing' | 'limited';
+type Mode = 'loading' | 'checking' | 'prompt' | 'invite' | 'game' | 'missing' | 'limited';
 
 export class PartyScreen implements Screen {
   el: HTMLElement;
@@ -65,10 +66,20 @@ export class PartyScreen implements Screen {
 
   private async loadPrompt(): Promise<void> {
     this.mode = 'loading';
+    this.render();
     try {
-      const r = await api.party(this.code, this.key);
+      const party = await lookUpCode(
+        this.code,
+        this.key,
+        () => {
+          // A code typed by hand while this network is limited for wrong codes.
+          this.mode = 'checking';
+          this.render();
+        },
+        () => this.destroyed,
+      );
       if (this.destroyed) return;
-      this.promptParty = r.party;
+      this.promptParty = party;
       this.mode = 'prompt';
     } catch (e) {
       if (this.destroyed) return;
@@ -171,6 +182,9 @@ export class PartyScreen implements Screen {
     switch (this.mode) {
       case 'loading':
         replace(this.el, h('p', { class: 'muted' }, t('connecting')));
+        break;
+      case 'checking':
+        replace(this.el, h('p', { class: 'muted', role: 'status', 'data-testid': 'checking-code' }, t('checkingCode')));
         break;
       case 'missing':
         replace(
