@@ -27,6 +27,12 @@ struct BusMessage {
   std::string code;
   int64_t game = 0;
   int version = 0;
+  // A change that was only actions in the game (moves, counting, draws,
+  // resignation): the actions that took the game to `version`, accepted at
+  // `at`. An instance holding the game just before them applies them in
+  // memory instead of reading the table again.
+  std::vector<std::string> actions;
+  int64_t at = 0;
   bool presence = false;
   int seats[2] = {0, 0};
   int spectators = 0;
@@ -38,6 +44,10 @@ struct BusMessage {
   uint64_t connection = 0;
   std::string paired;
 };
+
+// At most this many actions ride in one message; more, and the others read
+// the table again.
+constexpr size_t MAX_BUS_ACTIONS = 16;
 
 class Bus {
  public:

@@ -87,6 +87,10 @@ class RedisBus final : public Bus {
 
   void publish(const BusMessage& m) override {
     json::object o{{"i", id_}, {"c", m.code}, {"g", m.game}, {"v", m.version}};
+    if (!m.actions.empty()) {
+      o["a"] = json::array(m.actions.begin(), m.actions.end());
+      o["at"] = m.at;
+    }
     if (m.presence) {
       o["p"] = json::array{m.seats[0], m.seats[1], m.spectators};
       o["w"] = json::array(m.names.begin(), m.names.end());
@@ -259,6 +263,16 @@ class RedisBus final : public Bus {
       return;
     BusMessage m(std::string(code->as_string()), game->as_int64(), int(version->as_int64()));
     m.instance = std::string(from->as_string());
+    if (const auto* a = o.if_contains("a")) {
+      const auto* at = o.if_contains("at");
+      if (!a->is_array() || a->as_array().empty() || a->as_array().size() > MAX_BUS_ACTIONS || !at || !at->is_int64())
+        return;
+      for (const auto& action : a->as_array()) {
+        if (!action.is_string() || action.as_string().size() > 64) return;
+        m.actions.emplace_back(action.as_string());
+      }
+      m.at = at->as_int64();
+    }
     if (const auto* p = o.if_contains("p")) {
       const auto* w = o.if_contains("w");
       if (!p->is_array() || p->as_array().size() != 3 || !w || !w->is_array()) return;

@@ -380,9 +380,16 @@ void Hub::set_bus(Bus* bus) {
   if (bus_) bus_->start([this](BusMessage m) { post_([this, m = std::move(m)] { on_bus(m); }); });
 }
 
-void Hub::publish(const Party& p) {
+void Hub::publish(const Party& p, int from) {
   if (!bus_) return;
-  bus_->publish(BusMessage(p.code(), p.game() ? p.game()->id : 0, p.game() ? p.game()->version : 0));
+  BusMessage m(p.code(), p.game() ? p.game()->id : 0, p.game() ? p.game()->version : 0);
+  if (const LiveGame* g = p.game() ? &*p.game() : nullptr;
+      g && from >= 0 && from < g->version && size_t(g->version - from) <= MAX_BUS_ACTIONS &&
+      size_t(g->version) == g->game.record().size()) {
+    m.actions.assign(g->game.record().begin() + from, g->game.record().end());
+    m.at = p.last_activity();
+  }
+  bus_->publish(m);
 }
 
 void Hub::publish_presence(const Party& p) {
@@ -448,9 +455,20 @@ void Hub::on_bus(const BusMessage& m) {
     for (auto& [code, p] : parties_) reload(p);
     return;
   }
-  // A table out of memory is read fresh when it is opened; one in memory is
-  // read again (a move, a seat, a rematch offer: the store has it all).
-  if (auto it = parties_.find(m.code); it != parties_.end()) reload(it->second);
+  // A table out of memory is read fresh when it is opened. One in memory
+  // takes the actions that came along when it is just before them (the
+  // usual move), and is read again otherwise (a seat, a rematch offer, a
+  // message missed: the store has it all).
+  auto it = parties_.find(m.code);
+  if (it == parties_.end()) return;
+  Party& p = it->second;
+  if (!m.actions.empty() && p.game() && p.game()->id == m.game && p.game()->version >= m.version)
+    return;  // it has them already
+  if (!m.actions.empty() && p.apply_stored(m.game, m.version, m.actions, m.at)) {
+    broadcast(p, p.game()->game.over(), true);
+    return maybe_cpu(p);
+  }
+  reload(p);
 }
 
 void Hub::close_idle_tables() {
@@ -934,6 +952,7 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
 
   std::optional<Error> e;
   bool party_changed = false, state_changed = true, stale = false;
+  int from = -1;  // for a change that is only actions in the game: its version before them
   try {
     if (type == "start") {
       e = p->start(store_, c->seat, now);
@@ -951,7 +970,10 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
                type == "offer-draw" || type == "accept-draw" || type == "decline-draw") {
       if (!hasVersion) e = Error{ErrorCode::BadRequest, "'v' (the game version you saw) is required"};
       else if (type == "move" && move.empty()) e = Error{ErrorCode::BadRequest, "'move' is required"};
-      else e = p->act(store_, c->seat, type, move, int(version), now);
+      else {
+        from = p->game() ? p->game()->version : -1;
+        e = p->act(store_, c->seat, type, move, int(version), now);
+      }
       party_changed = p->game() && p->game()->game.over();
     } else {
       e = Error{ErrorCode::BadRequest, "unknown message type '" + type + "'"};
@@ -970,12 +992,12 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
   json::object ack{{"t", "ack"}, {"v", p->game() ? p->game()->version : 0}};
   if (!id.empty()) ack["id"] = id;
   c->send(message(ack));
-  after_change(*p, party_changed, state_changed);
+  after_change(*p, party_changed, state_changed, from);
   notify(*p, c->seat, type);
 }
 
-void Hub::after_change(Party& p, bool party_changed, bool state_changed) {
-  publish(p);
+void Hub::after_change(Party& p, bool party_changed, bool state_changed, int from) {
+  publish(p, from);
   broadcast(p, party_changed, state_changed);
   maybe_cpu(p);
 }
@@ -1045,7 +1067,7 @@ void Hub::on_cpu_result(const std::string& code, int64_t game, int version, std:
     }
     if (e) break;
   }
-  after_change(*p, p->game()->game.over());
+  after_change(*p, p->game()->game.over(), true, version);
 }
 
 // ---------------------------------------------------------------- turn-based tables and Web Push

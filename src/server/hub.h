@@ -207,8 +207,9 @@ class Hub {
   // it) and sends it to its watchers.
   void reload(Party& p);
   // Tells the other instances that this one changed a table; and what the
-  // hub does when another one did.
-  void publish(const Party& p);
+  // hub does when another one did. `from`: the game's version before a change
+  // that was only actions, which then ride along (-1: any other change).
+  void publish(const Party& p, int from = -1);
   // Tells the other instances who is at a table here.
   void publish_presence(const Party& p);
   void on_bus(const BusMessage& m);
@@ -250,7 +251,8 @@ class Hub {
   // any number of clients costs no more than a copy of a pointer.
   std::shared_ptr<const std::string> state_message(const Party& p);
   void send_error(Client& c, const std::string& id, const Error& e);
-  void after_change(Party& p, bool party_changed, bool state_changed = true);
+  // `from`: as for publish.
+  void after_change(Party& p, bool party_changed, bool state_changed = true, int from = -1);
   // Finding an opponent: a seek (pairs at once when someone compatible waits),
   // its cancellation, and the waiting and playing counts sent to the seekers.
   void seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& name, const std::string& browser);

@@ -122,6 +122,17 @@ int64_t Party::expires_at() const {
   return std::max(last_activity_, record_.starts_at) + TURN_BASED_EXPIRY_MS;
 }
 
+bool Party::apply_stored(int64_t game, int version, const std::vector<std::string>& actions, int64_t at) {
+  if (!game_ || game_->id != game || game_->version + int(actions.size()) != version || expired()) return false;
+  LiveGame next = *game_;
+  std::string error;
+  for (const std::string& a : actions)
+    if (!apply_action(next, a, &error)) return false;
+  game_ = std::move(next);
+  last_activity_ = std::max(last_activity_, at);
+  return true;
+}
+
 void Party::carry_presence_from(const Party& old) {
   for (size_t i = 0; i < seats_.size() && i < old.seats_.size(); ++i) seats_[i].connections = old.seats_[i].connections;
   spectators = old.spectators;

@@ -136,6 +136,10 @@ class Party {
   // Keeps who is connected (and the other in-memory facts) from the copy
   // this one replaces.
   void carry_presence_from(const Party& old);
+  // Actions another instance stored after this copy's version of game `game`,
+  // at `at`: applied in memory, all or none; false when this copy is not
+  // just before them (then read the table again).
+  bool apply_stored(int64_t game, int version, const std::vector<std::string>& actions, int64_t at);
 
  private:
   std::optional<Error> refuse_if_expired() const;

@@ -199,15 +199,22 @@ class PostgresStore final : public Store {
     return r.integer(0, 0);
   }
 
+  // One statement, so one round trip and one commit: the action goes in only
+  // at the version after the last one, and the table's row changes only if
+  // it did. Two instances appending at one version both pass the check at
+  // most once: the second insert breaks the (game, version) key and nothing
+  // of its statement stays.
   void append_action(int64_t game, int expected_version, const std::string& action, int64_t at,
                      bool cpu_to_act) override {
     std::lock_guard lock(mutex_);
-    Transaction t(*this);
-    insert_action(game, expected_version, action, at);
-    run("UPDATE parties SET last_action_at = $1, cpu_turn = $2, cpu_lease_until = 0 WHERE code = "
-        "(SELECT code FROM games WHERE id = $3)",
-        Params()(at)(int64_t(cpu_to_act))(game));
-    t.commit();
+    Result r = run("WITH last AS (SELECT COALESCE(MAX(version), 0) AS v FROM actions WHERE game = $1::bigint), "
+                   "added AS (INSERT INTO actions SELECT $1::bigint, $2::integer + 1, $3::text, $4::bigint "
+                   "FROM last WHERE last.v = $2::integer RETURNING game) "
+                   "UPDATE parties SET last_action_at = $4, cpu_turn = $5, cpu_lease_until = 0 "
+                   "WHERE code = (SELECT code FROM games WHERE id = $1) AND EXISTS (SELECT 1 FROM added)",
+                   Params()(game)(int64_t(expected_version))(action)(at)(int64_t(cpu_to_act)));
+    if (r.affected() == 0)
+      throw VersionConflict("game " + std::to_string(game) + " is not at version " + std::to_string(expected_version));
   }
 
   void expire_party(const std::string& code, int64_t game, int expected_version, int64_t at) override {
@@ -449,7 +456,7 @@ class PostgresStore final : public Store {
     std::string state = r.sql_state(), msg = PQresultErrorMessage(r.get());
     while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
     if (msg.empty()) msg = PQerrorMessage(db_);
-    if (state == "23505" && std::string_view(sql).starts_with("INSERT INTO actions"))
+    if (state == "23505" && std::string_view(sql).find("INSERT INTO actions") != std::string_view::npos)
       throw VersionConflict("the action's version is taken: " + msg);
     throw std::runtime_error("postgresql: " + msg);
   }

@@ -10,10 +10,12 @@
 #include <deque>
 #include <mutex>
 #include <random>
+#include <thread>
 
 #include "server/bus.h"
 #include "server/hub.h"
 #include "server/webpush.h"
+#include "counting_store.h"
 #include "fake_client.h"
 #include "temp_db.h"
 #include "temp_pg.h"
@@ -118,13 +120,21 @@ class Tables : public ::testing::TestWithParam<std::string> {
     return true;
   }
 
+  // An address of this test alone, ending in `last`: with a bus, the limits
+  // per address count in Redis, which every test of the run shares.
+  static std::string fresh_ip(int last = 4) {
+    std::random_device random;
+    return "10." + std::to_string(random() % 250) + "." + std::to_string(random() % 250) + "." + std::to_string(last);
+  }
   std::string table(const std::string& extra = "") {
-    auto r = body(hub_->create_party(R"({"name":"Somchai")" + extra + "}", "1.2.3.4"));
+    const std::string ip = fresh_ip();
+    const std::string net = ip.substr(0, ip.rfind('.') + 1);
+    auto r = body(hub_->create_party(R"({"name":"Somchai")" + extra + "}", net + "4"));
     EXPECT_TRUE(r.contains("code")) << json::serialize(r);
     code_ = std::string(r["code"].as_string());
     host_ = std::string(r["token"].as_string());
     if (!r["party"].as_object()["cpu"].is_null()) return code_;
-    auto j = body(hub_->join(code_, R"({"name":"Dara"})", "1.2.3.5"));
+    auto j = body(hub_->join(code_, R"({"name":"Dara"})", net + "5"));
     guest_ = std::string(j["token"].as_string());
     return code_;
   }
@@ -535,6 +545,57 @@ TEST_P(Tables, ABusCarriesEveryChangeToTheOtherInstance) {
   other.reset();
 }
 
+// A move carries its action on the bus: the other instance, holding the game
+// just before it, applies it in memory and tells its clients without reading
+// the table from the store.
+TEST_P(Tables, MovesRideOnTheBusAndTheOtherInstanceNeedsNoStoreRead) {
+  if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
+  hub_bus_ = open_redis_bus(redis());
+  hub_->set_bus(hub_bus_.get());
+  other_bus_ = open_redis_bus(redis());
+  other_store_ = second_store();
+  testing_helpers::CountingStore counted(*other_store_);
+  auto other = second_hub(counted, Posts::Queued, other_bus_.get());
+
+  table();
+  auto host = std::make_shared<FakeClient>(), guest = std::make_shared<FakeClient>();
+  host->ip = "1.2.3.4";
+  guest->ip = "1.2.3.5";
+  hub_->on_message(host, R"({"t":"hello","code":")" + code_ + R"(","token":")" + host_ + R"(","events":true})");
+  other->on_message(guest, R"({"t":"hello","code":")" + code_ + R"(","token":")" + guest_ + R"(","events":true})");
+  ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
+  ASSERT_TRUE(run_posted_until([&] { return !guest->last("state").empty(); }));
+  // (the join and the start, messages with no actions, are read from the store)
+  for (int i = 0; i < 5; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    run_ready();
+  }
+  const int reads = counted.loads;
+
+  const char* moves[] = {"e3e4", "d6d5", "e4d5", "c6c5", "a3a4", "c5c4"};
+  for (int v = 0; v < 6; ++v) {
+    auto& mover = v % 2 == 0 ? host : guest;
+    Hub& at = v % 2 == 0 ? *hub_ : *other;
+    at.on_message(mover, std::string(R"({"t":"move","move":")") + moves[v] + R"(","v":)" + std::to_string(v) + "}");
+    ASSERT_TRUE(run_posted_until([&] {
+      return rebuilt(*host).at("v").as_int64() == v + 1 && rebuilt(*guest).at("v").as_int64() == v + 1;
+    })) << "move " << v + 1 << " on both instances";
+    EXPECT_EQ(canonical(rebuilt(*host)), canonical(rebuilt(*guest)));
+  }
+  EXPECT_EQ(counted.loads, reads) << "the moves came with their actions";
+  // What the other instance holds is what the store holds.
+  EXPECT_EQ(canonical(rebuilt(*guest)), canonical(state(host_)));
+  // A draw offered there and declined here, a resignation there: actions too.
+  other->on_message(guest, R"({"t":"offer-draw","v":6})");
+  ASSERT_TRUE(run_posted_until([&] { return !rebuilt(*host).at("drawOffer").is_null(); }));
+  hub_->on_message(host, R"({"t":"decline-draw","v":7})");
+  ASSERT_TRUE(run_posted_until([&] { return rebuilt(*guest).at("drawOffer").is_null(); }));
+  other->on_message(guest, R"({"t":"resign","v":8})");
+  ASSERT_TRUE(run_posted_until([&] { return rebuilt(*host).at("result").as_string() == "1-0"; }));
+  EXPECT_EQ(counted.loads, reads);
+  other.reset();
+}
+
 // Instances with a bus: the instance that claims a CPU turn searches it. When
 // it dies mid-search (its lease runs out unused), another takes the turn
 // over; while the lease holds, nobody else searches. The reply is played once.
@@ -545,7 +606,7 @@ TEST_P(Tables, ACpuTurnWhoseInstanceDiedIsPlayedOnceByAnother) {
   HubLimits limits;
   limits.cpu_pause = false;
   dying->set_limits(limits);
-  auto r = body(dying->create_party(R"({"name":"Somchai","cpu":1})", "1.2.3.4"));
+  auto r = body(dying->create_party(R"({"name":"Somchai","cpu":1})", fresh_ip()));
   code_ = std::string(r["code"].as_string());
   host_ = std::string(r["token"].as_string());
   auto player = std::make_shared<FakeClient>();
@@ -613,10 +674,7 @@ TEST_P(Tables, LimitsPerAddressAreSharedByTheInstances) {
   if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
   auto otherHub = with_bus_and_another_instance(Posts::Lost);
   Hub& other = *otherHub;
-  // An address of this test run alone (Redis outlives the test).
-  std::random_device random;
-  const std::string ip = "10." + std::to_string(random() % 250) + "." + std::to_string(random() % 250) + "." +
-                         std::to_string(random() % 250);
+  const std::string ip = fresh_ip();
   int made = 0, refused = 0;
   for (int i = 0; i < 16; ++i) {
     Hub& at = i % 2 == 0 ? *hub_ : other;

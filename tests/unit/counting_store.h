@@ -1,0 +1,78 @@
+// A Store that passes every call to another and counts the tables it reads,
+// so a test can see whether an instance went to the store or not.
+#pragma once
+
+#include <atomic>
+
+#include "server/store.h"
+
+namespace makruk::testing_helpers {
+
+class CountingStore final : public server::Store {
+ public:
+  explicit CountingStore(server::Store& inner) : s_(inner) {}
+  std::atomic<int> loads{0};
+
+  using PartyRecord = server::PartyRecord;
+  using SeatRecord = server::SeatRecord;
+  using PartyData = server::PartyData;
+  using SubscriptionRecord = server::SubscriptionRecord;
+  using FeedbackRecord = server::FeedbackRecord;
+  using RecommendationRecord = server::RecommendationRecord;
+
+  void create_party(const PartyRecord& p, const SeatRecord& host) override { s_.create_party(p, host); }
+  void add_seat(const SeatRecord& s) override { s_.add_seat(s); }
+  void rename_seat(const std::string& code, int seat, const std::string& name) override {
+    s_.rename_seat(code, seat, name);
+  }
+  void set_rematch_offer(const std::string& code, int seat) override { s_.set_rematch_offer(code, seat); }
+  int64_t create_game(const std::string& code, int number, int white_seat, const std::string& start_fen, int64_t at,
+                      bool cpu_to_act) override {
+    return s_.create_game(code, number, white_seat, start_fen, at, cpu_to_act);
+  }
+  void append_action(int64_t game, int expected_version, const std::string& action, int64_t at,
+                     bool cpu_to_act) override {
+    s_.append_action(game, expected_version, action, at, cpu_to_act);
+  }
+  void expire_party(const std::string& code, int64_t game, int expected_version, int64_t at) override {
+    s_.expire_party(code, game, expected_version, at);
+  }
+  bool party_exists(const std::string& code) override { return s_.party_exists(code); }
+  std::optional<PartyData> load_party(const std::string& code) override {
+    ++loads;
+    return s_.load_party(code);
+  }
+  std::vector<std::string> cpu_turn_parties(int64_t now, int limit) override { return s_.cpu_turn_parties(now, limit); }
+  bool claim_cpu_turn(const std::string& code, int64_t now, int64_t until) override {
+    return s_.claim_cpu_turn(code, now, until);
+  }
+  std::vector<std::string> turn_based_idle_since(int64_t idle_since, int limit) override {
+    return s_.turn_based_idle_since(idle_since, limit);
+  }
+  void clear_cpu_turn(const std::string& code) override { s_.clear_cpu_turn(code); }
+  void set_left_at(const std::string& code, int64_t at) override { s_.set_left_at(code, at); }
+  void add_subscription(const SubscriptionRecord& s) override { s_.add_subscription(s); }
+  int remove_subscription(const std::string& endpoint) override { return s_.remove_subscription(endpoint); }
+  void remove_seat_subscription(const std::string& endpoint, const std::string& code, int seat) override {
+    s_.remove_seat_subscription(endpoint, code, seat);
+  }
+  std::vector<SubscriptionRecord> load_subscriptions(const std::string& code) override {
+    return s_.load_subscriptions(code);
+  }
+  void add_feedback(FeedbackRecord& f) override { s_.add_feedback(f); }
+  void update_feedback(const FeedbackRecord& f) override { s_.update_feedback(f); }
+  std::vector<FeedbackRecord> list_feedback(bool with_hidden, int limit) override {
+    return s_.list_feedback(with_hidden, limit);
+  }
+  std::optional<FeedbackRecord> find_feedback(int64_t id) override { return s_.find_feedback(id); }
+  void put_recommendation(RecommendationRecord& r) override { s_.put_recommendation(r); }
+  bool hide_recommendation(int64_t id, bool hidden) override { return s_.hide_recommendation(id, hidden); }
+  std::vector<RecommendationRecord> list_recommendations(bool with_hidden, int limit) override {
+    return s_.list_recommendations(with_hidden, limit);
+  }
+
+ private:
+  server::Store& s_;
+};
+
+}  // namespace makruk::testing_helpers
