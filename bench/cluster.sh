@@ -2,13 +2,14 @@
 # Load benchmark for several instances: PostgreSQL and Redis on loopback (made
 # here, stopped at the end), N `makruk serve` instances on them, nginx in
 # front, and the load generator (bench/load.cpp) against nginx.
-# Usage: bench/cluster.sh [INSTANCES] [GAMES] [MOVES_PER_SECOND] [SECONDS]
+# Usage: bench/cluster.sh [INSTANCES] [GAMES] [MOVES_PER_SECOND] [SECONDS] [WARMUP_SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 instances=${1:-2}
 games=${2:-5000}
 rate=${3:-2000}
 seconds=${4:-30}
+warmup=${5:-0}
 
 scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMAKRUK_BENCH=ON >/dev/null
@@ -44,7 +45,7 @@ mkdir -p "$dir/nginx"
 cat >"$dir/nginx/nginx.conf" <<CONF
 $( [ "$(id -u)" = 0 ] && echo "user root;" )
 daemon off;
-worker_processes 1;
+worker_processes 2;
 worker_rlimit_nofile $(ulimit -Hn);
 pid $dir/nginx/nginx.pid;
 error_log $dir/nginx/error.log;
@@ -58,7 +59,7 @@ http {
   upstream makruk {
 $upstream  }
   server {
-    listen 127.0.0.1:$front;
+    listen 127.0.0.1:$front reuseport;
     location / {
       proxy_pass http://makruk;
       proxy_http_version 1.1;
@@ -74,7 +75,7 @@ CONF
 pids+=($!)
 sleep 2
 echo "$instances instance(s) on PostgreSQL and Redis behind nginx"
-build/load --port "$front" --games "$games" --rate "$rate" --seconds "$seconds" || {
+build/load --port "$front" --games "$games" --rate "$rate" --seconds "$seconds" --warmup "$warmup" || {
   tail -n 5 "$dir/nginx/error.log" "$dir"/instance*.log
   exit 1
 }

@@ -3,7 +3,10 @@
 // legal moves at a target rate, and reports the connections held, moves per
 // second and the time from sending a move to the opponent receiving it.
 //
-//   load --port 8080 --games 5000 --rate 2000 --seconds 30 [--server-pid PID] [--deflate 1]
+//   load --port 8080 --games 5000 --rate 2000 --seconds 30 [--server-pid PID] [--deflate 1] [--warmup 10]
+//
+// Every game starts at once; with --warmup S the figures are of the S seconds
+// after that burst (the whole run is reported too).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -37,10 +40,12 @@ struct Options {
   int seconds = 10;
   int server_pid = 0;
   bool deflate = false;  // the clients offer permessage-deflate
+  int warmup = 0;         // seconds of play before the measured ones
 };
 
 struct Stats {
   std::vector<double> latencies_ms;
+  size_t warm_latencies = 0;  // how many of them came before the measured seconds
   uint64_t moves = 0, errors = 0, received = 0;
   int connected = 0;
 };
@@ -169,7 +174,9 @@ void Player::read_loop() {
       auto& o = v.as_object();
       std::string_view t = o.at("t").as_string();
       if (t == "state") g.on_state(self->seat, o);
-      else if (t == "error") ++g.stats->errors;
+      else if (t == "error") {
+        if (++g.stats->errors <= 5) std::cerr << "error: " << text << "\n";
+      }
       else if (t == "welcome") {
         self->welcomed = true;
         ++g.stats->connected;
@@ -191,6 +198,7 @@ int main(int argc, char** argv) {
     else if (k == "--seconds") o.seconds = std::stoi(v);
     else if (k == "--server-pid") o.server_pid = std::stoi(v);
     else if (k == "--deflate") o.deflate = v != "0";
+    else if (k == "--warmup") o.warmup = std::stoi(v);
     else {
       std::cerr << "unknown option " << k << "\n";
       return 2;
@@ -250,18 +258,31 @@ int main(int argc, char** argv) {
   for (auto& g : games) g->players[0]->send(R"({"t":"start"})");
   auto start = Clock::now();
   uint64_t moves0 = stats.moves;
+  if (o.warmup > 0) {
+    ioc.run_for(std::chrono::seconds(o.warmup));
+    std::cout << "warm-up: " << o.warmup << " s after every game started at once, " << stats.moves - moves0
+              << " moves\n";
+    stats.warm_latencies = stats.latencies_ms.size();
+    moves0 = stats.moves;
+    start = Clock::now();
+  }
   ioc.run_for(std::chrono::seconds(o.seconds));
   double secs = std::chrono::duration<double>(Clock::now() - start).count();
   for (auto& g : games) g->timer.cancel();
 
-  auto& lat = stats.latencies_ms;
-  std::sort(lat.begin(), lat.end());
-  auto pct = [&](double p) { return lat.empty() ? 0.0 : lat[std::min(lat.size() - 1, size_t(p * double(lat.size())))]; };
+  auto report = [](const char* what, std::vector<double> lat) {
+    std::sort(lat.begin(), lat.end());
+    auto pct = [&](double p) { return lat.empty() ? 0.0 : lat[std::min(lat.size() - 1, size_t(p * double(lat.size())))]; };
+    std::cout << what << lat.size() << ", latency p50 " << pct(0.50) << " ms, p99 " << pct(0.99) << " ms, max "
+              << (lat.empty() ? 0.0 : lat.back()) << " ms\n";
+  };
+  const auto& all = stats.latencies_ms;
   std::cout << "moves sent: " << stats.moves - moves0 << " in " << secs << " s = " << double(stats.moves - moves0) / secs
-            << " moves/s (target " << o.rate << ")\n"
-            << "delivered to the opponent: " << lat.size() << ", latency p50 " << pct(0.50) << " ms, p99 " << pct(0.99)
-            << " ms, max " << (lat.empty() ? 0.0 : lat.back()) << " ms\n"
-            << "errors: " << stats.errors << ", messages received: " << stats.received << "\n";
+            << " moves/s (target " << o.rate << ")\n";
+  report("delivered to the opponent: ",
+         std::vector<double>(all.begin() + std::ptrdiff_t(stats.warm_latencies), all.end()));
+  if (o.warmup > 0) report("  (with the warm-up: ", all);
+  std::cout << "errors: " << stats.errors << ", messages received: " << stats.received << "\n";
   if (o.server_pid) std::cout << "server memory at the end: " << rss_kb(o.server_pid) / 1024 << " MiB\n";
   return 0;
 }

@@ -1,7 +1,10 @@
-// The bus on Redis publish/subscribe (hiredis). One connection publishes (from
-// the hub's thread), another listens on its own thread and comes back by
-// itself when Redis restarts; after such a gap it asks for everything to be
-// read again, since messages may have been lost meanwhile.
+// The bus on Redis publish/subscribe (hiredis). Messages wait in a queue that
+// a thread of their own publishes, in order, as many at a time as have come
+// (pipelined), so the hub's thread never waits for Redis to tell a change.
+// Another connection listens on its own thread and comes back by itself when
+// Redis restarts; after such a gap it asks for everything to be read again,
+// since messages may have been lost meanwhile. A third one (with a lock)
+// answers the hub's questions: limits, the seek queue, health.
 #include <hiredis/hiredis.h>
 #include <openssl/rand.h>
 #include <sys/socket.h>
@@ -10,6 +13,7 @@
 #include <boost/json.hpp>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -23,6 +27,9 @@ namespace {
 namespace json = boost::json;
 
 constexpr const char* CHANNEL = "makruk:tables";
+// Messages waiting to go while Redis is away; past this the oldest are lost
+// (as they would be anyway: the others read everything again after a gap).
+constexpr size_t MAX_QUEUED = 100000;
 
 struct Address {
   std::string host;
@@ -77,7 +84,12 @@ class RedisBus final : public Bus {
   }
 
   void stop() override {
-    stopping_ = true;
+    {
+      std::lock_guard lock(queue_mutex_);
+      stopping_ = true;
+    }
+    queue_cv_.notify_all();
+    if (sender_.joinable()) sender_.join();  // after what was queued has gone
     {
       std::lock_guard lock(listener_mutex_);
       if (listener_) shutdown(listener_->fd, SHUT_RDWR);  // wakes the blocked read
@@ -100,13 +112,13 @@ class RedisBus final : public Bus {
       o["conn"] = m.connection;
       o["paired"] = m.paired;
     }
-    const std::string text = json::serialize(o);
-    std::lock_guard lock(publish_mutex_);
-    for (int attempt = 0; attempt < 2; ++attempt)  // a broken connection: once more on a new one
-      if (auto* r = command("PUBLISH %s %b", CHANNEL, text.data(), text.size())) {
-        freeReplyObject(r);
-        return;
-      }
+    {
+      std::lock_guard lock(queue_mutex_);
+      if (queue_.size() >= MAX_QUEUED) queue_.pop_front();
+      queue_.push_back(json::serialize(o));
+      if (!sender_.joinable() && !stopping_) sender_ = std::thread([this] { send(); });
+    }
+    queue_cv_.notify_one();
   }
 
   // Returns once the bus listens (or after 2 s without Redis), so that no
@@ -236,6 +248,40 @@ class RedisBus final : public Bus {
     }
   }
 
+  // The sending thread: publishes what has queued up, all of it in one
+  // pipelined round trip, until stopped (and the queue is empty).
+  void send() {
+    redisContext* c = nullptr;
+    for (;;) {
+      std::deque<std::string> batch;
+      {
+        std::unique_lock lock(queue_mutex_);
+        queue_cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty()) break;  // stopping, and nothing left to say
+        batch.swap(queue_);
+      }
+      // A broken connection: once more on a new one, then the batch is lost.
+      for (int attempt = 0; attempt < 2; ++attempt) {
+        if (!c) c = connect_to(address_);
+        if (c && publish_all(c, batch)) break;
+        if (c) redisFree(c);
+        c = nullptr;
+      }
+    }
+    if (c) redisFree(c);
+  }
+
+  static bool publish_all(redisContext* c, const std::deque<std::string>& batch) {
+    for (const std::string& text : batch)
+      if (redisAppendCommand(c, "PUBLISH %s %b", CHANNEL, text.data(), text.size()) != REDIS_OK) return false;
+    for (size_t i = 0; i < batch.size(); ++i) {
+      void* reply = nullptr;
+      if (redisGetReply(c, &reply) != REDIS_OK || !reply) return false;
+      freeReplyObject(reply);
+    }
+    return true;
+  }
+
   // Reads messages until the connection fails.
   void receive(redisContext* c) {
     while (!stopping_) {
@@ -301,7 +347,11 @@ class RedisBus final : public Bus {
   Address address_;
   std::string id_;
   std::mutex publish_mutex_;
-  redisContext* publisher_ = nullptr;
+  redisContext* publisher_ = nullptr;  // for the hub's questions
+  std::mutex queue_mutex_;
+  std::condition_variable queue_cv_;
+  std::deque<std::string> queue_;  // messages to publish, in order
+  std::thread sender_;
   uint64_t events_ = 0;  // makes each recorded event a member of its own
   std::mutex listener_mutex_;
   redisContext* listener_ = nullptr;

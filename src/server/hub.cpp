@@ -436,17 +436,21 @@ void Hub::on_bus(const BusMessage& m) {
     if (it == parties_.end()) return;  // nobody here to tell
     Party& p = it->second;
     const bool newcomer = !p.elsewhere.count(m.instance);
+    bool changed = true;
     if (m.seats[0] == 0 && m.seats[1] == 0 && m.spectators == 0) {
-      p.elsewhere.erase(m.instance);
+      changed = p.elsewhere.erase(m.instance) > 0;
     } else {
       Party::Elsewhere& e = p.elsewhere[m.instance];
+      changed = newcomer || e.seats[0] != m.seats[0] || e.seats[1] != m.seats[1] || e.spectators != m.spectators ||
+                e.names != m.names;
       e.seats[0] = m.seats[0];
       e.seats[1] = m.seats[1];
       e.spectators = m.spectators;
       e.names = m.names;
       e.at = now();
     }
-    broadcast(p, true, false);
+    // The same again (the heartbeat that keeps it from fading): nobody to tell.
+    if (changed) broadcast(p, true, false);
     // An instance new at this table learns who is here in turn.
     if (newcomer && !p.nobody_connected()) publish_presence(p);
     return;
@@ -646,6 +650,21 @@ HttpReply Hub::create_party(const std::string& body, const std::string& ip) {
                                  {"party", party_json(it->second)}});
 }
 
+int Hub::seat_of_token(Party& p, const std::string& token, const std::string& ip) {
+  const std::string hash = hash_token(token);
+  int seat = p.seat_of_token(hash);
+  // A seat taken a moment ago at another instance, whose message has not come
+  // yet: the store has it. (Only while a seat is free here, and a wrong
+  // token counts as a wrong code, so that wrong tokens cannot keep the store
+  // busy.)
+  if (seat < 0 && bus_ && p.seats().size() < 2 && code_guess_allowed(ip, false)) {
+    reload(p);
+    seat = p.seat_of_token(hash);
+    if (seat < 0) code_guess_allowed(ip, true);
+  }
+  return seat;
+}
+
 Party* Hub::find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e,
                          const std::string& key, const std::string& proof) {
   Party* p = find(code);
@@ -717,7 +736,7 @@ HttpReply Hub::join(const std::string& code, const std::string& body, const std:
   // A returning browser keeps its seat, even when its address is limited for
   // wrong codes: the token shows it is no guess.
   if (Party* p = token.empty() ? nullptr : find(code)) {
-    int seat = p->seat_of_token(hash_token(token));
+    int seat = seat_of_token(*p, token, ip);
     if (seat >= 0)
       return reply(200, json::object{{"token", token}, {"seat", seat}, {"party", party_json(*p)}});
   }
@@ -825,7 +844,7 @@ void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, c
   // A seat's token lets its holder in even while the address is limited for
   // wrong codes: it shows the code is no guess.
   Party* p = token.empty() ? nullptr : find(code);
-  int seat = p ? p->seat_of_token(hash_token(token)) : -1;
+  int seat = p ? seat_of_token(*p, token, c->ip) : -1;
   if (seat < 0) {
     std::optional<Error> e;
     p = find_guarded(code, c->ip, e, key);

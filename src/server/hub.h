@@ -244,6 +244,10 @@ class Hub {
   int proof_bits(const std::string& ip);
   std::string proof_challenge();
   std::string new_code();
+  // The seat that holds `token` at the table, or -1; with other instances, a
+  // token not known here is looked for in the store too (while a seat is
+  // free here; it counts as a wrong code of `ip`).
+  int seat_of_token(Party& p, const std::string& token, const std::string& ip);
   void hello(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token,
              const std::string& key, const std::string& name);
   void broadcast(Party& p, bool party_changed, bool state_changed);

@@ -545,6 +545,34 @@ TEST_P(Tables, ABusCarriesEveryChangeToTheOtherInstance) {
   other.reset();
 }
 
+// A guest joins at one instance and says hello at the other before the join's
+// message has come there: the seat is found in the store, not refused.
+TEST_P(Tables, ASeatTakenAtAnotherInstanceAMomentAgoIsKnownAtOnce) {
+  if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
+  auto other = with_bus_and_another_instance(Posts::Queued);
+  const std::string ip = fresh_ip();
+  auto r = body(hub_->create_party(R"({"name":"Somchai"})", ip));
+  code_ = std::string(r["code"].as_string());
+  auto host = connect(std::string(r["token"].as_string()));  // hub_ holds the table, one seat
+  auto j = body(other->join(code_, R"({"name":"Dara"})", ip));
+  ASSERT_TRUE(j.contains("token")) << json::serialize(j);
+  // (the join's message waits, unread, in hub_'s queue)
+  auto guest = std::make_shared<FakeClient>();
+  guest->ip = ip;
+  hub_->on_message(guest, R"({"t":"hello","code":")" + code_ + R"(","token":")" + std::string(j["token"].as_string()) +
+                              "\"}");
+  ASSERT_EQ(guest->count("welcome"), 1u) << json::serialize(guest->last("error"));
+  EXPECT_EQ(guest->last("welcome").at("seat").as_int64(), 1);
+  EXPECT_EQ(host->last("party").at("players").as_array().size(), 2u) << "the host sees the guest too";
+  // A token of no seat is still refused.
+  auto stranger = std::make_shared<FakeClient>();
+  stranger->ip = ip;
+  hub_->on_message(stranger, R"({"t":"hello","code":")" + code_ + R"(","token":"0123456789abcdef0123456789abcdef"})");
+  EXPECT_EQ(stranger->last("error").at("code").as_string(), "forbidden");
+  run_ready();
+  other.reset();
+}
+
 // A move carries its action on the bus: the other instance, holding the game
 // just before it, applies it in memory and tells its clients without reading
 // the table from the store.
