@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Load benchmark: one `makruk serve` process with its SQLite database (in a
 # temporary folder) and the load generator on loopback.
-# Usage: bench/load.sh [GAMES] [MOVES_PER_SECOND] [SECONDS] [DEFLATE]
-# DEFLATE=1: the clients take permessage-deflate (as browsers do).
+# Usage: bench/load.sh [GAMES] [MOVES_PER_SECOND] [SECONDS] [DEFLATE] [WARMUP_SECONDS]
+# DEFLATE=1: the clients take permessage-deflate (as browsers do). WARMUP: seconds
+# after every game started at once that are not measured (reported apart).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-5000}
 rate=${2:-2000}
 seconds=${3:-30}
 deflate=${4:-0}
+warmup=${5:-0}
 
 scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMAKRUK_BENCH=ON >/dev/null
@@ -24,4 +26,4 @@ build/makruk serve --address 127.0.0.1 --port "$port" --data "$data" \
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
 sleep 1
-build/load --port "$port" --games "$games" --rate "$rate" --seconds "$seconds" --server-pid "$server" --deflate "$deflate"
+build/load --port "$port" --games "$games" --rate "$rate" --seconds "$seconds" --server-pid "$server" --deflate "$deflate" --warmup "$warmup"
