@@ -30,7 +30,7 @@
 
 #include "core/game.h"
 #include "core/notation.h"
-#include "server/store.h"
+#include "server/stores/store.h"
 
 using namespace makruk;
 

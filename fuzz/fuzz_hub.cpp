@@ -70,9 +70,9 @@
 
 #include <boost/json.hpp>
 
-#include "server/hub.h"
-#include "server/store.h"
-#include "server/webpush.h"
+#include "server/tables/hub.h"
+#include "server/stores/store.h"
+#include "server/push/webpush.h"
 
 using namespace makruk::server;
 namespace json = boost::json;

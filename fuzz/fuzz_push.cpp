@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "server/webpush.h"
+#include "server/push/webpush.h"
 
 using namespace makruk::server::webpush;
 

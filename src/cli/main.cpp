@@ -17,7 +17,7 @@
 #include "engine/openings.h"
 #include "engine/tune.h"
 #include "engine/uci.h"
-#include "server/http_server.h"
+#include "server/net/http_server.h"
 #include "json.h"
 
 using namespace makruk;

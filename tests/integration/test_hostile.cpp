@@ -28,8 +28,8 @@
 #include <vector>
 
 #include "push_receiver.h"
-#include "server/qr.h"
-#include "server/webpush.h"
+#include "server/tables/qr.h"
+#include "server/push/webpush.h"
 #include "server_process.h"
 
 using namespace std::chrono_literals;

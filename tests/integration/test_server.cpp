@@ -11,7 +11,7 @@
 #include <openssl/evp.h>
 
 #include "push_receiver.h"
-#include "server/webpush.h"
+#include "server/push/webpush.h"
 #include "server_process.h"
 #include "../unit/temp_pg.h"
 

@@ -4,7 +4,7 @@
 
 #include <atomic>
 
-#include "server/store.h"
+#include "server/stores/store.h"
 
 namespace makruk::testing_helpers {
 

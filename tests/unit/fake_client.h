@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "server/hub.h"
+#include "server/tables/hub.h"
 
 namespace makruk::testing_helpers {
 

@@ -6,7 +6,7 @@
 #include <boost/json.hpp>
 
 #include "fake_client.h"
-#include "server/hub.h"
+#include "server/tables/hub.h"
 #include "temp_db.h"
 
 using namespace makruk;

@@ -13,9 +13,9 @@
 #include "core/position.h"
 
 #include "fake_client.h"
-#include "server/cpu.h"
-#include "server/hub.h"
-#include "server/webpush.h"
+#include "server/cpu/cpu.h"
+#include "server/tables/hub.h"
+#include "server/push/webpush.h"
 #include "temp_db.h"
 
 using namespace makruk;

@@ -7,8 +7,8 @@
 #include <boost/json.hpp>
 
 #include "fake_client.h"
-#include "server/hub.h"
-#include "server/matchmaker.h"
+#include "server/tables/hub.h"
+#include "server/tables/matchmaker.h"
 #include "temp_db.h"
 
 using namespace makruk;

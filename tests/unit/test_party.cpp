@@ -4,10 +4,10 @@
 #include <atomic>
 #include <thread>
 
-#include "server/cpu.h"
-#include "server/hub.h"
-#include "server/party.h"
-#include "server/store.h"
+#include "server/cpu/cpu.h"
+#include "server/tables/hub.h"
+#include "server/tables/party.h"
+#include "server/stores/store.h"
 #include "temp_db.h"
 #include "temp_pg.h"
 

@@ -12,9 +12,9 @@
 #include <random>
 #include <thread>
 
-#include "server/bus.h"
-#include "server/hub.h"
-#include "server/webpush.h"
+#include "server/buses/bus.h"
+#include "server/tables/hub.h"
+#include "server/push/webpush.h"
 #include "counting_store.h"
 #include "fake_client.h"
 #include "temp_db.h"

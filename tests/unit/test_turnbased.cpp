@@ -5,8 +5,8 @@
 
 #include <boost/json.hpp>
 
-#include "server/hub.h"
-#include "server/webpush.h"
+#include "server/tables/hub.h"
+#include "server/push/webpush.h"
 #include "fake_client.h"
 #include "temp_db.h"
 

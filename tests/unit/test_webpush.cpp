@@ -27,7 +27,7 @@
 #include <thread>
 
 #include "../integration/push_receiver.h"
-#include "server/webpush.h"
+#include "server/push/webpush.h"
 
 using namespace makruk::server::webpush;
 using makruk::testing::PushReceiver;

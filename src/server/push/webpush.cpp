@@ -1,4 +1,4 @@
-#include "webpush.h"
+#include "server/push/webpush.h"
 
 #include <curl/curl.h>
 #include <fcntl.h>
@@ -34,7 +34,7 @@
 #include <thread>
 #include <vector>
 
-#include "text.h"
+#include "server/text.h"
 
 namespace makruk::server::webpush {
 

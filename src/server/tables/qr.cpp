@@ -1,4 +1,4 @@
-#include "qr.h"
+#include "server/tables/qr.h"
 
 #include <qrencode.h>
 

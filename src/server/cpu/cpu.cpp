@@ -1,4 +1,4 @@
-#include "cpu.h"
+#include "server/cpu/cpu.h"
 
 #include <algorithm>
 #include <random>

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "hub.h"
+#include "server/tables/hub.h"
 
 namespace makruk::server {
 

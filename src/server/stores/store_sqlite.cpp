@@ -2,7 +2,7 @@
 
 #include <mutex>
 
-#include "store.h"
+#include "server/stores/store.h"
 
 namespace makruk::server {
 

@@ -18,7 +18,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "bus.h"
+#include "server/buses/bus.h"
 
 namespace makruk::server {
 

@@ -7,7 +7,7 @@
 
 #include <mutex>
 
-#include "store.h"
+#include "server/stores/store.h"
 
 namespace makruk::server {
 

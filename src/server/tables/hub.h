@@ -2,6 +2,13 @@
 // the network layer calls it on one executor (never concurrently) and hands
 // it Clients to send to. CPU moves are searched on the engine pool's threads
 // and come back through `post`, the hub's own queue.
+//
+// Its sources: hub.cpp (tables in play, messages, games, the CPU's turns,
+// limits), hub_instances.cpp (the bus between instances), hub_push.cpp
+// (turn-based tables, Web Push, My games), hub_lobby.cpp (finding an
+// opponent), hub_community.cpp (feedback and recommendations); what they
+// share is in hub_detail.h. A test drives it with FakeClients, a Store and a
+// Bus of its choosing.
 #pragma once
 
 #include <atomic>
@@ -15,12 +22,12 @@
 #include <set>
 #include <string>
 
-#include "bus.h"
-#include "cpu.h"
-#include "party.h"
-#include "matchmaker.h"
-#include "store.h"
-#include "webpush.h"
+#include "server/buses/bus.h"
+#include "server/cpu/cpu.h"
+#include "server/tables/party.h"
+#include "server/tables/matchmaker.h"
+#include "server/stores/store.h"
+#include "server/push/webpush.h"
 
 namespace makruk::server {
 

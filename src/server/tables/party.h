@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/game.h"
-#include "store.h"
+#include "server/stores/store.h"
 
 namespace makruk::server {
 

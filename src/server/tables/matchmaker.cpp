@@ -1,4 +1,4 @@
-#include "matchmaker.h"
+#include "server/tables/matchmaker.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "party.h"
+#include "server/tables/party.h"
 
 #include <algorithm>
 #include <ctime>

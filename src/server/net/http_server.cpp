@@ -2,7 +2,7 @@
 // The only translation unit that includes Beast (it is slow to compile).
 // Sockets run on the network threads; every hub call runs on the hub's own
 // thread, so blocking storage never stalls a socket.
-#include "http_server.h"
+#include "server/net/http_server.h"
 
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -23,9 +23,9 @@
 #include <thread>
 #include <unordered_map>
 
-#include "hub.h"
-#include "text.h"
-#include "webpush.h"
+#include "server/tables/hub.h"
+#include "server/text.h"
+#include "server/push/webpush.h"
 
 namespace makruk::server {
 

@@ -1,0 +1,294 @@
+// The hub for the community pages: the feedback board, recommendations and
+// their maintainers' side.
+#include "server/tables/hub.h"
+
+#include <boost/json.hpp>
+
+#include "server/tables/hub_detail.h"
+
+namespace makruk::server {
+
+namespace json = boost::json;
+using namespace detail;
+
+// ---------------------------------------------------------------- the feedback board
+
+namespace {
+
+constexpr size_t MAX_FEEDBACK_TEXT = 2000;  // characters (code points)
+
+json::object feedback_json(const FeedbackRecord& f) {
+  auto or_null = [](const std::string& v) { return v.empty() ? json::value(nullptr) : json::value(v); };
+  json::object o{{"id", f.id},         {"kind", f.kind},     {"text", f.text},     {"lang", f.lang},
+                 {"status", f.status}, {"createdAt", f.created_at}, {"hidden", f.hidden}};
+  o["name"] = or_null(f.name);
+  o["table"] = or_null(f.table);
+  o["reply"] = or_null(f.reply);
+  o["repliedAt"] = f.replied_at ? json::value(f.replied_at) : json::value(nullptr);
+  return o;
+}
+
+json::object feedback_items(const std::vector<FeedbackRecord>& items) {
+  json::array a;
+  for (const FeedbackRecord& f : items) a.push_back(feedback_json(f));
+  return json::object{{"items", std::move(a)}};
+}
+
+// Text of 1 to `max` characters of valid UTF-8, line breaks allowed, other
+// control characters not; trimmed.
+std::optional<std::string> clean_text(const std::string& raw, size_t max, std::string& why) {
+  size_t b = raw.find_first_not_of(" \t\r\n"), e = raw.find_last_not_of(" \t\r\n");
+  std::string text = b == std::string::npos ? "" : raw.substr(b, e - b + 1);
+  size_t chars = 0;
+  for (size_t i = 0; i < text.size(); ++chars) {
+    const unsigned char c = text[i];
+    const size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (n == 0 || i + n > text.size()) {
+      why = "the text is not valid UTF-8";
+      return std::nullopt;
+    }
+    if (n == 1 && ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F)) {
+      why = "the text must not hold control characters";
+      return std::nullopt;
+    }
+    for (size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) {
+        why = "the text is not valid UTF-8";
+        return std::nullopt;
+      }
+    i += n;
+  }
+  if (chars == 0 || chars > max) {
+    why = "the text must have 1 to " + std::to_string(max) + " characters";
+    return std::nullopt;
+  }
+  return text;
+}
+
+}  // namespace
+
+HttpReply Hub::feedback_post(const std::string& body, const std::string& ip) {
+  std::string why;
+  auto o = parse_object(body, why);
+  if (!o) return bad_request(why);
+  FeedbackRecord f;
+  std::string rawText, rawName, table;
+  if (!get_string(*o, "kind", f.kind) || !get_string(*o, "text", rawText) || !get_string(*o, "name", rawName) ||
+      !get_string(*o, "table", table) || !get_string(*o, "lang", f.lang))
+    return bad_request("a field has the wrong type");
+  if (f.kind != "bug" && f.kind != "feedback" && f.kind != "setting")
+    return bad_request("kind must be 'bug', 'feedback' or 'setting'");
+  auto text = clean_text(rawText, MAX_FEEDBACK_TEXT, why);
+  if (!text) return bad_request(why);
+  f.text = *text;
+  if (!rawName.empty()) {
+    auto name = clean_name(rawName, why);
+    if (!name) return bad_request(why);
+    f.name = *name;
+  }
+  if (!table.empty()) {
+    table = normalise_code(table);
+    if (table.size() != 6 || table.find_first_not_of(CODE_ALPHABET) != std::string::npos)
+      return bad_request("table must be a table code");
+    f.table = table;
+  }
+  if (f.lang != "th" && f.lang != "en" && f.lang != "km") f.lang = "en";
+  const int64_t t = now();
+  if (!feedback_posts_.allow(ip, t, limits_.feedback_per_minute)) return rate_limited("messages to the board");
+  f.created_at = t;
+  try {
+    store_.add_feedback(f);
+  } catch (const std::exception& e) {
+    return storage_failed(e);
+  }
+  return reply(201, json::object{{"item", feedback_json(f)}});
+}
+
+HttpReply Hub::feedback_list() {
+  try {
+    return reply(200, feedback_items(store_.list_feedback(false, 200)));
+  } catch (const std::exception& e) {
+    return storage_failed(e);
+  }
+}
+
+bool Hub::admin(const std::string& authorization, const std::string& ip, HttpReply& refusal) {
+  if (admin_secret_.empty()) {
+    refusal = error_reply(Error{ErrorCode::NotFound, "no such endpoint"});
+    return false;
+  }
+  const std::string prefix = "Bearer ";
+  const std::string given = authorization.rfind(prefix, 0) == 0 ? authorization.substr(prefix.size()) : "";
+  // The same time whatever the first difference.
+  unsigned diff = given.size() != admin_secret_.size();
+  for (size_t i = 0; i < given.size(); ++i) diff |= unsigned(given[i] ^ admin_secret_[i % admin_secret_.size()]);
+  if (!admin_guesses_.allow(ip, now(), limits_.wrong_codes_per_minute, false)) {
+    refusal = rate_limited("wrong secrets");
+    return false;
+  }
+  if (diff != 0) {
+    admin_guesses_.allow(ip, now(), limits_.wrong_codes_per_minute);
+    refusal = reply(401, json::object{{"error", "the admin secret is missing or wrong"}, {"code", "unauthorized"}});
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+json::object recommendation_json(const RecommendationRecord& r, bool admin) {
+  json::object o{{"id", r.id},     {"stars", r.stars}, {"text", r.text},           {"name", r.name},
+                 {"lang", r.lang}, {"variant", r.variant}, {"createdAt", r.created_at}};
+  if (admin) {
+    o["code"] = r.code;
+    o["hidden"] = r.hidden;
+  }
+  return o;
+}
+
+}  // namespace
+
+HttpReply Hub::recommend(const std::string& body, const std::string& ip) {
+  std::string why;
+  auto o = parse_object(body, why);
+  if (!o) return bad_request(why);
+  std::string code, token, rawText, lang;
+  int64_t stars = 0;
+  bool starsPresent = false;
+  if (!get_string(*o, "code", code) || !get_string(*o, "token", token) || !get_string(*o, "text", rawText) ||
+      !get_string(*o, "lang", lang) || !get_int(*o, "stars", stars, starsPresent))
+    return bad_request("a field has the wrong type");
+  if (!starsPresent || stars < 1 || stars > 5) return bad_request("stars must be 1 to 5");
+  std::string text;
+  if (!rawText.empty()) {
+    auto t = clean_text(rawText, 500, why);
+    if (!t) return bad_request(why);
+    text = *t;
+  }
+  if (token.empty() || token.size() > 64) return error_reply(Error{ErrorCode::Forbidden, "a player's token is needed"});
+  if (!recommends_.allow(ip, now(), limits_.feedback_per_minute)) return rate_limited("recommendations");
+  // The seat's token shows the code is no guess; a wrong pair counts as a wrong code.
+  std::vector<std::pair<Party*, int>> seats;
+  std::vector<std::string> unknown;
+  if (auto e = resolve_seats({{normalise_code(code), token}}, ip, seats, unknown)) return error_reply(*e);
+  if (seats.empty()) return error_reply(Error{ErrorCode::Forbidden, "that token holds no seat of that table"});
+  auto [p, seat] = seats.front();
+  const bool played = p->game() && (p->game()->game.over() || p->game()->number > 1);
+  if (!played) return error_reply(Error{ErrorCode::Conflict, "recommend a game once one has ended"});
+  RecommendationRecord r;
+  r.code = p->code();
+  r.seat = seat;
+  r.name = p->seats()[size_t(seat)].name;
+  r.variant = p->record().variant;
+  r.stars = int(stars);
+  r.text = text;
+  r.lang = lang == "th" || lang == "km" ? lang : "en";
+  r.created_at = now();
+  try {
+    store_.put_recommendation(r);
+  } catch (const std::exception& e) {
+    return storage_failed(e);
+  }
+  return reply(201, json::object{{"recommendation", recommendation_json(r, false)}});
+}
+
+HttpReply Hub::recommendations() {
+  try {
+    // The average counts every visible one; the list shows the newest 50.
+    auto all = store_.list_recommendations(false, 100000);
+    double sum = 0;
+    json::array items;
+    for (const auto& r : all) {
+      sum += r.stars;
+      if (items.size() < 50) items.push_back(recommendation_json(r, false));
+    }
+    json::object o{{"count", all.size()}, {"items", std::move(items)}};
+    o["average"] = all.empty() ? json::value(nullptr) : json::value(std::round(sum / double(all.size()) * 10) / 10);
+    return reply(200, o);
+  } catch (const std::exception& e) {
+    return storage_failed(e);
+  }
+}
+
+HttpReply Hub::admin_recommendations(const std::string& authorization, const std::string& ip) {
+  HttpReply refusal;
+  if (!admin(authorization, ip, refusal)) return refusal;
+  try {
+    json::array items;
+    for (const auto& r : store_.list_recommendations(true, 1000)) items.push_back(recommendation_json(r, true));
+    return reply(200, json::object{{"items", std::move(items)}});
+  } catch (const std::exception& e) {
+    return storage_failed(e);
+  }
+}
+
+HttpReply Hub::admin_recommendation_update(const std::string& id, const std::string& body,
+                                           const std::string& authorization, const std::string& ip) {
+  HttpReply refusal;
+  if (!admin(authorization, ip, refusal)) return refusal;
+  if (id.empty() || id.size() > 18 || id.find_first_not_of("0123456789") != std::string::npos)
+    return error_reply(Error{ErrorCode::NotFound, "no such recommendation"});
+  std::string why;
+  auto o = parse_object(body, why);
+  if (!o) return bad_request(why);
+  bool hidden = false;
+  if (!o->contains("hidden") || !get_bool(*o, "hidden", hidden)) return bad_request("'hidden' (true or false) is needed");
+  try {
+    if (!store_.hide_recommendation(std::stoll(id), hidden))
+      return error_reply(Error{ErrorCode::NotFound, "no such recommendation"});
+  } catch (const std::exception& e) {
+    return storage_failed(e);
+  }
+  return reply(200, json::object{{"id", std::stoll(id)}, {"hidden", hidden}});
+}
+
+HttpReply Hub::admin_feedback_list(const std::string& authorization, const std::string& ip) {
+  HttpReply refusal;
+  if (!admin(authorization, ip, refusal)) return refusal;
+  try {
+    return reply(200, feedback_items(store_.list_feedback(true, 1000)));
+  } catch (const std::exception& e) {
+    return storage_failed(e);
+  }
+}
+
+HttpReply Hub::admin_feedback_update(const std::string& id, const std::string& body, const std::string& authorization,
+                                     const std::string& ip) {
+  HttpReply refusal;
+  if (!admin(authorization, ip, refusal)) return refusal;
+  int64_t n = 0;
+  if (id.empty() || id.size() > 18 || id.find_first_not_of("0123456789") != std::string::npos)
+    return error_reply(Error{ErrorCode::NotFound, "no such item"});
+  n = std::stoll(id);
+  std::string why;
+  auto o = parse_object(body, why);
+  if (!o) return bad_request(why);
+  std::string status, rawReply;
+  bool hidden = false, hiddenPresent = o->contains("hidden"), replyPresent = o->contains("reply");
+  if (!get_string(*o, "status", status) || !get_string(*o, "reply", rawReply) || !get_bool(*o, "hidden", hidden))
+    return bad_request("a field has the wrong type");
+  if (!status.empty() && status != "new" && status != "planned" && status != "done" && status != "wont")
+    return bad_request("status must be 'new', 'planned', 'done' or 'wont'");
+  std::string reply_text;
+  if (replyPresent && !rawReply.empty()) {
+    auto r = clean_text(rawReply, MAX_FEEDBACK_TEXT, why);
+    if (!r) return bad_request(why);
+    reply_text = *r;
+  }
+  try {
+    auto f = store_.find_feedback(n);
+    if (!f) return error_reply(Error{ErrorCode::NotFound, "no such item"});
+    if (!status.empty()) f->status = status;
+    if (replyPresent) {
+      f->reply = reply_text;
+      f->replied_at = reply_text.empty() ? 0 : now();
+    }
+    if (hiddenPresent) f->hidden = hidden;
+    store_.update_feedback(*f);
+    return reply(200, json::object{{"item", feedback_json(*f)}});
+  } catch (const std::exception& e) {
+    return storage_failed(e);
+  }
+}
+
+}  // namespace makruk::server

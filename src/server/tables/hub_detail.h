@@ -1,0 +1,52 @@
+// What the hub's source files share: the JSON of replies, requests, tables
+// and game states, and the checks on names. Not for use outside the hub.
+#pragma once
+
+#include <boost/json.hpp>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "server/tables/hub.h"
+#include "server/tables/party.h"
+
+namespace makruk::server::detail {
+
+constexpr size_t MAX_NAME = 24;  // characters; the web form allows the same
+constexpr int64_t MINUTE_MS = 60000;
+
+std::string hex(const unsigned char* p, size_t n);
+
+// Replies: a JSON body with a status; an error as {"error", "code"}.
+HttpReply reply(int status, const boost::json::value& v);
+HttpReply error_reply(const Error& e);
+HttpReply bad_request(std::string msg);
+HttpReply storage_failed(const std::exception& e);
+HttpReply rate_limited(const std::string& what);
+
+// A request's JSON object, or why not; its fields, false when of the wrong
+// type (absent is fine: `out` keeps its value).
+std::optional<boost::json::object> parse_object(const std::string& text, std::string& why);
+bool get_string(const boost::json::object& o, const char* key, std::string& out);
+bool get_bool(const boost::json::object& o, const char* key, bool& out);
+bool get_int(const boost::json::object& o, const char* key, int64_t& out, bool& present);
+
+// Code points a name or a text may not be made of, or contain.
+bool invisible(uint32_t cp);
+bool direction_control(uint32_t cp);
+bool breaks_the_line(uint32_t cp);
+// A display name made clean (trimmed, one space between words), or why not.
+std::optional<std::string> clean_name(const std::string& raw, std::string& why);
+
+// The invite link of a table (with its key), the table as the API shows it,
+// the game now (for a state or an event), a game's whole state, the event
+// of the actions after version `from`, and a message ready to send.
+std::string invite_link(const std::string& base_url, const Party& p);
+boost::json::object party_json(const Party& p);
+boost::json::object game_now(const Party& p, const char* type);
+boost::json::object state_json(const Party& p);
+boost::json::object event_json(const Party& p, int from);
+std::shared_ptr<const std::string> message(const boost::json::object& o);
+
+}  // namespace makruk::server::detail

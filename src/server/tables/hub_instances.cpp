@@ -1,0 +1,150 @@
+// The hub with other instances: what it tells them over the bus, what it does
+// with what they tell it, and reading a table again from the shared store.
+#include "server/tables/hub.h"
+
+#include <boost/json.hpp>
+
+#include "server/tables/hub_detail.h"
+
+namespace makruk::server {
+
+namespace json = boost::json;
+using namespace detail;
+
+void Hub::reload(Party& p) {
+  std::optional<PartyData> data;
+  try {
+    data = store_.load_party(p.code());
+  } catch (const std::exception&) {
+    return;  // the store is away: the copy in memory stays until the next try
+  }
+  if (!data) return;
+  Party fresh = Party::from_record(*data);
+  fresh.carry_presence_from(p);
+  p = std::move(fresh);
+  broadcast(p, true, true);
+  maybe_cpu(p);
+}
+
+void Hub::scan_cpu() {
+  if (!bus_) return;
+  std::vector<std::string> owed;
+  try {
+    owed = store_.cpu_turn_parties(now(), EXPIRIES_PER_TICK);
+  } catch (const std::exception&) {
+    return;
+  }
+  for (const std::string& code : owed)
+    if (Party* p = find(code); p && !cpu_busy_.count(code)) maybe_cpu(*p);
+}
+
+void Hub::set_bus(Bus* bus) {
+  if (bus_) bus_->stop();
+  bus_ = bus;
+  // The per-address limits count across the instances.
+  const std::pair<AddressLimiter*, const char*> limiters[] = {
+      {&wrong_codes_, "wrong-codes"}, {&creates_, "create"},       {&joins_, "join"},
+      {&cpu_creates_, "cpu"},         {&subscribes_, "subscribe"}, {&feedback_posts_, "feedback"},
+      {&admin_guesses_, "admin"},     {&recommends_, "recommend"}, {&seeks_, "seek"},
+      {&proof_misses_, "proof-misses"}, {&proof_stamps_, "proof"}};
+  for (const auto& [limiter, name] : limiters) limiter->share(bus, name);
+  if (bus_) bus_->alive();
+  if (bus_) bus_->start([this](BusMessage m) { post_([this, m = std::move(m)] { on_bus(m); }); });
+}
+
+void Hub::publish(const Party& p, int from) {
+  if (!bus_) return;
+  BusMessage m(p.code(), p.game() ? p.game()->id : 0, p.game() ? p.game()->version : 0);
+  if (const LiveGame* g = p.game() ? &*p.game() : nullptr;
+      g && from >= 0 && from < g->version && size_t(g->version - from) <= MAX_BUS_ACTIONS &&
+      size_t(g->version) == g->game.record().size()) {
+    m.actions.assign(g->game.record().begin() + from, g->game.record().end());
+    m.at = p.last_activity();
+  }
+  bus_->publish(m);
+}
+
+void Hub::publish_presence(const Party& p) {
+  if (!bus_) return;
+  BusMessage m{p.code()};
+  m.presence = true;
+  for (int seat = 0; seat < 2 && size_t(seat) < p.seats().size(); ++seat) m.seats[seat] = p.seats()[size_t(seat)].connections;
+  m.spectators = p.spectators;
+  for (auto it = p.spectator_names.begin(); it != p.spectator_names.end() && m.names.size() < 50;
+       it = p.spectator_names.upper_bound(*it))
+    m.names.push_back(*it);
+  bus_->publish(m);
+}
+
+void Hub::heartbeat() {
+  if (!bus_) return;
+  bus_->alive();
+  const int64_t t = now();
+  for (auto& [code, p] : parties_) {
+    // Who is here, said again now and then, so that an instance that comes
+    // to the table later learns it, and what a dead instance said fades.
+    if (!p.nobody_connected() && t - p.presence_said_at >= PRESENCE_HEARTBEAT_MS) {
+      publish_presence(p);
+      p.presence_said_at = t;
+    }
+    const size_t before = p.elsewhere.size();
+    std::erase_if(p.elsewhere, [t](const auto& e) { return t - e.second.at > 2 * PRESENCE_HEARTBEAT_MS + 10000; });
+    if (p.elsewhere.size() != before) broadcast(p, true, false);
+  }
+}
+
+void Hub::on_bus(const BusMessage& m) {
+  if (!m.paired.empty()) {  // a seeker here was paired at another instance
+    shared_seeks_.erase(m.connection);
+    auto it = seekers_.find(m.connection);
+    if (auto c = it == seekers_.end() ? nullptr : it->second.lock())
+      c->send(std::make_shared<const std::string>(m.paired));
+    seekers_.erase(m.connection);
+    lobby_changed();
+    return;
+  }
+  if (m.presence) {
+    auto it = parties_.find(m.code);
+    if (it == parties_.end()) return;  // nobody here to tell
+    Party& p = it->second;
+    const bool newcomer = !p.elsewhere.count(m.instance);
+    bool changed = true;
+    if (m.seats[0] == 0 && m.seats[1] == 0 && m.spectators == 0) {
+      changed = p.elsewhere.erase(m.instance) > 0;
+    } else {
+      Party::Elsewhere& e = p.elsewhere[m.instance];
+      changed = newcomer || e.seats[0] != m.seats[0] || e.seats[1] != m.seats[1] || e.spectators != m.spectators ||
+                e.names != m.names;
+      e.seats[0] = m.seats[0];
+      e.seats[1] = m.seats[1];
+      e.spectators = m.spectators;
+      e.names = m.names;
+      e.at = now();
+    }
+    // The same again (the heartbeat that keeps it from fading): nobody to tell.
+    if (changed) broadcast(p, true, false);
+    // An instance new at this table learns who is here in turn.
+    if (newcomer && !p.nobody_connected()) publish_presence(p);
+    return;
+  }
+  if (m.code.empty()) {  // the bus was away: anything may have changed
+    for (auto& [code, p] : parties_) reload(p);
+    return;
+  }
+  // A table out of memory is read fresh when it is opened. One in memory
+  // takes the actions that came along when it is just before them (the
+  // usual move), and is read again otherwise (a seat, a rematch offer, a
+  // message missed: the store has it all).
+  auto it = parties_.find(m.code);
+  if (it == parties_.end()) return;
+  Party& p = it->second;
+  if (!m.actions.empty() && p.game() && p.game()->id == m.game && p.game()->version >= m.version)
+    return;  // it has them already
+  if (!m.actions.empty() && p.apply_stored(m.game, m.version, m.actions, m.at)) {
+    broadcast(p, p.game()->game.over(), true);
+    return maybe_cpu(p);
+  }
+  reload(p);
+}
+
+}  // namespace makruk::server

@@ -1,0 +1,237 @@
+// The hub finding opponents: seeks, pairings (with other instances through
+// the bus) and the lobby counts.
+#include "server/tables/hub.h"
+
+#include <boost/json.hpp>
+
+#include "server/tables/hub_detail.h"
+
+namespace makruk::server {
+
+namespace json = boost::json;
+using namespace detail;
+
+// ---------------------------------------------------------------- finding an opponent
+
+void Hub::seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& raw_name,
+               const std::string& browser) {
+  auto bad = [&](const std::string& why) { send_error(*c, "", Error{ErrorCode::BadRequest, why}); };
+  if (!wish.variant.empty() && wish.variant != "makruk" && wish.variant != "ouk")
+    return bad("variant must be 'makruk', 'ouk' or empty (either)");
+  if (!wish.counting.empty() && wish.counting != "auto" && wish.counting != "declare")
+    return bad("counting must be 'auto', 'declare' or empty (either)");
+  if (!wish.mode.empty() && wish.mode != "live" && wish.mode != "turn")
+    return bad("mode must be 'live', 'turn' or empty (either)");
+  if (browser.size() > 64) return bad("browser too long");
+  std::string why;
+  auto name = clean_name(raw_name, why);
+  if (!name) return bad(why);
+  const int64_t t = now();
+  const bool waiting = seekers_.count(c->id) != 0;
+  if (!waiting && limits_.seeks_per_address && waiting_from(c->ip) >= limits_.seeks_per_address)
+    return send_error(*c, "", Error{ErrorCode::RateLimited, "too many people wait from your address"});
+  if (!seeks_.allow(c->ip, t, limits_.seek_per_minute))
+    return send_error(*c, "", Error{ErrorCode::RateLimited, "too many requests to find an opponent; wait a minute"});
+  c->greeted = true;  // a seeker has said who it is: the hello deadline does not apply
+  if (bus_ && seek_shared(c, wish, *name, browser, t)) return;
+  uint64_t replaced = 0;
+  auto pairing = matchmaker_.seek(Seek{c->id, browser, c->ip, *name, wish, t, ""}, &replaced);
+  if (replaced) {
+    auto it = seekers_.find(replaced);
+    if (auto old = it == seekers_.end() ? nullptr : it->second.lock())
+      old->send(message(json::object{{"t", "seek-ended"}, {"reason", "replaced"}}));
+    seekers_.erase(replaced);
+  }
+  seekers_[c->id] = c;
+  if (pairing) {
+    pair(*pairing);  // both leave seekers_ there
+  } else {
+    c->send(message(json::object{{"t", "seeking"}, {"variant", wish.variant}, {"counting", wish.counting},
+                                 {"mode", wish.mode}}));
+  }
+  lobby_changed();
+}
+
+namespace {
+
+// A seek in the shared queue, as text, and back.
+std::string seek_entry(const Seek& s) {
+  return json::serialize(json::object{{"i", s.instance}, {"c", s.id}, {"b", s.browser}, {"a", s.ip}, {"n", s.name},
+                                      {"v", s.wish.variant}, {"k", s.wish.counting}, {"m", s.wish.mode},
+                                      {"s", s.since}});
+}
+
+std::optional<Seek> parse_seek(const std::string& text) {
+  boost::system::error_code ec;
+  json::value v = json::parse(text, ec);
+  if (ec || !v.is_object()) return std::nullopt;
+  const json::object& o = v.as_object();
+  Seek s;
+  int64_t id = 0, since = 0;
+  bool present = false;
+  if (!get_string(o, "i", s.instance) || !get_string(o, "b", s.browser) || !get_string(o, "a", s.ip) ||
+      !get_string(o, "n", s.name) || !get_string(o, "v", s.wish.variant) || !get_string(o, "k", s.wish.counting) ||
+      !get_string(o, "m", s.wish.mode) || !get_int(o, "c", id, present) || !present || !get_int(o, "s", since, present))
+    return std::nullopt;
+  s.id = uint64_t(id);
+  s.since = since;
+  return s;
+}
+
+}  // namespace
+
+size_t Hub::waiting_from(const std::string& ip) {
+  if (!bus_) return matchmaker_.waiting_from(ip);
+  size_t n = 0;
+  if (auto queue = bus_->seeks())
+    for (const std::string& text : *queue)
+      if (auto s = parse_seek(text); s && s->ip == ip) ++n;
+  return n;
+}
+
+bool Hub::seek_shared(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& name,
+                      const std::string& browser, int64_t t) {
+  auto queue = bus_->seeks();
+  if (!queue) return false;  // Redis is away: this instance pairs alone meanwhile
+  if (auto old = shared_seeks_.find(c->id); old != shared_seeks_.end()) {
+    bus_->take_seek(old->second);
+    shared_seeks_.erase(old);
+  }
+  Seek mine{c->id, browser, c->ip, name, wish, t, bus_->id()};
+  for (const std::string& text : *queue) {
+    auto other = parse_seek(text);
+    if (!other || !bus_->is_alive(other->instance)) {  // malformed, or its instance is gone
+      bus_->take_seek(text);
+      continue;
+    }
+    if (other->instance == mine.instance && other->id == mine.id) continue;  // taken out above
+    if (!other->browser.empty() && other->browser == browser) {  // one entry per browser: this one replaces it
+      if (bus_->take_seek(text) && other->instance == mine.instance) {
+        auto it = seekers_.find(other->id);
+        if (auto old = it == seekers_.end() ? nullptr : it->second.lock())
+          old->send(message(json::object{{"t", "seek-ended"}, {"reason", "replaced"}}));
+        seekers_.erase(other->id);
+        shared_seeks_.erase(other->id);
+      }
+      continue;
+    }
+    auto agreed = Matchmaker::agree(other->wish, wish);
+    if (!agreed || !bus_->take_seek(text)) continue;  // not compatible, or another instance took it first
+    if (other->instance == mine.instance) shared_seeks_.erase(other->id);
+    seekers_[c->id] = c;
+    pair(Pairing{*other, mine, *agreed});
+    lobby_changed();
+    return true;
+  }
+  const std::string entry = seek_entry(mine);
+  if (!bus_->add_seek(entry, t)) return false;
+  shared_seeks_[c->id] = entry;
+  seekers_[c->id] = c;
+  c->send(message(json::object{{"t", "seeking"}, {"variant", wish.variant}, {"counting", wish.counting},
+                               {"mode", wish.mode}}));
+  lobby_changed();
+  return true;
+}
+
+void Hub::unseek(const std::shared_ptr<Client>& c, bool tell) {
+  // Cancelling is answered even when nothing waited (a pairing may have come first).
+  if (tell) c->send(message(json::object{{"t", "seek-ended"}, {"reason", "cancelled"}}));
+  if (auto shared = shared_seeks_.find(c->id); c->id && shared != shared_seeks_.end()) {
+    if (bus_) bus_->take_seek(shared->second);
+    shared_seeks_.erase(shared);
+    seekers_.erase(c->id);
+    lobby_changed();
+    return;
+  }
+  if (!c->id || !matchmaker_.cancel(c->id)) return;
+  seekers_.erase(c->id);
+  lobby_changed();
+}
+
+// A table for two paired seekers, started at once: the one who waited longer
+// is the host (and White in the first game).
+void Hub::pair(const Pairing& pairing) {
+  const int64_t t = now();
+  PartyRecord r;
+  r.code = new_code();
+  r.variant = pairing.agreed.variant;
+  r.counting = pairing.agreed.counting;
+  r.mode = pairing.agreed.mode;
+  r.created_at = t;
+  r.invite_key = random_token().substr(0, 16);
+  const std::string tokens[2] = {random_token(), random_token()};
+  const Seek* seekers[2] = {&pairing.first, &pairing.second};
+  Party p(r);
+  try {
+    store_.create_party(r, SeatRecord{r.code, 0, seekers[0]->name, hash_token(tokens[0])});
+    p.seats().push_back(Seat{seekers[0]->name, hash_token(tokens[0]), 0});
+    int seat = -1;
+    p.add_player(store_, seekers[1]->name, hash_token(tokens[1]), seat);
+    p.begin_game(store_, t);
+  } catch (const std::exception& e) {
+    for (const Seek* s : seekers) {
+      auto it = seekers_.find(s->id);
+      auto c = it == seekers_.end() ? nullptr : it->second.lock();
+      if (c) send_error(*c, "", Error{ErrorCode::Conflict, std::string("storage failed: ") + e.what()});
+    }
+    return;
+  }
+  auto [it, _] = parties_.emplace(r.code, std::move(p));
+  for (int seat = 0; seat < 2; ++seat) {
+    json::object m{{"t", "paired"}, {"code", r.code}, {"token", tokens[seat]}, {"seat", seat},
+                   {"opponent", seekers[1 - seat]->name}, {"party", party_json(it->second)}};
+    // A seeker connected to another instance is told there.
+    if (bus_ && !seekers[seat]->instance.empty() && seekers[seat]->instance != bus_->id()) {
+      BusMessage b{r.code};
+      b.to = seekers[seat]->instance;
+      b.connection = seekers[seat]->id;
+      b.paired = json::serialize(m);
+      bus_->publish(b);
+      continue;
+    }
+    std::shared_ptr<Client> c;
+    if (auto w = seekers_.find(seekers[seat]->id); w != seekers_.end()) c = w->second.lock();
+    seekers_.erase(seekers[seat]->id);
+    if (!c) continue;
+    c->send(message(m));
+  }
+}
+
+json::object Hub::lobby_counts() const {
+  // Players at a running game with an open connection, among the tables someone watches.
+  int64_t playing = 0;
+  for (const auto& [code, _] : watchers_) {
+    auto it = parties_.find(code);
+    if (it == parties_.end() || !it->second.game() || it->second.game()->game.over()) continue;
+    for (const Seat& s : it->second.seats()) playing += s.connections > 0;
+  }
+  size_t waiting = matchmaker_.waiting();
+  if (bus_)
+    if (auto queue = bus_->seeks()) waiting = queue->size();
+  return json::object{{"waiting", waiting}, {"playing", playing}};
+}
+
+void Hub::lobby_changed() {
+  if (lobby_pending_) return;  // one update is on its way
+  lobby_pending_ = true;
+  auto flush = [this] {
+    lobby_pending_ = false;
+    json::object o = lobby_counts();
+    o["t"] = "lobby";
+    auto m = message(o);
+    for (auto it = seekers_.begin(); it != seekers_.end();) {
+      if (auto c = it->second.lock()) {
+        c->send(m);
+        ++it;
+      } else {
+        it = seekers_.erase(it);
+      }
+    }
+  };
+  if (defer_) defer_(limits_.presence_delay_ms, std::move(flush));
+  else post_(std::move(flush));
+}
+
+HttpReply Hub::lobby() { return reply(200, lobby_counts()); }
+
+}  // namespace makruk::server

@@ -1,0 +1,315 @@
+// The hub for turn-based tables: Web Push to the player who must act, My
+// games, calendar events.
+#include "server/tables/hub.h"
+
+#include <boost/json.hpp>
+
+#include "server/tables/hub_detail.h"
+
+namespace makruk::server {
+
+namespace json = boost::json;
+using namespace detail;
+
+// ---------------------------------------------------------------- turn-based tables and Web Push
+
+void Hub::notify(Party& p, int actor, const std::string& kind) {
+  if (!p.turn_based() || !deliver_ || !subscriptions_.count(p.code())) return;
+  const std::string actorName = actor >= 0 && size_t(actor) < p.seats().size() ? p.seats()[size_t(actor)].name : "";
+  if (kind == "expired") {
+    for (int seat = 0; seat < int(p.seats().size()) && seat < 2; ++seat) push_to_seat(p, seat, "expired", "", "");
+    return;
+  }
+  if (!p.game() || kind == "decline-rematch") return;
+  const LiveGame& g = *p.game();
+  if (kind == "rematch" && p.rematch_offer() == actor) {  // an offer, not yet a game
+    push_to_seat(p, 1 - actor, "rematch", actorName, "");
+    return;
+  }
+  std::string move = kind == "move" && !g.san.empty() ? g.san.back() : "";
+  if (g.game.over()) {
+    for (int seat = 0; seat < 2; ++seat)
+      if (seat != actor) push_to_seat(p, seat, "over", actorName, move);
+    return;
+  }
+  int toMove = g.seat_of(g.game.position().side_to_move());
+  if (toMove != actor) push_to_seat(p, toMove, "turn", actorName, move);
+}
+
+void Hub::push_to_seat(Party& p, int seat, const std::string& kind, const std::string& opponent,
+                       const std::string& move) {
+  auto subs = subscriptions_.find(p.code());
+  if (subs == subscriptions_.end()) return;
+  const LiveGame* g = p.game() ? &*p.game() : nullptr;
+  bool over = g && g->game.over();
+  for (const SubscriptionRecord& s : subs->second) {
+    if (s.seat != seat) continue;
+    json::object payload{{"kind", kind}, {"code", p.code()}, {"url", "/p/" + p.code()}, {"lang", s.lang}};
+    payload["opponent"] = opponent.empty() ? json::value(nullptr) : json::value(opponent);
+    payload["move"] = move.empty() ? json::value(nullptr) : json::value(move);
+    payload["result"] = over ? json::value(result_string(g->game.result())) : json::value(nullptr);
+    payload["reason"] = over ? json::value(reason_string(g->game.reason())) : json::value(nullptr);
+    webpush::Delivery d;
+    d.to = webpush::Subscription{s.endpoint, s.p256dh, s.auth};
+    d.payload = json::serialize(payload);
+    d.topic = p.code();
+    d.urgency = kind == "turn" ? "normal" : "low";
+    deliver_(std::move(d));
+  }
+}
+
+void Hub::set_push(std::string public_key, std::function<void(webpush::Delivery)> deliver, bool allow_http) {
+  push_public_key_ = std::move(public_key);
+  deliver_ = std::move(deliver);
+  push_allow_http_ = allow_http;
+}
+
+HttpReply Hub::push_key() const {
+  if (push_public_key_.empty())
+    return reply(503, json::object{{"error", "push notifications are not set up"}, {"code", "unavailable"}});
+  return reply(200, json::object{{"publicKey", push_public_key_}});
+}
+
+namespace {
+
+// The (code, token) pairs of a request, at most 100.
+std::optional<std::vector<std::pair<std::string, std::string>>> table_list(const json::object& o, std::string& why) {
+  std::vector<std::pair<std::string, std::string>> out;
+  auto it = o.find("tables");
+  if (it == o.end()) return out;
+  if (!it->value().is_array()) {
+    why = "'tables' must be a list of {code, token}";
+    return std::nullopt;
+  }
+  const json::array& a = it->value().as_array();
+  if (a.size() > 100) {
+    why = "at most 100 tables at a time";
+    return std::nullopt;
+  }
+  for (const json::value& v : a) {
+    std::string code, token;
+    if (!v.is_object() || !get_string(v.as_object(), "code", code) || !get_string(v.as_object(), "token", token) ||
+        code.empty() || token.empty() || code.size() > 16 || token.size() > 64) {
+      why = "each table must be {code, token} strings";
+      return std::nullopt;
+    }
+    std::pair<std::string, std::string> pair{normalise_code(std::move(code)), std::move(token)};
+    if (std::find(out.begin(), out.end(), pair) == out.end()) out.push_back(std::move(pair));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string, std::string>>& tables,
+                                        const std::string& ip, std::vector<std::pair<Party*, int>>& seats,
+                                        std::vector<std::string>& unknown) {
+  for (const auto& [code, token] : tables) {
+    Party* p = find(code);
+    int seat = p ? p->seat_of_token(hash_token(token)) : -1;
+    if (seat >= 0) {
+      seats.emplace_back(p, seat);
+      continue;
+    }
+    if (!code_guess_allowed(ip, true)) return Error{ErrorCode::RateLimited, "too many wrong codes; wait a minute"};
+    unknown.push_back(code);
+  }
+  return std::nullopt;
+}
+
+HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
+  if (!deliver_) return push_key();
+  if (!subscribes_.allow(ip, now(), limits_.subscribe_per_minute)) return rate_limited("push subscriptions");
+  std::string why;
+  auto o = parse_object(body, why);
+  if (!o) return bad_request(why);
+  auto tables = table_list(*o, why);
+  if (!tables) return bad_request(why);
+  std::string lang = "en";
+  if (!get_string(*o, "lang", lang)) return bad_request("'lang' must be a string");
+  if (lang != "th" && lang != "en" && lang != "km") lang = "en";
+  auto sub = o->find("subscription");
+  if (sub == o->end() || !sub->value().is_object()) return bad_request("'subscription' is required");
+  const json::object& so = sub->value().as_object();
+  std::string endpoint, p256dh, auth;
+  auto keys = so.find("keys");
+  if (!get_string(so, "endpoint", endpoint) || keys == so.end() || !keys->value().is_object() ||
+      !get_string(keys->value().as_object(), "p256dh", p256dh) || !get_string(keys->value().as_object(), "auth", auth))
+    return bad_request("the subscription must be {endpoint, keys: {p256dh, auth}}");
+  std::string origin = webpush::origin_of(endpoint);
+  if (endpoint.size() > 2048 || origin.empty()) return bad_request("the endpoint must be an absolute URL");
+  if (!push_allow_http_) {
+    if (origin.rfind("https://", 0) != 0) return bad_request("the endpoint must be an https URL");
+    // Push services have public names: refuse addresses and local names, so
+    // that the server cannot be made to post to its own network.
+    std::string host = origin.substr(8);
+    if (host.front() == '[') host = "[";  // an IPv6 literal
+    else host = host.substr(0, host.find(':'));
+    while (!host.empty() && host.back() == '.') host.pop_back();  // "localhost." is localhost
+    // An address in any spelling (127.1, 0x7f.1, 2130706433) ends in a number;
+    // a top-level domain never does. This is a first, clear answer only: the
+    // sender checks the address it actually connects to.
+    const std::string tld = host.substr(host.rfind('.') + 1);
+    bool literal = host == "[" || tld.empty() || std::isdigit(static_cast<unsigned char>(tld[0]));
+    auto ends = [&](std::string_view tail) { return host.size() >= tail.size() && host.ends_with(tail); };
+    if (literal || host.find('.') == std::string::npos || ends(".local") || ends(".localhost") ||
+        ends(".internal") || ends(".lan") || ends(".home.arpa"))
+      return bad_request("the endpoint must be a push service's public https URL");
+  }
+  auto rawKey = webpush::b64url_decode(p256dh);
+  auto rawAuth = webpush::b64url_decode(auth);
+  if (!rawKey || !rawAuth || rawAuth->size() != 16) return bad_request("the subscription keys are malformed");
+  try {
+    webpush::encrypt("", *rawKey, *rawAuth);  // refuses a key that is not a P-256 point
+  } catch (const std::exception&) {
+    return bad_request("p256dh is not a P-256 public key");
+  }
+  json::array subscribed;
+  std::vector<std::string> unknown;
+  std::vector<std::pair<Party*, int>> seats;
+  if (auto e = resolve_seats(*tables, ip, seats, unknown)) return error_reply(*e);
+  for (const auto& held : seats) {
+    const std::string& code = held.first->code();
+    const int seat = held.second;  // a plain local: lambdas below capture it
+    SubscriptionRecord rec{endpoint, code, seat, p256dh, auth, lang, now()};
+    auto& list = subscriptions_[code];
+    auto mine = [&](const SubscriptionRecord& s) { return s.seat == seat; };
+    auto same = std::find_if(list.begin(), list.end(),
+                             [&](const SubscriptionRecord& s) { return s.endpoint == endpoint && s.seat == seat; });
+    try {
+      // A seat keeps its newest few browsers: a new one past the cap replaces the oldest.
+      if (same == list.end() && limits_.subscriptions_per_seat &&
+          size_t(std::count_if(list.begin(), list.end(), mine)) >= limits_.subscriptions_per_seat) {
+        auto oldest = std::find_if(list.begin(), list.end(), mine);
+        for (auto it = oldest; it != list.end(); ++it)
+          if (mine(*it) && it->created_at < oldest->created_at) oldest = it;
+        store_.remove_seat_subscription(oldest->endpoint, code, seat);
+        list.erase(oldest);
+        same = list.end();
+      }
+      store_.add_subscription(rec);
+    } catch (const std::exception& e) {
+      return storage_failed(e);
+    }
+    if (same != list.end()) *same = rec;
+    else list.push_back(rec);
+    subscribed.push_back(json::value(code));
+  }
+  return reply(200, json::object{{"subscribed", std::move(subscribed)},
+                                 {"unknown", json::array(unknown.begin(), unknown.end())}});
+}
+
+HttpReply Hub::push_unsubscribe(const std::string& body) {
+  std::string why, endpoint;
+  auto o = parse_object(body, why);
+  if (!o) return bad_request(why);
+  if (!get_string(*o, "endpoint", endpoint) || endpoint.empty() || endpoint.size() > 2048)
+    return bad_request("'endpoint' is required");
+  int removed;
+  try {
+    removed = store_.remove_subscription(endpoint);
+  } catch (const std::exception& e) {
+    return storage_failed(e);
+  }
+  forget_subscription(endpoint);
+  return reply(200, json::object{{"removed", removed}});
+}
+
+void Hub::forget_subscription(const std::string& endpoint) {
+  for (auto it = subscriptions_.begin(); it != subscriptions_.end();) {
+    std::erase_if(it->second, [&](const SubscriptionRecord& s) { return s.endpoint == endpoint; });
+    it = it->second.empty() ? subscriptions_.erase(it) : std::next(it);
+  }
+}
+
+void Hub::drop_subscription(const std::string& endpoint) {
+  forget_subscription(endpoint);
+  try {
+    store_.remove_subscription(endpoint);
+  } catch (const std::exception&) {
+    // kept in storage: dropped again after the next failed delivery
+  }
+}
+
+HttpReply Hub::my_games(const std::string& body, const std::string& ip) {
+  std::string why;
+  auto o = parse_object(body, why);
+  if (!o) return bad_request(why);
+  auto tables = table_list(*o, why);
+  if (!tables) return bad_request(why);
+  struct Entry {
+    json::object o;
+    int rank;
+    int64_t at;
+  };
+  std::vector<Entry> entries;
+  std::vector<std::string> unknown;
+  std::vector<std::pair<Party*, int>> seats;
+  if (auto e = resolve_seats(*tables, ip, seats, unknown)) return error_reply(*e);
+  for (const auto& [p, seat] : seats) {
+    const std::string& code = p->code();
+    const PartyRecord& r = p->record();
+    json::object e{{"code", code}, {"variant", r.variant}, {"mode", r.mode}, {"seat", seat}, {"status", p->status()}};
+    int other = 1 - seat;
+    e["opponent"] = size_t(other) < p->seats().size() ? json::value(p->seats()[size_t(other)].name) : json::value(nullptr);
+    bool yourTurn = false;
+    if (const auto& g = p->game()) {
+      Color mine = g->color_of_seat(seat);
+      yourTurn = !g->game.over() && !p->expired() && g->game.position().side_to_move() == mine;
+      e["color"] = mine == WHITE ? "w" : "b";
+      e["moves"] = g->san.size();
+      e["lastMove"] = g->san.empty() ? json::value(nullptr) : json::value(g->san.back());
+      e["result"] = result_string(g->game.result());
+      e["reason"] = g->game.over() ? json::value(reason_string(g->game.reason())) : json::value(nullptr);
+    } else {
+      e["color"] = nullptr;
+      e["moves"] = 0;
+      e["lastMove"] = nullptr;
+      e["result"] = "*";
+      e["reason"] = nullptr;
+    }
+    e["yourTurn"] = yourTurn;
+    e["lastMoveAt"] = p->last_activity();
+    e["expiresAt"] = p->expires_at() ? json::value(p->expires_at()) : json::value(nullptr);
+    e["startsAt"] = r.starts_at ? json::value(r.starts_at) : json::value(nullptr);
+    std::string status = p->status();
+    int rank = yourTurn ? 0 : status == "playing" ? 1 : status == "ready" || status == "waiting" ? 2 : 3;
+    entries.push_back({std::move(e), rank, p->last_activity()});
+  }
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const Entry& a, const Entry& b) { return a.rank != b.rank ? a.rank < b.rank : a.at > b.at; });
+  json::array games;
+  for (Entry& e : entries) games.push_back(std::move(e.o));
+  return reply(200, json::object{{"games", std::move(games)}, {"unknown", json::array(unknown.begin(), unknown.end())}});
+}
+
+namespace {
+
+std::string ics_time(int64_t ms) {
+  std::string iso = iso_time(ms);  // 2026-11-30T02:20:39Z
+  std::string out;
+  for (char c : iso)
+    if (c != '-' && c != ':') out += c;
+  return out;
+}
+
+}  // namespace
+
+HttpReply Hub::event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
+                          const std::string& key) {
+  std::optional<Error> e;
+  Party* p = find_guarded(code, ip, e, key);
+  if (!p) return error_reply(*e);
+  const PartyRecord& r = p->record();
+  if (!r.starts_at) return error_reply(Error{ErrorCode::NotFound, "this table has no start time"});
+  std::string game = r.variant == "ouk" ? "Ouk Chatrang" : "Makruk";
+  std::string link = invite_link(base_url, *p);
+  std::string ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//makruk//tables//EN\r\nCALSCALE:GREGORIAN\r\n"
+                    "METHOD:PUBLISH\r\nBEGIN:VEVENT\r\nUID:" + code + "-" + std::to_string(r.starts_at) +
+                    "@makruk\r\nDTSTAMP:" + ics_time(now()) + "\r\nDTSTART:" + ics_time(r.starts_at) +
+                    "\r\nDURATION:PT30M\r\nSUMMARY:" + game + " (" + code + ")\r\nDESCRIPTION:Table " + code +
+                    ": " + link + "\r\nURL:" + link + "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+  return HttpReply{200, ics, "text/calendar; charset=utf-8"};
+}
+
+}  // namespace makruk::server
