@@ -14,6 +14,7 @@ packages=(
   redis-server nginx         # for the multi-instance tests (started on loopback by them)
   libcurl4-openssl-dev       # Web Push delivery
   zlib1g-dev                 # the wire benchmark's permessage-deflate client
+  curl sqlite3               # the benchmarks: health checks, copying stored tables into PostgreSQL
   libgtest-dev               # unit tests
   clang libclang-rt-14-dev   # libFuzzer targets
 )

@@ -573,9 +573,9 @@ TEST_P(Tables, ASeatTakenAtAnotherInstanceAMomentAgoIsKnownAtOnce) {
   other.reset();
 }
 
-// A move carries its action on the bus: the other instance, holding the game
-// just before it, applies it in memory and tells its clients without reading
-// the table from the store.
+// A move carries its action on the bus, and a start or an accepted rematch its
+// new game: the other instance, holding the game just before, applies it in
+// memory and tells its clients without reading the table from the store.
 TEST_P(Tables, MovesRideOnTheBusAndTheOtherInstanceNeedsNoStoreRead) {
   if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
   hub_bus_ = open_redis_bus(redis());
@@ -591,14 +591,15 @@ TEST_P(Tables, MovesRideOnTheBusAndTheOtherInstanceNeedsNoStoreRead) {
   guest->ip = "1.2.3.5";
   hub_->on_message(host, R"({"t":"hello","code":")" + code_ + R"(","token":")" + host_ + R"(","events":true})");
   other->on_message(guest, R"({"t":"hello","code":")" + code_ + R"(","token":")" + guest_ + R"(","events":true})");
-  ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
-  ASSERT_TRUE(run_posted_until([&] { return !guest->last("state").empty(); }));
-  // (the join and the start, messages with no actions, are read from the store)
+  // (the guest's hello opened the table there, and the join's message, which
+  // carries nothing, had it read again)
   for (int i = 0; i < 5; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     run_ready();
   }
   const int reads = counted.loads;
+  ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
+  ASSERT_TRUE(run_posted_until([&] { return !guest->last("state").empty(); }));
 
   const char* moves[] = {"e3e4", "d6d5", "e4d5", "c6c5", "a3a4", "c5c4"};
   for (int v = 0; v < 6; ++v) {
@@ -620,7 +621,16 @@ TEST_P(Tables, MovesRideOnTheBusAndTheOtherInstanceNeedsNoStoreRead) {
   ASSERT_TRUE(run_posted_until([&] { return rebuilt(*guest).at("drawOffer").is_null(); }));
   other->on_message(guest, R"({"t":"resign","v":8})");
   ASSERT_TRUE(run_posted_until([&] { return rebuilt(*host).at("result").as_string() == "1-0"; }));
-  EXPECT_EQ(counted.loads, reads);
+  EXPECT_EQ(counted.loads, reads) << "the start and every action came along";
+  // A rematch: the offer is read from the store; the game it begins comes along.
+  other->on_message(guest, R"({"t":"rematch"})");
+  ASSERT_TRUE(run_posted_until([&] { return !host->last("party").at("rematch").at("offeredBy").is_null(); }));
+  const int offered = counted.loads;
+  hub_->on_message(host, R"({"t":"rematch"})");
+  ASSERT_TRUE(run_posted_until([&] { return rebuilt(*guest).at("number").as_int64() == 2; }));
+  EXPECT_EQ(counted.loads, offered);
+  EXPECT_EQ(canonical(rebuilt(*guest)), canonical(state(guest_)));
+  EXPECT_EQ(rebuilt(*guest).at("white").as_int64(), 1) << "colours swapped";
   other.reset();
 }
 

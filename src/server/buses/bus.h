@@ -33,6 +33,10 @@ struct BusMessage {
   // memory instead of reading the table again.
   std::vector<std::string> actions;
   int64_t at = 0;
+  // Or a new game (`game`, at version 0): its number and White's seat, begun
+  // at `at`. An instance holding the game before it begins it in memory.
+  int started = 0;  // the new game's number; 0: no game started
+  int white = 0;
   bool presence = false;
   int seats[2] = {0, 0};
   int spectators = 0;

@@ -103,6 +103,10 @@ class RedisBus final : public Bus {
       o["a"] = json::array(m.actions.begin(), m.actions.end());
       o["at"] = m.at;
     }
+    if (m.started) {
+      o["s"] = json::array{m.started, m.white};
+      o["at"] = m.at;
+    }
     if (m.presence) {
       o["p"] = json::array{m.seats[0], m.seats[1], m.spectators};
       o["w"] = json::array(m.names.begin(), m.names.end());
@@ -317,6 +321,15 @@ class RedisBus final : public Bus {
         if (!action.is_string() || action.as_string().size() > 64) return;
         m.actions.emplace_back(action.as_string());
       }
+      m.at = at->as_int64();
+    }
+    if (const auto* s = o.if_contains("s")) {
+      const auto* at = o.if_contains("at");
+      if (!s->is_array() || s->as_array().size() != 2 || !at || !at->is_int64()) return;
+      for (const auto& n : s->as_array())
+        if (!n.is_int64() || n.as_int64() < 0 || n.as_int64() > 1000000) return;
+      m.started = int(s->as_array()[0].as_int64());
+      m.white = int(s->as_array()[1].as_int64());
       m.at = at->as_int64();
     }
     if (const auto* p = o.if_contains("p")) {

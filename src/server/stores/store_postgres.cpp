@@ -189,13 +189,13 @@ class PostgresStore final : public Store {
   int64_t create_game(const std::string& code, int number, int white_seat, const std::string& start_fen, int64_t at,
                       bool cpu_to_act) override {
     std::lock_guard lock(mutex_);
-    Transaction t(*this);
-    Result r = run("INSERT INTO games (code, number, white_seat, start_fen, created_at) VALUES ($1, $2, $3, $4, $5) "
-                   "RETURNING id",
-                   Params()(code)(int64_t(number))(int64_t(white_seat))(start_fen)(at));
-    run("UPDATE parties SET last_action_at = $1, cpu_turn = $2, cpu_lease_until = 0 WHERE code = $3",
-        Params()(at)(int64_t(cpu_to_act))(code));
-    t.commit();
+    // One statement: one round trip, one commit, both rows or neither.
+    Result r = run("WITH added AS (INSERT INTO games (code, number, white_seat, start_fen, created_at) "
+                   "VALUES ($1::text, $2::integer, $3::integer, $4::text, $5::bigint) RETURNING id), "
+                   "marked AS (UPDATE parties SET last_action_at = $5::bigint, cpu_turn = $6::integer, "
+                   "cpu_lease_until = 0 WHERE code = $1::text) "
+                   "SELECT id FROM added",
+                   Params()(code)(int64_t(number))(int64_t(white_seat))(start_fen)(at)(int64_t(cpu_to_act)));
     return r.integer(0, 0);
   }
 

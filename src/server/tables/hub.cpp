@@ -840,11 +840,13 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
     if (type == "start") {
       e = p->start(store_, c->seat, now);
       party_changed = true;
+      from = A_GAME_BEGAN;
     } else if (type == "rematch") {
       bool started = false;
       e = p->rematch(store_, c->seat, now, started);
       party_changed = true;
       state_changed = started;
+      if (started) from = A_GAME_BEGAN;
     } else if (type == "decline-rematch") {
       e = p->decline_rematch(store_, c->seat);
       party_changed = true;

@@ -215,7 +215,9 @@ class Hub {
   void reload(Party& p);
   // Tells the other instances that this one changed a table; and what the
   // hub does when another one did. `from`: the game's version before a change
-  // that was only actions, which then ride along (-1: any other change).
+  // that was only actions, which then ride along; A_GAME_BEGAN for a change
+  // that was only a new game (which rides along too); -1: any other change.
+  static constexpr int A_GAME_BEGAN = -2;
   void publish(const Party& p, int from = -1);
   // Tells the other instances who is at a table here.
   void publish_presence(const Party& p);

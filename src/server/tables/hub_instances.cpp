@@ -61,6 +61,11 @@ void Hub::publish(const Party& p, int from) {
     m.actions.assign(g->game.record().begin() + from, g->game.record().end());
     m.at = p.last_activity();
   }
+  if (const LiveGame* g = p.game() ? &*p.game() : nullptr; g && from == A_GAME_BEGAN && g->version == 0) {
+    m.started = g->number;
+    m.white = g->white_seat;
+    m.at = p.last_activity();
+  }
   bus_->publish(m);
 }
 
@@ -132,9 +137,9 @@ void Hub::on_bus(const BusMessage& m) {
     return;
   }
   // A table out of memory is read fresh when it is opened. One in memory
-  // takes the actions that came along when it is just before them (the
-  // usual move), and is read again otherwise (a seat, a rematch offer, a
-  // message missed: the store has it all).
+  // takes the actions or the new game that came along when it is just before
+  // them (the usual move or start), and is read again otherwise (a seat, a
+  // rematch offer, a message missed: the store has it all).
   auto it = parties_.find(m.code);
   if (it == parties_.end()) return;
   Party& p = it->second;
@@ -142,6 +147,11 @@ void Hub::on_bus(const BusMessage& m) {
     return;  // it has them already
   if (!m.actions.empty() && p.apply_stored(m.game, m.version, m.actions, m.at)) {
     broadcast(p, p.game()->game.over(), true);
+    return maybe_cpu(p);
+  }
+  if (m.started && p.game() && p.game()->id >= m.game) return;  // begun here already
+  if (m.started && p.begin_stored(m.game, m.started, m.white, m.at)) {
+    broadcast(p, true, true);
     return maybe_cpu(p);
   }
   reload(p);

@@ -200,20 +200,36 @@ std::optional<Error> Party::add_player(Store& store, const std::string& name, co
   return std::nullopt;
 }
 
-void Party::begin_game(Store& store, int64_t now) {
-  if (record_.rematch_offer >= 0) store.set_rematch_offer(record_.code, -1);
-  record_.rematch_offer = -1;
-  rematch_declined_by_ = -1;
-  int number = game_ ? game_->number + 1 : 1;
-  int white = record_.swap_colors && number % 2 == 0 ? 1 : 0;
+LiveGame Party::fresh_game(int number) const {
+  const int white = record_.swap_colors && number % 2 == 0 ? 1 : 0;
   std::string error;
   auto game = Game::create(variant(), counting(), record_.start_fen, &error);
   if (!game) game = Game::create(variant(), counting(), "", &error);  // checked at creation; cannot happen
-  std::string fen = game->position().fen();
-  LiveGame next{0, number, white, std::move(*game), 0, {}, {}};
-  next.id = store.create_game(record_.code, number, white, fen, now, cpu_to_act(next, cpu_level()));
-  game_ = std::move(next);
-  last_activity_ = now;
+  return LiveGame{0, number, white, std::move(*game), 0, {}, {}};
+}
+
+void Party::now_playing(LiveGame game, int64_t at) {
+  record_.rematch_offer = -1;
+  rematch_declined_by_ = -1;
+  game_ = std::move(game);
+  last_activity_ = at;
+}
+
+void Party::begin_game(Store& store, int64_t now) {
+  if (record_.rematch_offer >= 0) store.set_rematch_offer(record_.code, -1);
+  LiveGame next = fresh_game(game_ ? game_->number + 1 : 1);
+  next.id = store.create_game(record_.code, next.number, next.white_seat, next.game.position().fen(), now,
+                              cpu_to_act(next, cpu_level()));
+  now_playing(std::move(next), now);
+}
+
+bool Party::begin_stored(int64_t id, int number, int white, int64_t at) {
+  if (expired() || seats_.size() < 2 || number != (game_ ? game_->number + 1 : 1)) return false;
+  LiveGame next = fresh_game(number);
+  if (next.white_seat != white) return false;
+  next.id = id;
+  now_playing(std::move(next), at);
+  return true;
 }
 
 std::optional<Error> Party::start(Store& store, int seat, int64_t now) {

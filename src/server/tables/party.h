@@ -116,6 +116,10 @@ class Party {
   int rematch_declined_by() const { return rematch_declined_by_; }
   // Starts game number n+1 (used by start, rematch and CPU tables).
   void begin_game(Store& store, int64_t now);
+  // The game that another instance started (stored as `id`, number `number`
+  // with White at seat `white`, at `at`), begun here in memory the same way;
+  // false when this copy is not just before it (then read the table again).
+  bool begin_stored(int64_t id, int number, int white, int64_t at);
   // Ends a turn-based table whose time has come (see expires_at), or a live
   // table that nobody is connected to and that has seen no action for
   // `live_idle_ms` (0: live tables never end so): the running game, if any,
@@ -143,6 +147,9 @@ class Party {
 
  private:
   std::optional<Error> refuse_if_expired() const;
+  // Game number `number` as it begins (not stored: its id is 0).
+  LiveGame fresh_game(int number) const;
+  void now_playing(LiveGame game, int64_t at);
 
   PartyRecord record_;
   int64_t last_activity_ = 0;
