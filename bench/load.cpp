@@ -21,6 +21,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace asio = boost::asio;
@@ -108,6 +109,11 @@ struct Game {
   std::string turn;
   std::vector<std::string> legal;
   bool over = false, started = false;
+  // The version each player's own connection has shown it: a player moves
+  // only on what its own page shows (with several instances behind a proxy,
+  // the two may be a moment apart).
+  int64_t seen[2] = {-1, -1};
+  std::string waiting;  // a move chosen before the mover's page had the version
   Clock::time_point sent_at;
   int64_t sent_version = -1;
   int sent_seat = 0;
@@ -120,6 +126,8 @@ struct Game {
 
   void on_state(int seat, const json::object& st) {
     int64_t v = st.at("v").as_int64();
+    seen[seat] = v;
+    if (!waiting.empty() && seat == mover_seat() && v == version) send_move(std::exchange(waiting, ""));
     if (seat == 1 - sent_seat && v == sent_version + 1 && sent_version >= 0) {
       // The opponent of the mover received the move.
       stats->latencies_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - sent_at).count());
@@ -152,12 +160,16 @@ struct Game {
       }
       if (legal.empty()) return;
       std::string move = legal[(*rng)() % legal.size()];
-      sent_at = Clock::now();
-      sent_version = version;
-      sent_seat = mover_seat();
-      ++stats->moves;
-      players[mover_seat()]->send(json::serialize(json::object{{"t", "move"}, {"v", version}, {"move", move}}));
+      if (seen[mover_seat()] != version) waiting = move;  // sent when the mover's page has it
+      else send_move(move);
     });
+  }
+  void send_move(const std::string& move) {
+    sent_at = Clock::now();
+    sent_version = version;
+    sent_seat = mover_seat();
+    ++stats->moves;
+    players[mover_seat()]->send(json::serialize(json::object{{"t", "move"}, {"v", version}, {"move", move}}));
   }
 };
 
