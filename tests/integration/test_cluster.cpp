@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "push_receiver.h"
+#include "server/push/webpush.h"
 #include "server_process.h"
 
 using namespace std::chrono_literals;
@@ -111,7 +113,7 @@ class Cluster : public ::testing::Test {
       servers_.push_back(std::make_unique<Server>(
           dir_ / ("instance" + std::to_string(i)),
           std::vector<std::string>{"--store", pg_ + "/postgres", "--bus", redis_, "--trusted-proxy", "127.0.0.1",
-                                   "--cpu-max-ms", "2000", "--no-cpu-pause"}));
+                                   "--cpu-max-ms", "2000", "--no-cpu-pause", "--test-clock", "--push-allow-http"}));
       ASSERT_TRUE(servers_.back()->started());
     }
     nginx_ = std::make_unique<Nginx>(dir_ / "nginx", std::vector<uint16_t>{port(0), port(1), port(2)});
@@ -224,6 +226,88 @@ TEST_F(Cluster, PlayersAtTwoInstancesPlayToMateASpectatorAtTheThirdSeesEveryMove
   for (auto deadline = Clock::now() + 15s; servers_[2]->alive() && Clock::now() < deadline;)
     std::this_thread::sleep_for(50ms);
   EXPECT_EQ(servers_[2]->how_it_ended(), "exited with status 0");
+}
+
+// The same turn, two moves at once: the player's two browsers at different
+// instances each send a move for version 0. Exactly one is accepted, the other
+// is refused with `conflict`, and both browsers end on the same game.
+TEST_F(Cluster, ConflictingMovesAtTwoInstancesOneIsAcceptedBothEndTheSame) {
+  for (int round = 0; round < 5; ++round) {
+    Started g = started(0, 1);
+    WsClient second(port(1));  // the host's other browser, at the guest's instance
+    hello(second, g.code, g.host_token);
+    second.wait_for("state", at_version(0));
+    g.host->send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}, {"id", "a"}});
+    second.send({{"t", "move"}, {"v", 0}, {"move", "d3d4"}, {"id", "b"}});
+    int accepted = 0, refused = 0;
+    for (WsClient* c : {g.host.get(), &second}) {
+      json::value answer;
+      for (auto deadline = Clock::now() + 10s; answer.is_null() && Clock::now() < deadline;) {
+        json::value m = c->next(ms_left(deadline));
+        if (m.is_null()) break;
+        const std::string t = field(m, "t");
+        if ((t == "ack" || t == "error") && m.as_object().contains("id")) answer = m;
+      }
+      ASSERT_TRUE(answer.is_object()) << "round " << round;
+      if (field(answer, "t") == "ack") ++accepted;
+      else if (field(answer, "code") == "conflict") ++refused;
+    }
+    EXPECT_EQ(accepted, 1) << "round " << round;
+    EXPECT_EQ(refused, 1) << "round " << round;
+    json::value a = g.host->wait_for("state", at_version(1)), b = second.wait_for("state", at_version(1)),
+                c = g.guest->wait_for("state", at_version(1));
+    ASSERT_TRUE(a.is_object() && b.is_object() && c.is_object()) << "round " << round;
+    EXPECT_EQ(json::serialize(a.at("moves")), json::serialize(b.at("moves")));
+    EXPECT_EQ(json::serialize(a.at("moves")), json::serialize(c.at("moves")));
+  }
+}
+
+// A turn-based table held at three instances: its player subscribed to Web
+// Push at one of them, the move was made at another. Each push goes out once,
+// and when the 45 days have passed at every instance, the table ends once,
+// with one push.
+TEST_F(Cluster, ATurnBasedTableEndsOnceWithOnePushWhicheverInstancesHoldIt) {
+  namespace wp = makruk::server::webpush;
+  makruk::testing::PushReceiver rx;
+  auto [code, hostToken, guestToken] = table(R"({"name":"Somchai","mode":"turn"})");
+  WsClient host(port(0)), guest(port(1));
+  hello(host, code, hostToken);
+  hello(guest, code, guestToken);
+  // The guest's browser subscribes through the third instance.
+  wp::KeyPair browser = wp::KeyPair::generate();
+  const std::string auth = "sixteen-byte-key";
+  json::object sub{{"endpoint", rx.url("/push/guest")},
+                   {"keys", json::object{{"p256dh", wp::b64url_encode(browser.public_raw())},
+                                         {"auth", wp::b64url_encode(auth)}}}};
+  json::object req{{"subscription", sub},
+                   {"lang", "en"},
+                   {"tables", json::array{json::object{{"code", code}, {"token", guestToken}}}}};
+  Reply r = request(port(2), http::verb::post, "/api/push/subscribe", json::serialize(req));
+  ASSERT_EQ(r.status, 200) << json::serialize(r.body);
+  host.send({{"t", "start"}});
+  guest.wait_for("state", at_version(0));
+  host.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}});
+  guest.wait_for("state", at_version(1));
+  ASSERT_TRUE(rx.wait_for(1, 20s)) << "the instance where the move was made pushed it";
+  std::string why;
+  auto turn = wp::decrypt(rx.requests()[0].body, browser, auth, &why);
+  ASSERT_TRUE(turn) << why;
+  EXPECT_EQ(str(json::parse(*turn), "kind"), "turn");
+
+  // 45 days and a minute later, at every instance (each looks for due tables).
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(request(port(i), http::verb::post, "/api/test/clock", R"({"advanceMs":3888060000})").status, 200);
+  for (WsClient* c : {&host, &guest}) EXPECT_EQ(str(c->wait_for("state", at_version(2)), "reason"), "expired");
+  ASSERT_TRUE(rx.wait_for(2, 20s));
+  auto end = wp::decrypt(rx.requests()[1].body, browser, auth, &why);
+  ASSERT_TRUE(end) << why;
+  EXPECT_EQ(str(json::parse(*end), "kind"), "expired");
+  EXPECT_FALSE(rx.wait_for(3, 3s)) << "one end, one push";
+  // Every instance says it ended, once.
+  for (int i = 0; i < 3; ++i) {
+    Reply p = request(port(i), http::verb::get, "/api/parties/" + code);
+    EXPECT_EQ(str(p.body.at("party"), "status"), "expired") << "instance " << i;
+  }
 }
 
 TEST_F(Cluster, AnInstanceKilledMidGameLosesNothingAcknowledged) {

@@ -226,6 +226,9 @@ class Hub {
   void close_idle_tables();
   void expire_if_due(Party& p);
   // Pushes to the seats that must now act after `actor` did `type` (turn-based tables).
+  // With other instances, a table's push subscriptions are read again from
+  // the store (a browser may have subscribed at another instance).
+  void refresh_subscriptions(const std::string& code);
   void notify(Party& p, int actor, const std::string& kind);
   void push_to_seat(Party& p, int seat, const std::string& kind, const std::string& opponent, const std::string& move);
   // The seat each (code, token) pair holds; wrong pairs go to `unknown` and

@@ -13,8 +13,21 @@ using namespace detail;
 
 // ---------------------------------------------------------------- turn-based tables and Web Push
 
+void Hub::refresh_subscriptions(const std::string& code) {
+  if (!bus_) return;  // one instance: every subscription was made here
+  try {
+    auto list = store_.load_subscriptions(code);
+    if (list.empty()) subscriptions_.erase(code);
+    else subscriptions_[code] = std::move(list);
+  } catch (const std::exception&) {
+    // the store is away: what this instance knows will do
+  }
+}
+
 void Hub::notify(Party& p, int actor, const std::string& kind) {
-  if (!p.turn_based() || !deliver_ || !subscriptions_.count(p.code())) return;
+  if (!p.turn_based() || !deliver_) return;
+  refresh_subscriptions(p.code());
+  if (!subscriptions_.count(p.code())) return;
   const std::string actorName = actor >= 0 && size_t(actor) < p.seats().size() ? p.seats()[size_t(actor)].name : "";
   if (kind == "expired") {
     for (int seat = 0; seat < int(p.seats().size()) && seat < 2; ++seat) push_to_seat(p, seat, "expired", "", "");
@@ -172,6 +185,7 @@ HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
     const std::string& code = held.first->code();
     const int seat = held.second;  // a plain local: lambdas below capture it
     SubscriptionRecord rec{endpoint, code, seat, p256dh, auth, lang, now()};
+    refresh_subscriptions(code);
     auto& list = subscriptions_[code];
     auto mine = [&](const SubscriptionRecord& s) { return s.seat == seat; };
     auto same = std::find_if(list.begin(), list.end(),
