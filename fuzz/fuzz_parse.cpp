@@ -1,7 +1,8 @@
 // libFuzzer target for every text parser of the rules core: the input is read
 // as a FEN (both variants), as coordinate moves and SAN against the start
 // positions and the positions they lead to, and as a list of game actions
-// (both counting modes). Nothing may crash, and the invariants below must hold.
+// (both counting modes), and as PGN. Nothing may crash, and the invariants
+// below must hold.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -11,6 +12,7 @@
 #include "core/game.h"
 #include "core/movegen.h"
 #include "core/notation.h"
+#include "core/pgn.h"
 
 using namespace makruk;
 
@@ -184,6 +186,30 @@ void fuzz_actions(std::string_view startFen, std::string_view actions) {
   }
 }
 
+// Read as PGN: refused with a reason, or a game whose moves are legal in turn
+// and whose own PGN reads back to the same moves.
+void fuzz_pgn(std::string_view text) {
+  std::string error;
+  auto g = read_pgn(text, Variant::Makruk, &error);
+  if (!g) {
+    CHECK(!error.empty());
+    return;
+  }
+  auto game = Game::create(g->variant, Counting::Automatic, g->fen, &error);
+  CHECK(game.has_value());
+  Position pos = game->position();
+  for (const std::string& m : g->moves) {
+    Move move = parse_move(pos, m, &error);
+    CHECK(!move.is_none());
+    pos.do_move(move);
+    if (!game->over()) CHECK(game->apply(m, &error));
+  }
+  if (game->over()) return;  // ended by our rules before the moves did: nothing to write
+  auto back = read_pgn(write_pgn(*game, {{"White", "a \"b\" \\ c"}}), Variant::Ouk, &error);
+  CHECK(back.has_value());
+  CHECK(back->variant == g->variant && back->moves == g->moves);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -199,6 +225,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Move strings and SAN, in both variants.
   fuzz_moves(text, Variant::Makruk);
   fuzz_moves(text, Variant::Ouk);
+  fuzz_pgn(text);
 
   // Game actions from the start position, and from the first line read as a
   // FEN with the remaining lines as actions.

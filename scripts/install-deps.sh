@@ -16,6 +16,7 @@ packages=(
   zlib1g-dev                 # the wire benchmark's permessage-deflate client
   curl sqlite3               # the benchmarks: health checks, copying stored tables into PostgreSQL
   libgtest-dev               # unit tests
+  fairy-stockfish            # tests: exported games replayed by another engine
   clang libclang-rt-14-dev   # libFuzzer targets
 )
 
