@@ -79,13 +79,28 @@ TEST_F(ServerTest, TwoPlayersCreateJoinAndPlayToCheckmate) {
   guest.wait_for("ack");
   host.wait_for("state", at_version(2));
   host.send({{"t", "move"}, {"v", 2}, {"move", "b1b8"}});
+  std::string gameId;
   for (WsClient* c : {&host, &guest, &watcher}) {
     json::value s = c->wait_for("state", at_version(3));
     EXPECT_EQ(str(s, "result"), "1-0");
     EXPECT_EQ(str(s, "reason"), "checkmate");
     EXPECT_EQ(s.at("san").as_array().back().as_string(), "Rb8#");
     EXPECT_TRUE(s.at("legal").as_array().empty());
+    gameId = str(s, "gameId");
   }
+  // The game by its own link, as JSON and as a PGN file.
+  ASSERT_EQ(gameId.size(), 12u);
+  Reply record = request(port(), http::verb::get, "/api/games/" + gameId);
+  ASSERT_EQ(record.status, 200) << record.text;
+  EXPECT_EQ(str(record.body.at("game"), "result"), "1-0");
+  EXPECT_EQ(str(record.body.at("game"), "reason"), "checkmate");
+  EXPECT_EQ(record.body.at("game").at("san").as_array().back().as_string(), "Rb8#");
+  Reply pgn = request(port(), http::verb::get, "/api/games/" + gameId + ".pgn");
+  ASSERT_EQ(pgn.status, 200);
+  EXPECT_EQ(pgn.header("content-type"), "application/x-chess-pgn; charset=utf-8");
+  EXPECT_NE(pgn.text.find("[Result \"1-0\"]"), std::string::npos) << pgn.text;
+  EXPECT_NE(pgn.text.find("Rb8# {checkmate} 1-0"), std::string::npos) << pgn.text;
+  EXPECT_EQ(request(port(), http::verb::get, "/api/games/000000000000").status, 404);
   // The watcher cannot act, and moves after the end are refused.
   watcher.send({{"t", "resign"}, {"v", 3}});
   EXPECT_EQ(str(watcher.wait_for("error"), "code"), "forbidden");

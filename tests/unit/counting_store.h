@@ -27,8 +27,8 @@ class CountingStore final : public server::Store {
   }
   void set_rematch_offer(const std::string& code, int seat) override { s_.set_rematch_offer(code, seat); }
   int64_t create_game(const std::string& code, int number, int white_seat, const std::string& start_fen, int64_t at,
-                      bool cpu_to_act) override {
-    return s_.create_game(code, number, white_seat, start_fen, at, cpu_to_act);
+                      bool cpu_to_act, const std::string& public_id) override {
+    return s_.create_game(code, number, white_seat, start_fen, at, cpu_to_act, public_id);
   }
   void append_action(int64_t game, int expected_version, const std::string& action, int64_t at,
                      bool cpu_to_act) override {
@@ -42,6 +42,7 @@ class CountingStore final : public server::Store {
     ++loads;
     return s_.load_party(code);
   }
+  std::optional<PartyData> load_game(const std::string& public_id) override { return s_.load_game(public_id); }
   std::vector<std::string> cpu_turn_parties(int64_t now, int limit) override { return s_.cpu_turn_parties(now, limit); }
   bool claim_cpu_turn(const std::string& code, int64_t now, int64_t until) override {
     return s_.claim_cpu_turn(code, now, until);

@@ -77,7 +77,7 @@ TEST_P(StoreTest, DuplicateCodeIsRefused) {
 
 TEST_P(StoreTest, AppendNeedsTheExpectedVersion) {
   new_party(rules());
-  int64_t game = store_->create_game("ABCDEF", 1, 0, "fen", 0, false);
+  int64_t game = store_->create_game("ABCDEF", 1, 0, "fen", 0, false, "pid-abcdef-1");
   store_->append_action(game, 0, "e3e4", 1, false);
   EXPECT_THROW(store_->append_action(game, 0, "e3e4", 2, false), VersionConflict);
   store_->append_action(game, 1, "e6e5", 3, false);
@@ -93,7 +93,7 @@ TEST_P(StoreTest, AppendNeedsTheExpectedVersion) {
 // VersionConflict, and nothing is lost or doubled.
 TEST_P(StoreTest, ConcurrentAppendsFromTwoConnectionsAcceptOnePerVersion) {
   new_party(rules());
-  const int64_t game = store_->create_game("ABCDEF", 1, 0, "fen", 0, false);
+  const int64_t game = store_->create_game("ABCDEF", 1, 0, "fen", 0, false, "pid-abcdef-1");
   std::unique_ptr<Store> other = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
   constexpr int VERSIONS = 60;
   std::atomic<int> won[2] = {0, 0}, conflicts[2] = {0, 0};
@@ -141,7 +141,7 @@ TEST_P(StoreTest, QueriesForCpuTurnsAndIdleTurnBasedTables) {
 
   EXPECT_EQ(store_->turn_based_idle_since(99, 10), std::vector<std::string>{});
   EXPECT_EQ(store_->turn_based_idle_since(100, 10), std::vector<std::string>{"TURN01"});
-  int64_t game = store_->create_game("TURN01", 1, 0, "fen", 200, false);
+  int64_t game = store_->create_game("TURN01", 1, 0, "fen", 200, false, "pid-turn01-1");
   EXPECT_EQ(store_->turn_based_idle_since(150, 10), std::vector<std::string>{});
   store_->append_action(game, 0, "e3e4", 300, false);
   EXPECT_EQ(store_->turn_based_idle_since(250, 10), std::vector<std::string>{});
@@ -150,7 +150,7 @@ TEST_P(StoreTest, QueriesForCpuTurnsAndIdleTurnBasedTables) {
   EXPECT_EQ(store_->turn_based_idle_since(1000, 10), std::vector<std::string>{}) << "expired: done";
 
   EXPECT_EQ(store_->cpu_turn_parties(1000, 10), std::vector<std::string>{});
-  int64_t cpuGame = store_->create_game("CPU001", 1, 1, "fen", 200, true);  // the CPU plays White
+  int64_t cpuGame = store_->create_game("CPU001", 1, 1, "fen", 200, true, "pid-cpu001-1");  // the CPU plays White
   EXPECT_EQ(store_->cpu_turn_parties(1000, 10), std::vector<std::string>{"CPU001"});
   store_->append_action(cpuGame, 0, "e3e4", 210, false);
   EXPECT_EQ(store_->cpu_turn_parties(1000, 10), std::vector<std::string>{});
@@ -178,9 +178,9 @@ TEST_P(StoreTest, QueriesForCpuTurnsAndIdleTurnBasedTables) {
 // Only the latest game is read: an open table needs no older history.
 TEST_P(StoreTest, LoadingAPartyReadsItsLatestGame) {
   new_party(rules());
-  int64_t one = store_->create_game("ABCDEF", 1, 0, "fen1", 0, false);
+  int64_t one = store_->create_game("ABCDEF", 1, 0, "fen1", 0, false, "pid-one");
   store_->append_action(one, 0, "e3e4", 1, false);
-  int64_t two = store_->create_game("ABCDEF", 2, 1, "fen2", 2, false);
+  int64_t two = store_->create_game("ABCDEF", 2, 1, "fen2", 2, false, "pid-two");
   store_->append_action(two, 0, "d3d4", 3, false);
   auto back = store_->load_party("ABCDEF");
   ASSERT_EQ(back->games.size(), 1u);
@@ -188,6 +188,22 @@ TEST_P(StoreTest, LoadingAPartyReadsItsLatestGame) {
   EXPECT_EQ(back->games[0].start_fen, "fen2");
   ASSERT_EQ(back->games[0].actions.size(), 1u);
   EXPECT_EQ(back->games[0].actions[0].action, "d3d4");
+  EXPECT_EQ(back->games[0].public_id, "pid-two");
+  // Any game, by its own link: with its party and seats.
+  auto first = store_->load_game("pid-one");
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->party.code, "ABCDEF");
+  EXPECT_EQ(first->seats.size(), 1u);
+  ASSERT_EQ(first->games.size(), 1u);
+  EXPECT_EQ(first->games[0].number, 1);
+  EXPECT_EQ(first->games[0].public_id, "pid-one");
+  ASSERT_EQ(first->games[0].actions.size(), 1u);
+  EXPECT_EQ(first->games[0].actions[0].action, "e3e4");
+  EXPECT_EQ(store_->load_game("pid-two")->games[0].number, 2);
+  EXPECT_FALSE(store_->load_game("pid-three"));
+  EXPECT_FALSE(store_->load_game(""));
+  // A public id is taken once.
+  EXPECT_THROW(store_->create_game("ABCDEF", 3, 0, "fen3", 4, false, "pid-one"), std::exception);
 }
 
 TEST_P(StoreTest, SeatsFillThenSpectate) {

@@ -12,6 +12,7 @@
 #include <random>
 #include <thread>
 
+#include "core/pgn.h"
 #include "server/buses/bus.h"
 #include "server/tables/hub.h"
 #include "server/push/webpush.h"
@@ -256,6 +257,58 @@ TEST_P(Tables, ATableDroppedFromMemoryAndOpenedAgainIsIdentical) {
   EXPECT_EQ(after.at("san").as_array().size(), 3u);
 }
 
+// Every game has its own link: the JSON and PGN of a finished game stay the
+// same after a rematch, a restart and the table leaving memory; unknown ids
+// are guesses.
+TEST_P(Tables, EachGameHasItsOwnLinkWithItsMovesAndPgn) {
+  table();
+  auto host = connect(host_), guest = connect(guest_);
+  ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
+  const char* mate[] = {"b1d2", "b8d7", "d2c4", "g8e7", "c4d6"};
+  for (int v = 0; v < 5; ++v) ASSERT_EQ(move(v % 2 ? guest : host, mate[v], v)["t"].as_string(), "ack") << v;
+  const std::string id(host->last("state").at("gameId").as_string());
+  ASSERT_EQ(id.size(), 12u);
+  auto record = [&](const std::string& which) {
+    HttpReply r = hub_->game_record(which, "https://makruk.example", "1.2.3.9", false);
+    EXPECT_EQ(r.status, 200) << r.body;
+    return r.status == 200 ? body(r)["game"].as_object() : json::object{};
+  };
+  const json::object first = record(id);
+  EXPECT_EQ(first.at("white").as_string(), "Somchai");
+  EXPECT_EQ(first.at("black").as_string(), "Dara");
+  EXPECT_EQ(first.at("result").as_string(), "1-0");
+  EXPECT_EQ(first.at("reason").as_string(), "checkmate");
+  EXPECT_EQ(json::serialize(first.at("san")), R"(["Nd2","Nd7","Nc4","Ne7","Nxd6#"])");
+  EXPECT_EQ(first.at("moves").as_array().size(), 5u);
+  HttpReply pgn = hub_->game_record(id, "https://makruk.example", "1.2.3.9", true);
+  ASSERT_EQ(pgn.status, 200);
+  EXPECT_EQ(pgn.content_type, "application/x-chess-pgn; charset=utf-8");
+  EXPECT_NE(pgn.body.find("[Site \"https://makruk.example/g/" + id + "\"]"), std::string::npos) << pgn.body;
+  EXPECT_NE(pgn.body.find("[White \"Somchai\"]\n[Black \"Dara\"]"), std::string::npos) << pgn.body;
+  EXPECT_EQ(pgn.body, first.at("pgn").as_string());
+  std::string error;
+  auto back = read_pgn(pgn.body, Variant::Ouk, &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(json::serialize(json::value_from(back->moves)), json::serialize(first.at("moves")));
+  // A rematch is another game with another link; the first stays as it was.
+  ASSERT_EQ(say(guest, R"({"t":"rematch"})")["t"].as_string(), "ack");
+  ASSERT_EQ(say(host, R"({"t":"rematch"})")["t"].as_string(), "ack");
+  const std::string second(host->last("state").at("gameId").as_string());
+  EXPECT_NE(second, id);
+  EXPECT_EQ(record(second).at("result").as_string(), "*");
+  EXPECT_EQ(record(second).at("white").as_string(), "Dara");
+  leave({host, guest});
+  idle();
+  open();  // a restart
+  EXPECT_EQ(json::serialize(record(id)), json::serialize(first));
+  // Unknown ids: not found, and guesses count like wrong codes.
+  EXPECT_EQ(hub_->game_record("000000000000", "", "1.2.3.8", false).status, 404);
+  EXPECT_EQ(hub_->game_record(std::string(100, 'a'), "", "1.2.3.8", true).status, 404);
+  for (int i = 0; i < 8; ++i) hub_->game_record("x" + std::to_string(i), "", "1.2.3.8", false);
+  EXPECT_EQ(hub_->game_record("y", "", "1.2.3.8", false).status, 429);
+  EXPECT_EQ(hub_->game_record(id, "", "1.2.3.8", false).status, 200) << "a game's own id always opens";
+}
+
 TEST_P(Tables, ALiveTableLeftEndsAfterItsIdleTimeEvenWhenOutOfMemory) {
   table();
   auto host = connect(host_), guest = connect(guest_);
@@ -344,6 +397,7 @@ json::object apply_event(json::object state, const json::object& e) {
   out["moves"] = moves;
   out["san"] = san;
   out["sanThai"] = thai;
+  if (const auto* id = state.if_contains("gameId")) out["gameId"] = *id;  // events leave the game's id out
   return out;
 }
 

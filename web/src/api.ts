@@ -82,6 +82,8 @@ export interface Count {
 export interface GameState {
   t: 'state';
   game: number;
+  /** The game's own link: /g/ID, and its PGN at /api/games/ID.pgn. */
+  gameId?: string;
   number: number;
   v: number;
   variant: Variant;
@@ -111,7 +113,7 @@ export interface GameState {
  * version `from` (the SAN of the moves among them) and the game now. Applied to
  * the state at `from` it gives the state at `v`.
  */
-export interface GameEvent extends Omit<GameState, 't' | 'moves' | 'san' | 'sanThai'> {
+export interface GameEvent extends Omit<GameState, 't' | 'moves' | 'san' | 'sanThai' | 'gameId'> {
   t: 'moved';
   from: number;
   actions: string[];

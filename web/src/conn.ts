@@ -162,6 +162,7 @@ export class Conn {
         const s: GameState = {
           ...now,
           t: 'state',
+          gameId: last.gameId,
           moves: [...last.moves, ...actions.filter(isMoveAction)],
           san: [...last.san, ...san],
           sanThai: [...(last.sanThai ?? []), ...(sanThai ?? [])],

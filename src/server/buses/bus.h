@@ -37,6 +37,7 @@ struct BusMessage {
   // at `at`. An instance holding the game before it begins it in memory.
   int started = 0;  // the new game's number; 0: no game started
   int white = 0;
+  std::string public_id;
   bool presence = false;
   int seats[2] = {0, 0};
   int spectators = 0;

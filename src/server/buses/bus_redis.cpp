@@ -106,6 +106,7 @@ class RedisBus final : public Bus {
     if (m.started) {
       o["s"] = json::array{m.started, m.white};
       o["at"] = m.at;
+      o["pid"] = m.public_id;
     }
     if (m.presence) {
       o["p"] = json::array{m.seats[0], m.seats[1], m.spectators};
@@ -328,9 +329,12 @@ class RedisBus final : public Bus {
       if (!s->is_array() || s->as_array().size() != 2 || !at || !at->is_int64()) return;
       for (const auto& n : s->as_array())
         if (!n.is_int64() || n.as_int64() < 0 || n.as_int64() > 1000000) return;
+      const auto* pid = o.if_contains("pid");
+      if (!pid || !pid->is_string() || pid->as_string().size() > 32) return;
       m.started = int(s->as_array()[0].as_int64());
       m.white = int(s->as_array()[1].as_int64());
       m.at = at->as_int64();
+      m.public_id = std::string(pid->as_string());
     }
     if (const auto* p = o.if_contains("p")) {
       const auto* w = o.if_contains("w");

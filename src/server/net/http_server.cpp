@@ -415,6 +415,12 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string targe
   if (path == "/api/push/unsubscribe" && method == http::verb::post) co_return hub.push_unsubscribe(body);
   if (path == "/api/test/clock" && method == http::verb::post && hub.test_clock_enabled())
     co_return hub.advance_clock(body);
+  if (path.rfind("/api/games/", 0) == 0 && method == http::verb::get) {
+    std::string id = path.substr(11);
+    const bool pgn = id.size() > 4 && id.ends_with(".pgn");
+    if (pgn) id.resize(id.size() - 4);
+    co_return hub.game_record(id, base, ip, pgn);
+  }
   const std::string prefix = "/api/parties/";
   if (path.rfind(prefix, 0) == 0) {
     std::string rest = path.substr(prefix.size());

@@ -48,6 +48,7 @@ struct GameRecord {
   std::string start_fen;
   std::vector<ActionRecord> actions;
   int64_t created_at = 0;
+  std::string public_id;  // the game's own link: /g/PUBLIC_ID (unguessable)
 };
 
 struct PartyData {
@@ -112,7 +113,8 @@ class Store {
   // Starts a game; `cpu_to_act` records whether the CPU must act first (see
   // cpu_turn_parties).
   virtual int64_t create_game(const std::string& code, int number, int white_seat,
-                              const std::string& start_fen, int64_t at, bool cpu_to_act) = 0;
+                              const std::string& start_fen, int64_t at, bool cpu_to_act,
+                              const std::string& public_id) = 0;
   // Appends `action` as version expected_version + 1 of the game, atomically,
   // with the party's last action time and whether the CPU must act next.
   virtual void append_action(int64_t game, int expected_version, const std::string& action,
@@ -126,6 +128,9 @@ class Store {
   // One party with its seats and its latest game (older games are history
   // that a table in play does not need), or nothing when the code is unknown.
   virtual std::optional<PartyData> load_party(const std::string& code) = 0;
+  // The game with that public id, with its party and seats (in `games`, the
+  // one game), or nothing.
+  virtual std::optional<PartyData> load_game(const std::string& public_id) = 0;
   // Tables are read when opened, so what the server must do unasked comes
   // from indexed queries: the CPU tables where the CPU must act (after a
   // restart), and the turn-based tables whose last action (and scheduled

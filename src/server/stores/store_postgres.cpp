@@ -104,6 +104,12 @@ constexpr const char* MIGRATIONS[] = {
     R"sql(
     ALTER TABLE parties ADD COLUMN cpu_lease_until BIGINT NOT NULL DEFAULT 0;
     )sql",
+    // 3: each game's own link (games played before get one now).
+    R"sql(
+    ALTER TABLE games ADD COLUMN public_id TEXT NOT NULL DEFAULT '';
+    UPDATE games SET public_id = substr(md5(random()::text || id::text), 1, 12);
+    CREATE UNIQUE INDEX games_public_id ON games(public_id);
+    )sql",
 };
 
 // An arbitrary key for the advisory lock that serialises migrations.
@@ -187,15 +193,15 @@ class PostgresStore final : public Store {
   }
 
   int64_t create_game(const std::string& code, int number, int white_seat, const std::string& start_fen, int64_t at,
-                      bool cpu_to_act) override {
+                      bool cpu_to_act, const std::string& public_id) override {
     std::lock_guard lock(mutex_);
     // One statement: one round trip, one commit, both rows or neither.
-    Result r = run("WITH added AS (INSERT INTO games (code, number, white_seat, start_fen, created_at) "
-                   "VALUES ($1::text, $2::integer, $3::integer, $4::text, $5::bigint) RETURNING id), "
+    Result r = run("WITH added AS (INSERT INTO games (code, number, white_seat, start_fen, created_at, public_id) "
+                   "VALUES ($1::text, $2::integer, $3::integer, $4::text, $5::bigint, $7::text) RETURNING id), "
                    "marked AS (UPDATE parties SET last_action_at = $5::bigint, cpu_turn = $6::integer, "
                    "cpu_lease_until = 0 WHERE code = $1::text) "
                    "SELECT id FROM added",
-                   Params()(code)(int64_t(number))(int64_t(white_seat))(start_fen)(at)(int64_t(cpu_to_act)));
+                   Params()(code)(int64_t(number))(int64_t(white_seat))(start_fen)(at)(int64_t(cpu_to_act))(public_id));
     return r.integer(0, 0);
   }
 
@@ -234,6 +240,19 @@ class PostgresStore final : public Store {
 
   std::optional<PartyData> load_party(const std::string& code) override {
     std::lock_guard lock(mutex_);
+    return load(code, 0);
+  }
+
+  std::optional<PartyData> load_game(const std::string& public_id) override {
+    std::lock_guard lock(mutex_);
+    if (public_id.empty()) return std::nullopt;
+    Result g = run("SELECT code, id FROM games WHERE public_id = $1", Params()(public_id));
+    if (g.rows() == 0) return std::nullopt;
+    return load(g.text(0, 0), g.integer(0, 1));
+  }
+
+  // A party with its seats and one game: `game`, or (0) its latest. The lock held.
+  std::optional<PartyData> load(const std::string& code, int64_t game) {
     Result p = run("SELECT code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, start_fen, "
                    "mode, starts_at, expired_at, rematch_offer, invite_key, left_at FROM parties WHERE code = $1",
                    Params()(code));
@@ -245,12 +264,12 @@ class PostgresStore final : public Store {
     Result seats = run("SELECT seat, name, token_hash FROM seats WHERE code = $1 ORDER BY seat", Params()(code));
     for (int i = 0; i < seats.rows(); ++i)
       d.seats.push_back({code, int(seats.integer(i, 0)), seats.text(i, 1), seats.text(i, 2)});
-    Result games = run("SELECT id, number, white_seat, start_fen, created_at FROM games WHERE code = $1 "
-                       "ORDER BY number DESC LIMIT 1",
-                       Params()(code));
+    Result games = run("SELECT id, number, white_seat, start_fen, created_at, public_id FROM games WHERE code = $1 "
+                       "AND ($2::bigint = 0 OR id = $2::bigint) ORDER BY number DESC LIMIT 1",
+                       Params()(code)(game));
     if (games.rows() > 0) {
       GameRecord g{games.integer(0, 0), code, int(games.integer(0, 1)), int(games.integer(0, 2)), games.text(0, 3),
-                   {},                  games.integer(0, 4)};
+                   {},                  games.integer(0, 4), games.text(0, 5)};
       Result actions = run("SELECT version, action, at FROM actions WHERE game = $1 ORDER BY version", Params()(g.id));
       for (int i = 0; i < actions.rows(); ++i)
         g.actions.push_back({int(actions.integer(i, 0)), actions.text(i, 1), actions.integer(i, 2)});

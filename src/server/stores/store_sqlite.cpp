@@ -121,6 +121,12 @@ constexpr const char* MIGRATIONS[] = {
     R"sql(
     ALTER TABLE parties ADD COLUMN cpu_lease_until INTEGER NOT NULL DEFAULT 0;
     )sql",
+    // 8: each game's own link (games played before get one now).
+    R"sql(
+    ALTER TABLE games ADD COLUMN public_id TEXT NOT NULL DEFAULT '';
+    UPDATE games SET public_id = lower(hex(randomblob(6)));
+    CREATE UNIQUE INDEX games_public_id ON games(public_id);
+    )sql",
 };
 
 class Statement {
@@ -214,11 +220,14 @@ class SqliteStore final : public Store {
   }
 
   int64_t create_game(const std::string& code, int number, int white_seat, const std::string& start_fen,
-                      int64_t at, bool cpu_to_act) override {
+                      int64_t at, bool cpu_to_act, const std::string& public_id) override {
     std::lock_guard lock(mutex_);
     Transaction t(*this);
-    Statement(db_, "INSERT INTO games (code, number, white_seat, start_fen, created_at) VALUES (?1, ?2, ?3, ?4, ?5)")
+    Statement(db_,
+              "INSERT INTO games (code, number, white_seat, start_fen, created_at, public_id) "
+              "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         .bind(1, code).bind(2, int64_t(number)).bind(3, int64_t(white_seat)).bind(4, start_fen).bind(5, at)
+        .bind(6, public_id)
         .step();
     int64_t id = sqlite3_last_insert_rowid(db_);
     Statement(db_, "UPDATE parties SET last_action_at = ?1, cpu_turn = ?2, cpu_lease_until = 0 WHERE code = ?3")
@@ -392,6 +401,19 @@ class SqliteStore final : public Store {
 
   std::optional<PartyData> load_party(const std::string& code) override {
     std::lock_guard lock(mutex_);
+    return load(code, 0);
+  }
+
+  std::optional<PartyData> load_game(const std::string& public_id) override {
+    std::lock_guard lock(mutex_);
+    Statement game(db_, "SELECT code, id FROM games WHERE public_id = ?1");
+    if (public_id.empty() || !game.bind(1, public_id).step()) return std::nullopt;
+    return load(game.text(0), game.integer(1));
+  }
+
+ private:
+  // A party with its seats and one game: `game`, or (0) its latest. The lock held.
+  std::optional<PartyData> load(const std::string& code, int64_t game) {
     Statement parties(db_,
                       "SELECT code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, start_fen, "
                       "mode, starts_at, expired_at, rematch_offer, invite_key, left_at FROM parties WHERE code = ?1");
@@ -405,12 +427,12 @@ class SqliteStore final : public Store {
     Statement seats(db_, "SELECT seat, name, token_hash FROM seats WHERE code = ?1 ORDER BY seat");
     seats.bind(1, code);
     while (seats.step()) d.seats.push_back({code, int(seats.integer(0)), seats.text(1), seats.text(2)});
-    Statement games(db_, "SELECT id, number, white_seat, start_fen, created_at FROM games WHERE code = ?1 "
-                         "ORDER BY number DESC LIMIT 1");
-    games.bind(1, code);
+    Statement games(db_, "SELECT id, number, white_seat, start_fen, created_at, public_id FROM games WHERE code = ?1 "
+                         "AND (?2 = 0 OR id = ?2) ORDER BY number DESC LIMIT 1");
+    games.bind(1, code).bind(2, game);
     if (games.step()) {
       GameRecord g{games.integer(0), code, int(games.integer(1)), int(games.integer(2)), games.text(3), {},
-                   games.integer(4)};
+                   games.integer(4), games.text(5)};
       Statement actions(db_, "SELECT version, action, at FROM actions WHERE game = ?1 ORDER BY version");
       actions.bind(1, g.id);
       while (actions.step()) g.actions.push_back({int(actions.integer(0)), actions.text(1), actions.integer(2)});
@@ -419,7 +441,6 @@ class SqliteStore final : public Store {
     return d;
   }
 
- private:
   struct Transaction {
     SqliteStore& s;
     bool done = false;

@@ -237,6 +237,7 @@ json::object game_now(const Party& p, const char* type) {
 json::object state_json(const Party& p) {
   const LiveGame& g = *p.game();
   json::object o = game_now(p, "state");
+  o["gameId"] = g.public_id;
   json::array moves;
   for (const std::string& a : g.game.record())
     if (is_move_action(a)) moves.push_back(json::value(a));

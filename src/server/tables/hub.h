@@ -148,6 +148,11 @@ class Hub {
   // The QR code of the table's invite link (which carries its key).
   HttpReply qr_svg(const std::string& code, const std::string& base_url, const std::string& ip,
                    const std::string& key = "");
+  // A game by its own link (any game of any table): its players, moves in
+  // both notations, result and PGN (`pgn`: the PGN alone, as a file). An
+  // unknown id counts as a wrong code (a known one always opens). `base_url`
+  // makes the PGN's Site.
+  HttpReply game_record(const std::string& public_id, const std::string& base_url, const std::string& ip, bool pgn);
   // An iCalendar event for a table with a scheduled start.
   HttpReply event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
                       const std::string& key = "");
@@ -348,8 +353,7 @@ constexpr int MAX_EVENT_ACTIONS = 8;
 // A player may send one quick message this often.
 constexpr int64_t QUICK_MESSAGE_GAP_MS = 2000;
 
-// Secrets and codes.
-std::string random_token();            // 128 bits, hex
+// Secrets and codes (random_token: party.h).
 std::string normalise_code(std::string code);  // party codes are upper case
 std::string hash_token(const std::string& token);  // hex SHA-256
 constexpr std::string_view CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";

@@ -64,6 +64,7 @@ void Hub::publish(const Party& p, int from) {
   if (const LiveGame* g = p.game() ? &*p.game() : nullptr; g && from == A_GAME_BEGAN && g->version == 0) {
     m.started = g->number;
     m.white = g->white_seat;
+    m.public_id = g->public_id;
     m.at = p.last_activity();
   }
   bus_->publish(m);
@@ -150,7 +151,7 @@ void Hub::on_bus(const BusMessage& m) {
     return maybe_cpu(p);
   }
   if (m.started && p.game() && p.game()->id >= m.game) return;  // begun here already
-  if (m.started && p.begin_stored(m.game, m.started, m.white, m.at)) {
+  if (m.started && p.begin_stored(m.game, m.started, m.white, m.at, m.public_id)) {
     broadcast(p, true, true);
     return maybe_cpu(p);
   }

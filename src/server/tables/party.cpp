@@ -96,7 +96,7 @@ Party Party::from_record(const PartyData& data) {
     std::string error;
     auto game = Game::create(p.variant(), p.counting(), rec.start_fen, &error);
     if (game) {
-      LiveGame g{rec.id, rec.number, rec.white_seat, std::move(*game), 0, {}, {}};
+      LiveGame g{rec.id, rec.number, rec.white_seat, std::move(*game), 0, {}, {}, rec.public_id};
       for (const ActionRecord& a : rec.actions)
         if (!apply_action(g, a.action, &error)) break;  // cannot happen: only accepted actions are stored
       p.game_ = std::move(g);
@@ -205,7 +205,7 @@ LiveGame Party::fresh_game(int number) const {
   std::string error;
   auto game = Game::create(variant(), counting(), record_.start_fen, &error);
   if (!game) game = Game::create(variant(), counting(), "", &error);  // checked at creation; cannot happen
-  return LiveGame{0, number, white, std::move(*game), 0, {}, {}};
+  return LiveGame{0, number, white, std::move(*game), 0, {}, {}, ""};
 }
 
 void Party::now_playing(LiveGame game, int64_t at) {
@@ -218,16 +218,18 @@ void Party::now_playing(LiveGame game, int64_t at) {
 void Party::begin_game(Store& store, int64_t now) {
   if (record_.rematch_offer >= 0) store.set_rematch_offer(record_.code, -1);
   LiveGame next = fresh_game(game_ ? game_->number + 1 : 1);
+  next.public_id = random_token().substr(0, 12);
   next.id = store.create_game(record_.code, next.number, next.white_seat, next.game.position().fen(), now,
-                              cpu_to_act(next, cpu_level()));
+                              cpu_to_act(next, cpu_level()), next.public_id);
   now_playing(std::move(next), now);
 }
 
-bool Party::begin_stored(int64_t id, int number, int white, int64_t at) {
+bool Party::begin_stored(int64_t id, int number, int white, int64_t at, const std::string& public_id) {
   if (expired() || seats_.size() < 2 || number != (game_ ? game_->number + 1 : 1)) return false;
   LiveGame next = fresh_game(number);
   if (next.white_seat != white) return false;
   next.id = id;
+  next.public_id = public_id;
   now_playing(std::move(next), at);
   return true;
 }

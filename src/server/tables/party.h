@@ -31,6 +31,9 @@ struct Seat {
   int connections = 0;  // open WebSocket connections of this seat
 };
 
+// 128 random bits, in hex (seat tokens, invite keys, game links).
+std::string random_token();
+
 struct LiveGame {
   int64_t id = 0;
   int number = 0;
@@ -38,6 +41,7 @@ struct LiveGame {
   Game game;
   int version = 0;  // accepted actions so far
   std::vector<std::string> san, san_thai;  // one per move
+  std::string public_id;                    // its own link: /g/PUBLIC_ID
 
   Color color_of_seat(int seat) const { return seat == white_seat ? WHITE : BLACK; }
   int seat_of(Color c) const { return c == WHITE ? white_seat : 1 - white_seat; }
@@ -117,9 +121,9 @@ class Party {
   // Starts game number n+1 (used by start, rematch and CPU tables).
   void begin_game(Store& store, int64_t now);
   // The game that another instance started (stored as `id`, number `number`
-  // with White at seat `white`, at `at`), begun here in memory the same way;
+  // with White at seat `white`, at `at`, with its public id), begun here in memory the same way;
   // false when this copy is not just before it (then read the table again).
-  bool begin_stored(int64_t id, int number, int white, int64_t at);
+  bool begin_stored(int64_t id, int number, int white, int64_t at, const std::string& public_id);
   // Ends a turn-based table whose time has come (see expires_at), or a live
   // table that nobody is connected to and that has seen no action for
   // `live_idle_ms` (0: live tables never end so): the running game, if any,

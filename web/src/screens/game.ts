@@ -511,7 +511,7 @@ export class GameView {
       const key = `${lang()}|expired`;
       if (key === this.actionsKey) return;
       this.actionsKey = key;
-      replace(this.actionsEl, link('/', { class: 'btn primary', 'data-testid': 'go-home' }, t('home')));
+      replace(this.actionsEl, link('/', { class: 'btn primary', 'data-testid': 'go-home' }, t('home')), ...this.pgnLink());
       return;
     }
     // A draw offer stands until the other player answers or moves.
@@ -567,8 +567,17 @@ export class GameView {
     els.push(
       ...items.map((i) => h('button', { type: 'button', class: i.cls, 'data-testid': i.id, disabled: !this.online, onclick: i.run }, i.text)),
     );
-    if (over) els.push(link('/', { class: 'btn quiet', 'data-testid': 'new-game' }, t('newGame')));
+    if (over) els.push(link('/', { class: 'btn quiet', 'data-testid': 'new-game' }, t('newGame')), ...this.pgnLink());
     replace(this.actionsEl, els);
+  }
+
+  /** The finished game as a PGN file (for other programs and clubs). */
+  private pgnLink(): Node[] {
+    const id = this.state?.gameId;
+    if (!id) return [];
+    return [
+      h('a', { class: 'btn quiet', href: `/api/games/${id}.pgn`, download: `makruk-${id}.pgn`, 'data-testid': 'download-pgn' }, t('downloadPgn')),
+    ];
   }
 
   private intent(m: Record<string, unknown>): void {

@@ -1,0 +1,99 @@
+// The hub after the game: each game by its own link, as JSON and as PGN.
+#include <boost/json.hpp>
+#include <ctime>
+
+#include "core/notation.h"
+#include "core/pgn.h"
+#include "server/tables/hub.h"
+#include "server/tables/hub_detail.h"
+
+namespace makruk::server {
+
+namespace json = boost::json;
+using namespace detail;
+
+namespace {
+
+// "2026.12.01", as PGN writes dates (UTC).
+std::string pgn_date(int64_t ms) {
+  const std::time_t t = std::time_t(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y.%m.%d", &tm);
+  return buf;
+}
+
+}  // namespace
+
+HttpReply Hub::game_record(const std::string& public_id, const std::string& base_url, const std::string& ip,
+                           bool pgn) {
+  std::optional<PartyData> d;
+  if (public_id.size() <= 32) {
+    try {
+      d = store_.load_game(public_id);
+    } catch (const std::exception& e) {
+      return storage_failed(e);
+    }
+  }
+  // Unknown ids count like wrong table codes (a game's own id, 48 random
+  // bits, always opens).
+  if (!d || d->games.empty()) {
+    if (!code_guess_allowed(ip, true)) return error_reply(Error{ErrorCode::RateLimited, "too many wrong codes; wait a minute"});
+    return error_reply(Error{ErrorCode::NotFound, "no game with id '" + public_id + "'"});
+  }
+  const PartyRecord& party = d->party;
+  const GameRecord& rec = d->games.front();
+  const Variant variant = party.variant == "ouk" ? Variant::Ouk : Variant::Makruk;
+  std::string why;
+  auto game = Game::create(variant, party.counting == "declare" ? Counting::Declaration : Counting::Automatic,
+                           rec.start_fen, &why);
+  if (!game) return storage_failed(std::runtime_error("the stored game does not start: " + why));
+  json::array moves, san, thai;
+  int64_t last = rec.created_at;
+  for (const ActionRecord& a : rec.actions) {
+    if (is_move_action(a.action)) {
+      Move m = parse_move(game->position(), a.action);
+      if (m.is_none()) break;  // cannot happen: only legal moves are stored
+      moves.push_back(json::value(a.action));
+      san.push_back(json::value(move_to_san(game->position(), m)));
+      thai.push_back(json::value(move_to_thai_san(game->position(), m)));
+    }
+    if (!game->apply(a.action, &why)) break;
+    if (a.action != "expire") last = a.at;
+  }
+  auto name = [&](int seat) -> std::string {
+    if (seat == 1 && party.cpu_level) return "CPU (level " + std::to_string(party.cpu_level) + ")";
+    for (const SeatRecord& s : d->seats)
+      if (s.seat == seat) return s.name;
+    return "?";
+  };
+  const std::string white = name(rec.white_seat), black = name(1 - rec.white_seat);
+  const std::string text = write_pgn(*game, {{"Event", party.mode == "turn" ? "Turn-based game" : "Casual game"},
+                                             {"Site", base_url + "/g/" + rec.public_id},
+                                             {"Date", pgn_date(rec.created_at)},
+                                             {"Round", std::to_string(rec.number)},
+                                             {"White", white},
+                                             {"Black", black}});
+  if (pgn) return HttpReply{200, text, "application/x-chess-pgn; charset=utf-8"};
+  json::object o{{"id", rec.public_id},
+                 {"variant", party.variant},
+                 {"counting", party.counting},
+                 {"number", rec.number},
+                 {"white", white},
+                 {"black", black},
+                 {"result", result_string(game->result())},
+                 {"startFen", rec.start_fen},
+                 {"fen", game->position().fen()},
+                 {"moves", std::move(moves)},
+                 {"san", std::move(san)},
+                 {"sanThai", std::move(thai)},
+                 {"actions", json::array(game->record().begin(), game->record().end())},
+                 {"createdAt", rec.created_at},
+                 {"lastMoveAt", last},
+                 {"pgn", text}};
+  o["reason"] = game->over() ? json::value(reason_string(game->reason())) : json::value(nullptr);
+  return reply(200, json::object{{"game", std::move(o)}});
+}
+
+}  // namespace makruk::server
