@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/game.h"
+#include "core/movegen.h"
 #include "core/notation.h"
 #include "levels.h"
 #include "search.h"
@@ -26,6 +27,7 @@ class Uci {
   Uci(std::ostream& out) : out_(out) {
     std::string error;
     game_ = Game::create(variant_, Counting::Automatic, "", &error);
+    beyond_.reset();
   }
   ~Uci() { wait(); }
 
@@ -64,6 +66,9 @@ class Uci {
   bool search_unbounded_ = false;  // go infinite or go ponder
   Variant variant_ = Variant::Makruk;
   std::optional<Game> game_;
+  // The position after moves given past the end of game_ by our rules (a
+  // program with other counting rules plays on), or nothing.
+  std::optional<Position> beyond_;
   int skill_level_ = MAX_LEVEL;
   bool limit_strength_ = false;
   int elo_ = MAX_ELO;
@@ -115,6 +120,7 @@ void Uci::cmd_setoption(std::istringstream& is) {
     variant_ = var;
     std::string error;
     game_ = Game::create(variant_, Counting::Automatic, "", &error);
+    beyond_.reset();
   } else if (name == "Hash") {
     if (as_int(1, 65536, v)) engine_.set_hash(size_t(v));
   } else if (name == "Threads") {
@@ -165,13 +171,27 @@ void Uci::cmd_position(std::istringstream& is) {
     say("info string invalid position: " + error);
     return;
   }
+  std::optional<Position> beyond;
+  int ply = game->plies();
   while (is >> token) {
-    if (!game->apply(token, &error)) {
-      say("info string invalid position: " + error + " at ply " + std::to_string(game->plies() + 1));
+    ++ply;
+    if (game->over()) {
+      // Ended by our rules (a count, a repetition, bare kings): another
+      // program's rules may go on, so legal moves are played on the board.
+      if (!beyond) beyond = game->position();
+      Move m = parse_move(*beyond, token, &error);
+      if (m.is_none()) {
+        say("info string invalid position: " + error + " at ply " + std::to_string(ply));
+        return;
+      }
+      beyond->do_move(m);
+    } else if (!game->apply(token, &error)) {
+      say("info string invalid position: " + error + " at ply " + std::to_string(ply));
       return;
     }
   }
   game_ = std::move(game);
+  beyond_ = std::move(beyond);
 }
 
 void Uci::cmd_go(std::istringstream& is) {
@@ -196,12 +216,21 @@ void Uci::cmd_go(std::istringstream& is) {
     else say("info string ignoring go parameter '" + token + "'");
   }
   if (limits.mate && !limits.depth) limits.depth = 2 * limits.mate + 1;
+  Position root = beyond_ ? *beyond_ : game_->position();
   if (game_->over()) {
-    say("info string the game is over (" + std::string(reason_string(game_->reason())) + ")");
-    say("bestmove (none)");
-    return;
+    // The game is over by our rules. With a legal move, answer it all the
+    // same (another program's rules may go on), searched as if no count ran
+    // and nothing had repeated; the end is said in an info string.
+    say("info string the game is over by these rules (" + std::string(reason_string(game_->reason())) + ")");
+    if (count_legal(root) == 0) {
+      say("bestmove (none)");
+      return;
+    }
+    Position fresh;
+    std::string error;
+    fresh.set(root.fen(), root.variant(), Counting::Declaration, &error);  // no count starts by itself
+    root = fresh;
   }
-  Position root = game_->position();
   const int lvl = level();
   search_done_ = false;
   search_unbounded_ = limits.infinite || limits.ponder;
@@ -250,9 +279,10 @@ bool Uci::handle(const std::string& line) {
       engine_.new_game();
       std::string error;
       game_ = Game::create(variant_, Counting::Automatic, "", &error);
+    beyond_.reset();
     }
   } else if (cmd == "d") {
-    say(game_->position().fen());
+    say((beyond_ ? *beyond_ : game_->position()).fen());
   } else {
     say("info string unknown command '" + cmd + "'");
   }

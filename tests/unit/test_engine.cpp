@@ -236,6 +236,36 @@ TEST(Uci, GameOverAnswersNone) {
   EXPECT_NE(out.find("bestmove (none)"), std::string::npos);
 }
 
+// A game our count has ended (K+R+R+S+S+N v K: the count runs out on a
+// check that is no mate) may go on under another program's rules: `go`
+// answers a legal move, and says in an info string that the game is over
+// here; moves given past the end are played on.
+TEST(Uci, PlaysOnWhereOurRulesEndedTheGame) {
+  const std::string fen = "7k/8/8/8/1S1S4/1NK5/6R1/R7 b - - 0 1";
+  std::string out = uci_session("position fen " + fen + " moves h8h7 a1a7\ngo depth 4\nisready\n");
+  EXPECT_NE(out.find("info string the game is over by these rules (count-expired)"), std::string::npos) << out;
+  size_t at = out.find("bestmove ");
+  ASSERT_NE(at, std::string::npos);
+  Position pos;
+  ASSERT_TRUE(pos.set(fen, Variant::Makruk, Counting::Automatic, nullptr));
+  pos.do_move(parse_move(pos, "h8h7"));
+  pos.do_move(parse_move(pos, "a1a7"));
+  EXPECT_FALSE(parse_move(pos, out.substr(at + 9, 4)).is_none()) << out.substr(at);
+  // Past the end: the moves are played on.
+  out = uci_session("position fen " + fen + " moves h8h7 a1a7 h7h8\nd\ngo depth 4\nisready\n");
+  EXPECT_EQ(out.find("invalid position"), std::string::npos) << out;
+  pos.do_move(parse_move(pos, "h7h8"));
+  const std::string now = pos.fen();
+  EXPECT_NE(out.find(now.substr(0, now.find(' ') + 2)), std::string::npos) << out;
+  at = out.find("bestmove ");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_FALSE(parse_move(pos, out.substr(at + 9, 4)).is_none()) << out.substr(at);
+  // Bare kings: a draw here, a legal move all the same.
+  out = uci_session("position fen 8/8/4k3/8/8/3K4/8/8 w - - 0 1\ngo depth 2\nisready\n");
+  EXPECT_NE(out.find("(bare-kings)"), std::string::npos);
+  EXPECT_EQ(out.find("bestmove (none)"), std::string::npos) << out;
+}
+
 TEST(Uci, CambodianVariantAndJumps) {
   std::string out = uci_session(
       "setoption name UCI_Variant value cambodian\n"
