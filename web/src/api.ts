@@ -48,6 +48,30 @@ export interface Party {
   rematch?: { offeredBy: number | null; declinedBy: number | null };
 }
 
+/** A game by its own id: `GET /api/games/ID` (docs/api.md, "Games"). */
+export interface GameRecord {
+  id: string;
+  variant: Variant;
+  counting: Counting;
+  mode: TableMode;
+  cpu: number | null;
+  number: number;
+  white: string;
+  black: string;
+  result: '1-0' | '0-1' | '1/2-1/2' | '*';
+  reason: string | null;
+  startFen: string;
+  fen: string;
+  turn: Color;
+  check: boolean;
+  moves: string[];
+  san: string[];
+  sanThai: string[];
+  createdAt: number;
+  lastMoveAt: number;
+  pgn: string;
+}
+
 /** One table of `POST /api/my-games`, seen by the player whose token it was. */
 export interface MyGame {
   code: string;
@@ -204,6 +228,7 @@ export const NAME_MAX = 24;
 
 export const api = {
   create: (b: CreateBody) => call<SeatAnswer & { code: string; link: string }>('POST', '/api/parties', b),
+  game: (id: string) => call<{ game: GameRecord }>('GET', `/api/games/${encodeURIComponent(id)}`),
   /** `proof`: a solved proof of work (proof.ts), asked for when the address is limited for wrong codes. */
   party: (code: string, key?: string, proof?: string) =>
     call<{ party: Party }>(

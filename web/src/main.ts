@@ -10,6 +10,7 @@ import { joinScreen } from './screens/join';
 import { findScreen } from './screens/find';
 import { lobby } from './lobby';
 import { PartyScreen } from './screens/party';
+import { GamePageScreen } from './screens/gamepage';
 import { CODE_RE, normaliseCode } from './api';
 import { connBanner, setNavigator, type Screen } from './ui';
 import { registerServiceWorker } from './push';
@@ -35,6 +36,8 @@ function screenFor(path: string, search: URLSearchParams): Screen {
     const code = normaliseCode(m[1]);
     if (CODE_RE.test(code)) return new PartyScreen(code);
   }
+  const game = /^\/g\/([0-9a-f]{12})\/?$/.exec(path);
+  if (game) return new GamePageScreen(game[1]);
   const learn = learnRoute(path);
   if (learn) return learn;
   const feedback = feedbackRoute(path, search);

@@ -85,6 +85,9 @@ HttpReply Hub::game_record(const std::string& public_id, const std::string& base
                  {"result", result_string(game->result())},
                  {"startFen", rec.start_fen},
                  {"fen", game->position().fen()},
+                 {"turn", game->position().side_to_move() == WHITE ? "w" : "b"},
+                 {"check", game->position().in_check()},
+                 {"mode", party.mode},
                  {"moves", std::move(moves)},
                  {"san", std::move(san)},
                  {"sanThai", std::move(thai)},
@@ -93,6 +96,7 @@ HttpReply Hub::game_record(const std::string& public_id, const std::string& base
                  {"lastMoveAt", last},
                  {"pgn", text}};
   o["reason"] = game->over() ? json::value(reason_string(game->reason())) : json::value(nullptr);
+  o["cpu"] = party.cpu_level ? json::value(party.cpu_level) : json::value(nullptr);
   return reply(200, json::object{{"game", std::move(o)}});
 }
 

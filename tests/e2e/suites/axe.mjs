@@ -176,6 +176,15 @@ export default function (H) {
     await page.waitForSelector(tid('rematch'));
     await allLangs(page, 'game, ended');
 
+    // the game's own page, and a link to no game
+    const gameId = (await state(page)).gameId;
+    await page.goto(`${base}/g/${gameId}`);
+    await page.waitForSelector(`${tid('game-page')} ${tid('board')}`);
+    await allLangs(page, 'game page');
+    await page.goto(`${base}/g/000000000000`);
+    await page.waitForSelector(tid('game-missing'));
+    await allLangs(page, 'no such game');
+
     // a turn-based table: the "tell me when it's my turn" prompt after the first move
     const t = await apiCreate({ name: 'Malee', mode: 'turn', swapColors: false });
     await apiJoin(t.code, 'Niran');

@@ -1,6 +1,6 @@
 // After the game: each game's PGN, from its own link, downloaded from the game screen.
 export default function (H) {
-  const { test, assert, until, startedTable, playMove, state, tid, shot, WHITE_MATE } = H;
+  const { test, assert, until, startedTable, playMove, state, tid, text, shot, WHITE_MATE } = H;
 
   test('games: a finished game offers its PGN; the file names the players, the moves and the result, and reads back', async () => {
     const { a, b } = await startedTable();
@@ -22,5 +22,37 @@ export default function (H) {
     const g = (await r.json()).game;
     assert(r.status === 200 && g.pgn === pgn && g.san.join(' ') === 'Nd2 Nd7 Nc4 Ne7 Nxd6#', `the JSON agrees (${r.status})`);
     for (const p of [a, b]) assert(p.consoleErrors.length === 0, `no console errors (${p.consoleErrors.join(' | ')})`);
+  });
+
+  test('games: a game\'s own page /g/ID shows the board, the players, the moves to step through and the result, to anyone', async () => {
+    const { a, b } = await startedTable();
+    for (const m of WHITE_MATE) await playMove([a, b], m);
+    await a.waitForSelector(tid('game-link'));
+    const id = (await state(a)).gameId;
+    const end = (await state(a)).fen;
+    // A player follows the link from the finished game…
+    await a.click(tid('game-link'));
+    await a.waitForSelector(`${tid('game-page')} ${tid('board')}`);
+    assert(new URL(a.url()).pathname === `/g/${id}`, `on the game's page (${a.url()})`);
+    // …and a stranger opens it on a phone, in Thai.
+    const x = await H.newPage(H.PHONE, 'th-TH');
+    await x.goto(`${H.BASE}/g/${id}`);
+    await x.waitForSelector(`${tid('game-page')} ${tid('board')}`);
+    await until('the final position', async () => (await x.locator(tid('board')).getAttribute('data-fen')) === end);
+    const page = await text(x, tid('game-page'));
+    for (const part of ['Somchai', 'Dara', 'บันทึกเกม']) assert(page.includes(part), `the page shows ${part}`);
+    assert((await x.locator(tid('rematch')).count()) === 0 && (await x.locator(tid('resign')).count()) === 0, 'read-only');
+    assert((await x.locator(tid('download-pgn')).getAttribute('href')) === `/api/games/${id}.pgn`, 'its PGN');
+    await x.click(tid('nav-first'));
+    await until('the first position', async () => (await x.locator(tid('board')).getAttribute('data-fen')).startsWith('rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR'));
+    await x.click(tid('nav-next'));
+    await until('after 1 ply', async () => (await x.locator(tid('board')).getAttribute('data-fen')).startsWith('rnsmksnr/8/pppppppp/8/8/PPPPPPPP/3N4/R1SKMSNR'));
+    await shot(x, 'game-page-360-th');
+    // A link to no game says so.
+    const y = await H.newPage(H.DESKTOP, 'en-US');
+    await y.goto(`${H.BASE}/g/000000000000`);
+    await y.waitForSelector(tid('game-missing'));
+    assert((await text(y, tid('game-missing'))) === 'No game has that link.', 'says no game has that link');
+    for (const p of [a, x]) assert(p.consoleErrors.length === 0, `no console errors (${p.consoleErrors.join(' | ')})`);
   });
 }

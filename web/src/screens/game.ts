@@ -311,7 +311,8 @@ export class GameView {
     this.boardBox.dataset.fen = fen;
     this.boardBox.dataset.myturn = String(myTurn);
     this.keys.sync(this.boardBox, { fen, orientation, variant: s.variant, me, canMove: myTurn && !this.pendingMove, live, over, legal: myTurn ? s.legal : [] });
-    setText(this.heading, `${s.variant === 'ouk' ? t('ouk') : t('makruk')} · ${t('tableCode')}: ${this.code}`);
+    // A game's own page has no table to name.
+    setText(this.heading, `${s.variant === 'ouk' ? t('ouk') : t('makruk')} · ${this.code ? `${t('tableCode')}: ${this.code}` : t('gameRecord')}`);
 
     // player bars: me (or White for spectators) at the bottom
     const bottom: Color = me ?? 'w';
@@ -571,13 +572,14 @@ export class GameView {
     replace(this.actionsEl, els);
   }
 
-  /** The finished game as a PGN file (for other programs and clubs). */
+  /** The finished game's own page (not from that page itself) and its PGN file (for other programs and clubs). */
   private pgnLink(): Node[] {
     const id = this.state?.gameId;
     if (!id) return [];
-    return [
-      h('a', { class: 'btn quiet', href: `/api/games/${id}.pgn`, download: `makruk-${id}.pgn`, 'data-testid': 'download-pgn' }, t('downloadPgn')),
-    ];
+    const out: Node[] = [];
+    if (this.code) out.push(link(`/g/${id}`, { class: 'btn quiet', 'data-testid': 'game-link' }, t('gamePage')));
+    out.push(h('a', { class: 'btn quiet', href: `/api/games/${id}.pgn`, download: `makruk-${id}.pgn`, 'data-testid': 'download-pgn' }, t('downloadPgn')));
+    return out;
   }
 
   private intent(m: Record<string, unknown>): void {

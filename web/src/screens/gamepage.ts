@@ -1,0 +1,99 @@
+// /g/ID: a game's own page, read-only, for anyone with the link: the board, the players,
+// the moves to step through, the result and the PGN. The game screen draws it, as it
+// would for a spectator who came after the game.
+import { api, type GameRecord, type GameState, type Party } from '../api';
+import { h, replace } from '../dom';
+import { t } from '../i18n';
+import { link, type Screen } from '../ui';
+import { GameView } from './game';
+
+/** The game as the game screen takes it: a table of two, and the game's state now. */
+function asTable(g: GameRecord): { party: Party; state: GameState } {
+  const party: Party = {
+    code: '',
+    variant: g.variant,
+    rules: { counting: g.counting, showLegal: false, swapColors: false, labels: true },
+    cpu: g.cpu,
+    players: [
+      { seat: 0, name: g.white, cpu: g.cpu && g.white.startsWith('CPU') ? g.cpu : undefined },
+      { seat: 1, name: g.black, cpu: g.cpu && g.black.startsWith('CPU') ? g.cpu : undefined },
+    ],
+    spectators: 0,
+    status: g.result === '*' ? 'playing' : 'finished',
+    game: null,
+    gameNumber: g.number,
+    fen: g.startFen || null,
+    mode: g.mode,
+  };
+  const state: GameState = {
+    t: 'state',
+    game: 0,
+    gameId: g.id,
+    number: g.number,
+    v: g.moves.length,
+    variant: g.variant,
+    white: 0,
+    black: 1,
+    fen: g.fen,
+    turn: g.turn,
+    check: g.check,
+    lastMove: g.moves.length ? g.moves[g.moves.length - 1] : null,
+    moves: g.moves,
+    san: g.san,
+    sanThai: g.sanThai,
+    legal: [],
+    count: null,
+    canCount: { w: false, b: false },
+    canStop: { w: false, b: false },
+    canClaim: false,
+    drawOffer: null,
+    repetitions: 1,
+    result: g.result,
+    reason: g.reason,
+  };
+  return { party, state };
+}
+
+export class GamePageScreen implements Screen {
+  el: HTMLElement;
+  wide = false;
+  private view: GameView | null = null;
+  private destroyed = false;
+
+  constructor(private id: string) {
+    this.el = h('div', { class: 'game-page', 'data-testid': 'game-page', 'data-id': id }, h('p', { class: 'muted' }, t('connecting')));
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    try {
+      const { game } = await api.game(this.id);
+      if (this.destroyed) return;
+      const { party, state } = asTable(game);
+      this.view = new GameView(() => null, '');
+      this.wide = true;
+      replace(this.el, this.view.el);
+      this.el.closest('main')?.classList.toggle('wide', true);
+      this.view.update(party, state, null);
+      this.view.setOnline(true);
+    } catch (e) {
+      if (this.destroyed) return;
+      const missing = (e as { status?: number }).status === 404;
+      replace(
+        this.el,
+        h('h1', null, t('gameRecord')),
+        h('p', { class: 'error', 'data-testid': 'game-missing' }, missing ? t('gameNotFound') : t('networkError')),
+        link('/', { class: 'btn primary block' }, t('home')),
+      );
+    }
+  }
+
+  relabel(): void {
+    this.view?.relabel();
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    this.view?.destroy();
+  }
+}
