@@ -18,6 +18,7 @@ packages=(
   libgtest-dev               # unit tests
   fairy-stockfish            # tests: exported games replayed by another engine
   clang libclang-rt-14-dev   # libFuzzer targets
+  emscripten                 # the rules core and the engine in WebAssembly, for the browser
 )
 
 missing=()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: the optimised build's
-# unit, integration and command-line tests, the browser tests, the same tests
+# unit, integration and command-line tests, the WebAssembly build against the
+# native one, the browser tests, the same tests
 # again under AddressSanitizer and UBSan, and a short libFuzzer run over the parsers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,10 @@ echo "== optimised build: unit, perft and command-line tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
+
+echo "== the core and the engine in WebAssembly, against the native build"
+scripts/build-wasm.sh
+node tests/wasm/compare.mjs
 
 echo "== browser tests (Playwright, Chromium)"
 scripts/install-web-deps.sh

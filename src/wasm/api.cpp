@@ -1,0 +1,192 @@
+// The rules core and the engine for the browser (WebAssembly, built by
+// scripts/build-wasm.sh) behind a small C interface of text in, JSON out, so
+// that the web client and the server can never disagree on a rule. The same
+// file builds natively (MAKRUK_API_MAIN) into a program that answers the same
+// calls line by line, which the tests compare with the WebAssembly build.
+//
+//   mk_game(variant, counting, fen, actions)   the game after the actions
+//   mk_search(variant, fen, actions, depth, ms) the engine's best move there
+//
+// variant: "makruk" or "ouk"; counting: "auto" or "declare"; fen: empty for
+// the usual start; actions: space-separated, as the server records them
+// ("e3e4 count:b d6d5"). Each answer is one JSON object, valid until the next
+// call: {"ok":false,"error":"…"} for bad input.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/game.h"
+#include "core/movegen.h"
+#include "core/notation.h"
+#include "engine/search.h"
+
+using namespace makruk;
+
+namespace {
+
+std::string answer;  // the last answer (the caller reads it before the next call)
+
+void quote(std::string& out, std::string_view s) {
+  out += '"';
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+      continue;
+    }
+    out += c;
+  }
+  out += '"';
+}
+
+const char* fail(const std::string& why) {
+  answer = "{\"ok\":false,\"error\":";
+  quote(answer, why);
+  answer += "}";
+  return answer.c_str();
+}
+
+// The game from the arguments, or nothing (and *error).
+std::optional<Game> replay(std::string_view variant, std::string_view counting, std::string_view fen,
+                           std::string_view actions, std::string* error) {
+  if (variant != "makruk" && variant != "ouk") {
+    *error = "variant must be 'makruk' or 'ouk'";
+    return std::nullopt;
+  }
+  if (counting != "auto" && counting != "declare") {
+    *error = "counting must be 'auto' or 'declare'";
+    return std::nullopt;
+  }
+  auto game = Game::create(variant == "ouk" ? Variant::Ouk : Variant::Makruk,
+                           counting == "declare" ? Counting::Declaration : Counting::Automatic, fen, error);
+  if (!game) return std::nullopt;
+  int n = 0;
+  for (size_t i = 0; i < actions.size();) {
+    while (i < actions.size() && actions[i] == ' ') ++i;
+    size_t j = i;
+    while (j < actions.size() && actions[j] != ' ') ++j;
+    if (j > i) {
+      ++n;
+      if (!game->apply(actions.substr(i, j - i), error)) {
+        *error = "action " + std::to_string(n) + " ('" + std::string(actions.substr(i, j - i)) + "'): " + *error;
+        return std::nullopt;
+      }
+    }
+    i = j;
+  }
+  return game;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* mk_game(const char* variant, const char* counting, const char* fen, const char* actions) {
+  std::string error;
+  auto game = replay(variant, counting, fen, actions, &error);
+  if (!game) return fail(error);
+  // The moves in both notations, from the start.
+  std::string san = "[", thai = "[";
+  auto start = Game::create(game->variant(), game->counting(), game->start_fen(), &error);
+  Position pos = start->position();
+  for (const std::string& a : game->record()) {
+    if (!is_move_action(a)) continue;
+    Move m = parse_move(pos, a);
+    if (san.size() > 1) san += ',', thai += ',';
+    quote(san, move_to_san(pos, m));
+    quote(thai, move_to_thai_san(pos, m));
+    pos.do_move(m);
+  }
+  san += ']';
+  thai += ']';
+  const Position& now = game->position();
+  answer = "{\"ok\":true,\"fen\":";
+  quote(answer, now.fen());
+  answer += ",\"turn\":\"";
+  answer += now.side_to_move() == WHITE ? 'w' : 'b';
+  answer += "\",\"check\":";
+  answer += now.in_check() ? "true" : "false";
+  answer += ",\"legal\":[";
+  bool first = true;
+  for (Move m : game->legal_moves()) {
+    if (!first) answer += ',';
+    first = false;
+    quote(answer, move_to_string(m));
+  }
+  answer += "],\"san\":" + san + ",\"sanThai\":" + thai + ",\"result\":";
+  quote(answer, result_string(game->result()));
+  answer += ",\"reason\":";
+  if (game->over()) quote(answer, reason_string(game->reason()));
+  else answer += "null";
+  const Count& c = now.count();
+  answer += ",\"count\":";
+  if (c.running()) {
+    answer += "{\"side\":\"";
+    answer += c.side == WHITE ? 'w' : 'b';
+    answer += "\",\"kind\":";
+    quote(answer, count_kind_string(c.kind));
+    answer += ",\"n\":" + std::to_string(c.n) + ",\"limit\":" + std::to_string(c.limit) + "}";
+  } else {
+    answer += "null";
+  }
+  answer += ",\"repetitions\":" + std::to_string(game->repetitions()) + "}";
+  return answer.c_str();
+}
+
+const char* mk_search(const char* variant, const char* fen, const char* actions, int depth, int ms) {
+  std::string error;
+  auto game = replay(variant, "auto", fen, actions, &error);
+  if (!game) return fail(error);
+  if (count_legal(game->position()) == 0) return fail("no legal move in this position");
+  static engine::Engine* eng = new engine::Engine();  // one, kept for its hash table
+  engine::Limits limits;
+  limits.depth = depth > 0 ? depth : 0;
+  limits.movetime = ms > 0 ? ms : 0;
+  if (!limits.depth && !limits.movetime) limits.depth = 8;
+  engine::SearchResult r = eng->search(game->position(), limits);
+  answer = "{\"ok\":true,\"best\":";
+  quote(answer, move_to_string(r.best));
+  answer += ",\"score\":";
+  quote(answer, engine::score_to_uci(r.score));
+  answer += ",\"depth\":" + std::to_string(r.depth) + ",\"nodes\":" + std::to_string(r.nodes) + ",\"pv\":[";
+  for (size_t i = 0; i < r.pv.size(); ++i) {
+    if (i) answer += ',';
+    quote(answer, move_to_string(r.pv[i]));
+  }
+  answer += "]}";
+  return answer.c_str();
+}
+
+}  // extern "C"
+
+#ifdef MAKRUK_API_MAIN
+#include <chrono>
+#include <iostream>
+
+// One call per line, fields separated by tabs: "game\tVARIANT\tCOUNTING\tFEN\tACTIONS"
+// or "search\tVARIANT\tFEN\tACTIONS\tDEPTH"; one JSON answer per line. For
+// searches the node count and time go to standard error.
+int main() {
+  for (std::string line; std::getline(std::cin, line);) {
+    std::vector<std::string> f;
+    for (size_t i = 0;; ++i) {
+      size_t j = line.find('\t', i);
+      f.push_back(line.substr(i, j == std::string::npos ? std::string::npos : j - i));
+      if (j == std::string::npos) break;
+      i = j;
+    }
+    if (f[0] == "game" && f.size() == 5) {
+      std::cout << mk_game(f[1].c_str(), f[2].c_str(), f[3].c_str(), f[4].c_str()) << "\n";
+    } else if (f[0] == "search" && f.size() == 5) {
+      auto t0 = std::chrono::steady_clock::now();
+      std::cout << mk_search(f[1].c_str(), f[2].c_str(), f[3].c_str(), std::stoi(f[4]), 0) << "\n";
+      std::cerr << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() << " ms\n";
+    } else {
+      std::cout << "{\"ok\":false,\"error\":\"unknown call\"}\n";
+    }
+  }
+  return 0;
+}
+#endif

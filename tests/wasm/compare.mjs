@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// The WebAssembly build of the core and the engine (scripts/build-wasm.sh) against the
+// native build of the same interface (build/makruk_api): random games in both variants
+// and both counting modes, with the non-move actions (counts, draw offers, claims,
+// resignations) tried at random too. Every answer (legal moves, SAN, Thai SAN, FEN,
+// count, result and reason, refusals and their words) must be the same text. Then the
+// engine on both: legal best moves, and nodes per second side by side.
+//   node tests/wasm/compare.mjs [WASM_DIR] [NATIVE_BINARY]
+import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const wasmDir = path.resolve(process.argv[2] || path.join(root, 'build-wasm'));
+const native = path.resolve(process.argv[3] || path.join(root, 'build', 'makruk_api'));
+const require = createRequire(import.meta.url);
+const factory = require(path.join(wasmDir, 'makruk.js'));
+const core = await factory({ wasmBinary: fs.readFileSync(path.join(wasmDir, 'makruk.wasm')) });
+const game = core.cwrap('mk_game', 'string', ['string', 'string', 'string', 'string']);
+const search = core.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number']);
+
+// A small seeded generator, so that a failure can be replayed.
+let seed = 20261201;
+const rand = (n) => {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed % n;
+};
+
+const calls = [];
+const answers = [];
+const OTHER = ['count:w', 'count:b', 'stop:w', 'stop:b', 'offer:w', 'offer:b', 'accept:w', 'accept:b', 'decline:w',
+  'decline:b', 'claim:w', 'claim:b', 'resign:w', 'resign:b', 'e3e5', 'x9'];
+const FENS = ['', '8/8/4k3/8/8/3MK3/8/7R b - - 0 30', '7k/8/8/8/1S1S4/1NK5/6R1/R7 b - - 0 1'];
+for (const variant of ['makruk', 'ouk']) {
+  for (const counting of ['auto', 'declare']) {
+    for (let g = 0; g < 20; g++) {
+      const fen = variant === 'makruk' ? FENS[g % FENS.length] : '';
+      const actions = [];
+      for (let ply = 0; ply < 160; ply++) {
+        const line = actions.join(' ');
+        const a = JSON.parse(game(variant, counting, fen, line));
+        calls.push(['game', variant, counting, fen, line].join('\t'));
+        answers.push(JSON.stringify(a));
+        if (!a.ok || a.result !== '*') break;
+        // Now and then an action that is not a move (often refused: the refusal must agree too).
+        if (rand(10) === 0) {
+          const other = OTHER[rand(OTHER.length)];
+          const tried = [...actions, other].join(' ');
+          const b = JSON.parse(game(variant, counting, fen, tried));
+          calls.push(['game', variant, counting, fen, tried].join('\t'));
+          answers.push(JSON.stringify(b));
+          if (b.ok) actions.push(other);
+          continue;
+        }
+        if (!a.legal.length) break;
+        actions.push(a.legal[rand(a.legal.length)]);
+      }
+    }
+  }
+}
+const run = spawnSync(native, [], { input: calls.join('\n') + '\n', maxBuffer: 1 << 30, encoding: 'utf8' });
+if (run.status !== 0) throw new Error(`native: ${run.stderr || run.status}`);
+const expected = run.stdout.trim().split('\n');
+let differ = 0;
+for (let i = 0; i < calls.length; i++) {
+  const mine = answers[i];
+  const theirs = JSON.stringify(JSON.parse(expected[i]));
+  if (mine !== theirs && differ++ < 3) console.log(`DIFFER on ${calls[i]}\n  wasm:   ${mine}\n  native: ${theirs}`);
+}
+console.log(`wasm: ${calls.length} positions compared with the native build, ${differ} differ`);
+
+// The engine: the same search on both; a legal best move, and the speed (after a
+// first small search, which makes the hash table).
+const DEPTH = Number(process.env.WASM_SEARCH_DEPTH || 10);
+search('makruk', '', '', 1, 0);
+const positions = [['makruk', ''], ['makruk', 'e3e4 d6d5 e4d5 c6c5'], ['ouk', '']];
+let searchFailed = 0;
+for (const [variant, moves] of positions) {
+  const t0 = performance.now();
+  const r = JSON.parse(search(variant, '', moves, DEPTH, 0));
+  const ms = performance.now() - t0;
+  const legal = JSON.parse(game(variant, 'auto', '', moves)).legal;
+  if (!r.ok || !legal.includes(r.best)) searchFailed++;
+  const input = ['search\tmakruk\t\t\t1', ['search', variant, '', moves, String(DEPTH)].join('\t')].join('\n') + '\n';
+  const n = spawnSync(native, [], { input, encoding: 'utf8' });
+  const nr = JSON.parse(n.stdout.trim().split('\n')[1]);
+  const nms = Number(n.stderr.trim().split('\n')[1].split(' ')[0]);
+  console.log(`search ${variant} [${moves}] depth ${DEPTH}: wasm ${r.best} ${r.nodes} nodes in ${Math.round(ms)} ms,` +
+    ` ${Math.round((r.nodes / ms) * 1000)} n/s; native ${nr.best} ${nr.nodes} nodes in ${Math.round(nms)} ms,` +
+    ` ${Math.round((nr.nodes / nms) * 1000)} n/s`);
+}
+const size = fs.statSync(path.join(wasmDir, 'makruk.wasm')).size;
+console.log(`makruk.wasm: ${size} bytes`);
+if (differ || searchFailed) {
+  console.log(`wasm: FAILED (${differ} answers differ, ${searchFailed} searches without a legal move)`);
+  process.exit(1);
+}
+console.log('wasm: passed');
