@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the web client into web/dist: installs its node packages with `npm ci` when
-# node_modules is missing or older than package-lock.json, then runs the build.
+# node_modules is missing or older than package-lock.json, builds the rules core and
+# the engine in WebAssembly (scripts/build-wasm.sh), then runs the build.
 set -euo pipefail
 cd "$(dirname "$0")/../web"
 
@@ -19,5 +20,9 @@ if [ ! -d node_modules ] || [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp
   echo "build-web: npm ci"
   npm ci --no-audit --no-fund --loglevel=error
 fi
+# The rules core and the engine in WebAssembly, served as /core/makruk.{js,wasm}.
+../scripts/build-wasm.sh ../build-wasm
+mkdir -p public/core
+cp ../build-wasm/makruk.js ../build-wasm/makruk.wasm public/core/
 npm run build --silent
 echo "build-web: web/dist is ready"

@@ -4,6 +4,8 @@ import { defineConfig } from 'vite';
 // index.html, so absolute asset paths work for /p/CODE too.
 export default defineConfig({
   base: '/',
+  // The core's worker loads the emscripten glue with importScripts: a classic worker.
+  worker: { format: 'iife' },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -90,6 +90,25 @@ for (const [variant, moves] of positions) {
     ` ${Math.round((r.nodes / ms) * 1000)} n/s; native ${nr.best} ${nr.nodes} nodes in ${Math.round(nms)} ms,` +
     ` ${Math.round((nr.nodes / nms) * 1000)} n/s`);
 }
+// A review's cost: a 60-move game (played by the engine at depth 3, with a random first
+// move or two), every position searched depth by depth to 10, as the web review does.
+{
+  const played = [];
+  for (let ply = 0; ply < 120; ply++) {
+    const now = JSON.parse(game('makruk', 'auto', '', played.join(' ')));
+    if (now.result !== '*' || !now.legal.length) break;
+    played.push(ply < 2 ? now.legal[rand(now.legal.length)] : JSON.parse(search('makruk', '', played.join(' '), 3, 0)).best);
+  }
+  const t0 = performance.now();
+  let nodes = 0;
+  for (let i = 0; i <= played.length; i++) {
+    const prefix = played.slice(0, i).join(' ');
+    if (!JSON.parse(game('makruk', 'auto', '', prefix)).legal.length) continue;
+    for (let d = 1; d <= 10; d++) nodes += JSON.parse(search('makruk', '', prefix, d, 0)).nodes;
+  }
+  const s = (performance.now() - t0) / 1000;
+  console.log(`review of a ${played.length}-ply game at depth 10: ${s.toFixed(1)} s, ${nodes} nodes, ${Math.round(nodes / s)} n/s`);
+}
 const size = fs.statSync(path.join(wasmDir, 'makruk.wasm')).size;
 console.log(`makruk.wasm: ${size} bytes`);
 if (differ || searchFailed) {

@@ -67,6 +67,8 @@ export interface GameRecord {
   moves: string[];
   san: string[];
   sanThai: string[];
+  /** Every action of the game's record (moves, counts, draw offers…), in order. */
+  actions: string[];
   createdAt: number;
   lastMoveAt: number;
   pgn: string;

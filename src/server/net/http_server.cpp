@@ -50,9 +50,10 @@ constexpr int MAX_AT_HUB = 100;  // a client's messages read but not yet handled
 constexpr auto REQUEST_TIMEOUT = std::chrono::seconds(30);
 
 // The browser-facing security headers. The client is one origin: its scripts,
-// styles, pictures and sockets all come from the server itself.
+// styles, pictures and sockets all come from the server itself ('wasm-unsafe-eval'
+// lets its own WebAssembly, the rules core and the engine, be compiled).
 constexpr const char* CSP =
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
     "font-src 'self' data:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; "
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
@@ -231,6 +232,7 @@ std::string_view content_type(const std::filesystem::path& p) {
   if (ext == ".png") return "image/png";
   if (ext == ".webmanifest") return "application/manifest+json";
   if (ext == ".json") return "application/json";
+  if (ext == ".wasm") return "application/wasm";
   if (ext == ".woff2") return "font/woff2";
   if (ext == ".ico") return "image/x-icon";
   if (ext == ".txt") return "text/plain; charset=utf-8";

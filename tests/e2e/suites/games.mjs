@@ -48,6 +48,28 @@ export default function (H) {
     await x.click(tid('nav-next'));
     await until('after 1 ply', async () => (await x.locator(tid('board')).getAttribute('data-fen')).startsWith('rnsmksnr/8/pppppppp/8/8/PPPPPPPP/3N4/R1SKMSNR'));
     await shot(x, 'game-page-360-th');
+
+    // The review, by the engine in this browser (WebAssembly in a worker): stopped at once
+    // when asked, then run to its end at depth 8.
+    await a.selectOption(tid('review-depth'), '14');
+    await a.click(tid('review-start'));
+    await a.waitForSelector(tid('review-stop'));
+    await a.click(tid('review-stop'));
+    await until('stopped', async () => (await a.locator(tid('review-start')).count()) === 1);
+    assert(/Stopped/.test(await text(a, tid('review-status'))), 'says it stopped');
+    await a.selectOption(tid('review-depth'), '8');
+    await a.click(tid('review-start'));
+    await until('analysed', async () => (await a.locator(`${tid('review')}[data-done="true"]`).count()) === 1, 60000);
+    assert((await a.locator(`${tid('review-graph')} svg`).getAttribute('data-points')) === '6', 'an evaluation for each of the 6 positions');
+    // 2... Ne7 allowed the mate: a blunder, marked in the move list and listed with the better move.
+    assert((await a.locator(tid('review-4')).getAttribute('data-kind')) === 'blunder', 'Ne7 is a blunder');
+    assert((await text(a, tid('mark-4'))) === '??', 'marked ?? in the move list');
+    console.log(`     (review list: ${await text(a, tid('review-list'))})`);
+    await a.click(tid('review-4'));
+    await until('the board shows the position after it', async () =>
+      (await a.locator(tid('board')).getAttribute('data-fen')).startsWith('r1smksnr/3nn3'.slice(0, 4)));
+    console.log(`     (review in Chromium: ${await a.locator(tid('review')).getAttribute('data-nps')} nodes/s at depth 8)`);
+    await shot(a, 'game-review-1280-en');
     // A link to no game says so.
     const y = await H.newPage(H.DESKTOP, 'en-US');
     await y.goto(`${H.BASE}/g/000000000000`);

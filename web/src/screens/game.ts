@@ -69,6 +69,10 @@ export class GameView {
   private seat: number | null = null;
   private plies: string[] | null = null; // placement after each ply
   private viewPly: number | null = null; // null = follow the live position
+  /** Marks after moves (by ply - 1): "?!", "?", "??" from a review. */
+  private marks: ({ text: string; kind: string } | null)[] = [];
+  /** Told when the position shown changes (a review follows it). */
+  onPly: ((ply: number) => void) | null = null;
   private online = false;
   // The party message that was current when the connection dropped: who it says is online is
   // old news until the server sends the next one, so until then no dot claims to know.
@@ -632,6 +636,18 @@ export class GameView {
     const p = Math.max(0, Math.min(n, ply));
     this.viewPly = p === n ? null : p;
     this.render();
+    this.onPly?.(p);
+  }
+
+  /** Shows the position after `ply` moves (0: the start). */
+  showPly(ply: number): void {
+    this.go(ply);
+  }
+
+  /** Marks moves in the list (a review's "?!", "?", "??"), by ply - 1. */
+  setMarks(marks: ({ text: string; kind: string } | null)[]): void {
+    this.marks = marks;
+    if (this.state) this.renderMoves();
   }
 
   private key(e: KeyboardEvent): void {
@@ -670,6 +686,7 @@ export class GameView {
               onclick: () => this.go(j + 1),
             },
             sans[j],
+            this.marks[j] ? h('span', { class: `mark ${this.marks[j]!.kind}`, 'data-testid': `mark-${j + 1}` }, this.marks[j]!.text) : null,
           ),
         );
       }

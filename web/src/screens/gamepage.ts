@@ -6,6 +6,7 @@ import { h, replace } from '../dom';
 import { t } from '../i18n';
 import { link, type Screen } from '../ui';
 import { GameView } from './game';
+import { ReviewPanel } from '../review';
 
 /** The game as the game screen takes it: a table of two, and the game's state now. */
 function asTable(g: GameRecord): { party: Party; state: GameState } {
@@ -58,6 +59,7 @@ export class GamePageScreen implements Screen {
   el: HTMLElement;
   wide = false;
   private view: GameView | null = null;
+  private review: ReviewPanel | null = null;
   private destroyed = false;
 
   constructor(private id: string) {
@@ -70,9 +72,12 @@ export class GamePageScreen implements Screen {
       const { game } = await api.game(this.id);
       if (this.destroyed) return;
       const { party, state } = asTable(game);
-      this.view = new GameView(() => null, '');
+      const view = (this.view = new GameView(() => null, ''));
+      // The review: the engine, in this browser, over every position of the game.
+      this.review = new ReviewPanel(game, (p) => view.showPly(p), (m) => view.setMarks(m));
+      view.onPly = (p) => this.review?.setPly(p);
       this.wide = true;
-      replace(this.el, this.view.el);
+      replace(this.el, view.el, this.review.el);
       this.el.closest('main')?.classList.toggle('wide', true);
       this.view.update(party, state, null);
       this.view.setOnline(true);
@@ -94,6 +99,7 @@ export class GamePageScreen implements Screen {
 
   destroy(): void {
     this.destroyed = true;
+    this.review?.destroy();
     this.view?.destroy();
   }
 }

@@ -1,0 +1,39 @@
+// The rules core and the engine (WebAssembly: /core/makruk.{js,wasm}, built from the
+// server's own sources) off the page's thread, so that the board never waits for a
+// search. Each message is one call; a search deepens one ply at a time and reports
+// after each. To stop a search, the page ends this worker (core.ts).
+interface Emscripten {
+  cwrap(name: string, ret: string, args: string[]): (...a: unknown[]) => string;
+}
+declare function importScripts(...urls: string[]): void;
+declare const makrukCore: (opts: { locateFile: (f: string) => string }) => Promise<Emscripten>;
+
+importScripts('/core/makruk.js');
+const ready = makrukCore({ locateFile: (f) => `/core/${f}` }).then((m) => ({
+  game: m.cwrap('mk_game', 'string', ['string', 'string', 'string', 'string']),
+  search: m.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number']),
+}));
+
+type Call =
+  | { id: number; call: 'game'; args: [string, string, string, string] }
+  | { id: number; call: 'search'; args: [string, string, string, number] };
+
+self.onmessage = async (e: MessageEvent<Call>) => {
+  const m = e.data;
+  const api = await ready;
+  if (m.call === 'game') {
+    postMessage({ id: m.id, result: JSON.parse(api.game(...m.args)) });
+    return;
+  }
+  const [variant, fen, actions, depth] = m.args;
+  let last: { ok: boolean; nodes?: number } | null = null;
+  let total = 0;  // nodes over every depth
+  const t0 = performance.now();
+  for (let d = 1; d <= depth; d++) {
+    last = JSON.parse(api.search(variant, fen, actions, d, 0)) as { ok: boolean; nodes?: number };
+    if (!last.ok) break;
+    total += last.nodes ?? 0;
+    postMessage({ id: m.id, progress: { ...last, total, ms: performance.now() - t0 } });
+  }
+  postMessage({ id: m.id, result: { ...last, total, ms: performance.now() - t0 } });
+};

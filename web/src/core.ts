@@ -1,0 +1,93 @@
+// The page's side of the core's worker (core-worker.ts): the rules core and the engine,
+// in WebAssembly, answering in the background.
+import type { Color, Count, Variant } from './api';
+
+/** The game after a list of actions, as the core sees it. */
+export interface CoreGame {
+  ok: boolean;
+  error?: string;
+  fen: string;
+  turn: Color;
+  check: boolean;
+  legal: string[];
+  san: string[];
+  sanThai: string[];
+  result: '1-0' | '0-1' | '1/2-1/2' | '*';
+  reason: string | null;
+  count: Count | null;
+  repetitions: number;
+}
+
+/** A search's answer (or its progress, one depth at a time). */
+export interface CoreSearch {
+  ok: boolean;
+  error?: string;
+  best: string;
+  /** As UCI writes it, for the side to move: "cp 35", "mate -3". */
+  score: string;
+  depth: number;
+  /** Nodes of the last depth's search; `total`: of every depth so far; `ms`: all the time so far. */
+  nodes: number;
+  total: number;
+  pv: string[];
+  ms: number;
+}
+
+type Pending = { resolve: (v: never) => void; reject: (e: Error) => void; progress?: (p: CoreSearch) => void };
+
+export class Core {
+  private worker: Worker | null = null;
+  private next = 1;
+  private pending = new Map<number, Pending>();
+
+  private start(): Worker {
+    const w = new Worker(new URL('./core-worker.ts', import.meta.url));
+    w.onmessage = (e: MessageEvent<{ id: number; result?: unknown; progress?: CoreSearch }>) => {
+      const p = this.pending.get(e.data.id);
+      if (!p) return;
+      if (e.data.progress) {
+        p.progress?.(e.data.progress);
+        return;
+      }
+      this.pending.delete(e.data.id);
+      p.resolve(e.data.result as never);
+    };
+    w.onerror = (e) => {
+      e.preventDefault();
+      this.fail(new Error(`the engine stopped: ${e.message}`));
+    };
+    return w;
+  }
+
+  private call<T>(call: string, args: unknown[], progress?: (p: CoreSearch) => void): Promise<T> {
+    if (!this.worker) this.worker = this.start();
+    const id = this.next++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: never) => void, reject, progress });
+      this.worker!.postMessage({ id, call, args });
+    });
+  }
+
+  private fail(e: Error): void {
+    this.worker?.terminate();
+    this.worker = null;
+    const all = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of all) p.reject(e);
+  }
+
+  /** The game from `fen` (empty: the usual start) after `actions` (as the server records them). */
+  game(variant: Variant, counting: 'auto' | 'declare', fen: string, actions: string[]): Promise<CoreGame> {
+    return this.call('game', [variant, counting, fen, actions.join(' ')]);
+  }
+
+  /** The engine's best move there, deepening to `depth`; `progress` after each depth. */
+  search(variant: Variant, fen: string, actions: string[], depth: number, progress?: (p: CoreSearch) => void): Promise<CoreSearch> {
+    return this.call('search', [variant, fen, actions.join(' '), depth], progress);
+  }
+
+  /** Stops at once whatever runs (its promises are refused); the next call starts afresh. */
+  stop(): void {
+    this.fail(new Error('stopped'));
+  }
+}
