@@ -21,7 +21,7 @@ if [ ! -d node_modules ] || [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp
   npm ci --no-audit --no-fund --loglevel=error
 fi
 # The rules core and the engine in WebAssembly, served as /core/makruk.{js,wasm}.
-../scripts/build-wasm.sh ../build-wasm
+../scripts/build-wasm.sh build-wasm  # (a folder of the repository's root)
 mkdir -p public/core
 cp ../build-wasm/makruk.js ../build-wasm/makruk.wasm public/core/
 npm run build --silent

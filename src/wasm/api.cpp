@@ -6,6 +6,7 @@
 //
 //   mk_game(variant, counting, fen, actions)   the game after the actions
 //   mk_search(variant, fen, actions, depth, ms) the engine's best move there
+//   mk_pgn(text, variant)                       a PGN, move list or FEN read (pgn.h)
 //
 // variant: "makruk" or "ouk"; counting: "auto" or "declare"; fen: empty for
 // the usual start; actions: space-separated, as the server records them
@@ -18,6 +19,7 @@
 #include "core/game.h"
 #include "core/movegen.h"
 #include "core/notation.h"
+#include "core/pgn.h"
 #include "engine/search.h"
 
 using namespace makruk;
@@ -159,14 +161,41 @@ const char* mk_search(const char* variant, const char* fen, const char* actions,
   return answer.c_str();
 }
 
+const char* mk_pgn(const char* text, const char* variant) {
+  std::string error;
+  auto g = read_pgn(text, std::string_view(variant) == "ouk" ? Variant::Ouk : Variant::Makruk, &error);
+  if (!g) return fail(error);
+  answer = "{\"ok\":true,\"variant\":";
+  quote(answer, g->variant == Variant::Ouk ? "ouk" : "makruk");
+  answer += ",\"fen\":";
+  quote(answer, g->fen);
+  answer += ",\"moves\":[";
+  for (size_t i = 0; i < g->moves.size(); ++i) {
+    if (i) answer += ',';
+    quote(answer, g->moves[i]);
+  }
+  answer += "],\"result\":";
+  quote(answer, g->result);
+  answer += ",\"tags\":{";
+  for (size_t i = 0; i < g->tags.size(); ++i) {
+    if (i) answer += ',';
+    quote(answer, g->tags[i].first);
+    answer += ':';
+    quote(answer, g->tags[i].second);
+  }
+  answer += "}}";
+  return answer.c_str();
+}
+
 }  // extern "C"
 
 #ifdef MAKRUK_API_MAIN
 #include <chrono>
 #include <iostream>
 
-// One call per line, fields separated by tabs: "game\tVARIANT\tCOUNTING\tFEN\tACTIONS"
-// or "search\tVARIANT\tFEN\tACTIONS\tDEPTH"; one JSON answer per line. For
+// One call per line, fields separated by tabs: "game\tVARIANT\tCOUNTING\tFEN\tACTIONS",
+// "search\tVARIANT\tFEN\tACTIONS\tDEPTH" or "pgn\tTEXT\tVARIANT" (TEXT with "\n" for
+// new lines); one JSON answer per line. For
 // searches the node count and time go to standard error.
 int main() {
   for (std::string line; std::getline(std::cin, line);) {
@@ -179,6 +208,10 @@ int main() {
     }
     if (f[0] == "game" && f.size() == 5) {
       std::cout << mk_game(f[1].c_str(), f[2].c_str(), f[3].c_str(), f[4].c_str()) << "\n";
+    } else if (f[0] == "pgn" && f.size() == 3) {
+      std::string text = f[1];  // "\n" stands for a new line
+      for (size_t k; (k = text.find("\\n")) != std::string::npos;) text.replace(k, 2, "\n");
+      std::cout << mk_pgn(text.c_str(), f[2].c_str()) << "\n";
     } else if (f[0] == "search" && f.size() == 5) {
       auto t0 = std::chrono::steady_clock::now();
       std::cout << mk_search(f[1].c_str(), f[2].c_str(), f[3].c_str(), std::stoi(f[4]), 0) << "\n";

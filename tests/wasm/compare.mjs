@@ -19,6 +19,7 @@ const factory = require(path.join(wasmDir, 'makruk.js'));
 const core = await factory({ wasmBinary: fs.readFileSync(path.join(wasmDir, 'makruk.wasm')) });
 const game = core.cwrap('mk_game', 'string', ['string', 'string', 'string', 'string']);
 const search = core.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number']);
+const pgn = core.cwrap('mk_pgn', 'string', ['string', 'string']);
 
 // A small seeded generator, so that a failure can be replayed.
 let seed = 20261201;
@@ -59,6 +60,14 @@ for (const variant of ['makruk', 'ouk']) {
     }
   }
 }
+// PGN, move lists and FENs read on both (texts with new lines written as "\\n" for the native side).
+const TEXTS = ['1. e4 d5 2. Kb5 Nd7', '[Variant "Cambodian"]\n1. e4 {a comment} (1. d4) d5 $1 *', '8/8/4k3/8/8/3MK3/8/7R b - - 0 30',
+  'e3e4 d6d5 e4d5', '[Event "unclosed]\n1. e4', '1. e4 { never closed', '[Variant "chess"]\n1. e4', ''];
+for (const text of TEXTS)
+  for (const v of ['makruk', 'ouk']) {
+    calls.push(['pgn', text.replaceAll('\n', '\\n'), v].join('\t'));
+    answers.push(JSON.stringify(JSON.parse(pgn(text, v))));
+  }
 const run = spawnSync(native, [], { input: calls.join('\n') + '\n', maxBuffer: 1 << 30, encoding: 'utf8' });
 if (run.status !== 0) throw new Error(`native: ${run.stderr || run.status}`);
 const expected = run.stdout.trim().split('\n');

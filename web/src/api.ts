@@ -206,6 +206,8 @@ export interface CreateBody {
   cpu: number | null;
   mode?: TableMode;
   startsAt?: number;
+  /** A position to start from (the analysis board's "play from here"). */
+  fen?: string;
 }
 
 export interface SeatAnswer {

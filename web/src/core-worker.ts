@@ -12,10 +12,12 @@ importScripts('/core/makruk.js');
 const ready = makrukCore({ locateFile: (f) => `/core/${f}` }).then((m) => ({
   game: m.cwrap('mk_game', 'string', ['string', 'string', 'string', 'string']),
   search: m.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number']),
+  pgn: m.cwrap('mk_pgn', 'string', ['string', 'string']),
 }));
 
 type Call =
   | { id: number; call: 'game'; args: [string, string, string, string] }
+  | { id: number; call: 'pgn'; args: [string, string] }
   | { id: number; call: 'search'; args: [string, string, string, number] };
 
 self.onmessage = async (e: MessageEvent<Call>) => {
@@ -23,6 +25,10 @@ self.onmessage = async (e: MessageEvent<Call>) => {
   const api = await ready;
   if (m.call === 'game') {
     postMessage({ id: m.id, result: JSON.parse(api.game(...m.args)) });
+    return;
+  }
+  if (m.call === 'pgn') {
+    postMessage({ id: m.id, result: JSON.parse(api.pgn(...m.args)) });
     return;
   }
   const [variant, fen, actions, depth] = m.args;

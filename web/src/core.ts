@@ -86,6 +86,11 @@ export class Core {
     return this.call('search', [variant, fen, actions.join(' '), depth], progress);
   }
 
+  /** A PGN, a plain list of moves or a FEN, read by the core (`variant`: when the text names none). */
+  pgn(text: string, variant: Variant): Promise<{ ok: boolean; error?: string; variant: Variant; fen: string; moves: string[]; result: string }> {
+    return this.call('pgn', [text, variant]);
+  }
+
   /** Stops at once whatever runs (its promises are refused); the next call starts afresh. */
   stop(): void {
     this.fail(new Error('stopped'));

@@ -11,6 +11,7 @@ import { findScreen } from './screens/find';
 import { lobby } from './lobby';
 import { PartyScreen } from './screens/party';
 import { GamePageScreen } from './screens/gamepage';
+import { AnalysisScreen } from './screens/analysis';
 import { CODE_RE, normaliseCode } from './api';
 import { connBanner, setNavigator, type Screen } from './ui';
 import { registerServiceWorker } from './push';
@@ -51,6 +52,8 @@ function screenFor(path: string, search: URLSearchParams): Screen {
       return joinScreen(search.get('code') ?? '');
     case '/find':
       return findScreen();
+    case '/analysis':
+      return new AnalysisScreen(search);
     default:
       return homeScreen();
   }

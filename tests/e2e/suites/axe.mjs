@@ -184,6 +184,9 @@ export default function (H) {
     await page.goto(`${base}/g/000000000000`);
     await page.waitForSelector(tid('game-missing'));
     await allLangs(page, 'no such game');
+    await page.goto(`${base}/analysis?variant=ouk`);
+    await page.waitForSelector(`${tid('analysis')}[data-fen]`);
+    await allLangs(page, 'analysis board');
 
     // a turn-based table: the "tell me when it's my turn" prompt after the first move
     const t = await apiCreate({ name: 'Malee', mode: 'turn', swapColors: false });

@@ -88,10 +88,18 @@ export class GameView {
   private chat: QuickChat;
   private recommend: RecommendCard;
 
+  /** The board the analysis screen lends: both sides move (the seat given is the side
+   * to move's), the board keeps its orientation, and there is no table around it (no
+   * actions, messages, recommendation or "your turn"). */
+  private readonly analysis: boolean;
+  private orientationChoice: cg.Color = 'white';
+
   constructor(
     private send: Send,
     private code: string,
+    opts: { analysis?: boolean } = {},
   ) {
+    this.analysis = !!opts.analysis;
     this.topBar = makeBar('bar-top');
     this.bottomBar = makeBar('bar-bottom');
     this.boardBox = h('div', { class: 'board-box', 'data-testid': 'board' });
@@ -248,7 +256,7 @@ export class GameView {
     this.setLabelVars(s.variant);
 
     // board
-    const orientation: cg.Color = me === 'b' ? 'black' : 'white';
+    const orientation: cg.Color = this.analysis ? this.orientationChoice : me === 'b' ? 'black' : 'white';
     const ply = live ? s.moves.length : this.viewPly!;
     const fen = live || !this.plies ? s.fen : this.plies[ply];
     const lastMoveStr = ply > 0 ? s.moves[ply - 1] : null;
@@ -316,10 +324,11 @@ export class GameView {
     this.boardBox.dataset.myturn = String(myTurn);
     this.keys.sync(this.boardBox, { fen, orientation, variant: s.variant, me, canMove: myTurn && !this.pendingMove, live, over, legal: myTurn ? s.legal : [] });
     // A game's own page has no table to name.
-    setText(this.heading, `${s.variant === 'ouk' ? t('ouk') : t('makruk')} · ${this.code ? `${t('tableCode')}: ${this.code}` : t('gameRecord')}`);
+    const what = this.analysis ? t('analysisTitle') : this.code ? `${t('tableCode')}: ${this.code}` : t('gameRecord');
+    setText(this.heading, `${s.variant === 'ouk' ? t('ouk') : t('makruk')} · ${what}`);
 
     // player bars: me (or White for spectators) at the bottom
-    const bottom: Color = me ?? 'w';
+    const bottom: Color = this.analysis ? (this.orientationChoice === 'white' ? 'w' : 'b') : me ?? 'w';
     const top: Color = bottom === 'w' ? 'b' : 'w';
     this.renderBar(this.topBar, top, s, me);
     this.renderBar(this.bottomBar, bottom, s, me);
@@ -359,18 +368,25 @@ export class GameView {
     this.statusEl.dataset.turn = s.turn;
     this.statusEl.dataset.check = String(s.check);
 
-    this.renderActions(me, over, expired);
+    if (this.analysis) replace(this.actionsEl);
+    else this.renderActions(me, over, expired);
     // Quick messages: between two people at the table (not spectators, not the CPU).
-    this.chat.el.hidden = !me || !!party.cpu || expired;
+    this.chat.el.hidden = !me || !!party.cpu || expired || this.analysis;
     // After a finished game, a player may recommend it.
-    this.recommend.show(!!me && s.result !== '*' && !expired);
+    this.recommend.show(!!me && s.result !== '*' && !expired && !this.analysis);
     this.renderMoves();
     this.renderMeta();
     this.renderTurnInfo(over);
     this.renderNotify(me, over);
 
     // the tab title says when it is your turn (even while stepping through old moves)
-    document.title = myTurnNow ? `● ${t('yourTurn')} · ${t('appName')}` : over ? `${main} · ${t('appName')}` : t('appName');
+    document.title = this.analysis
+      ? `${t('analysisTitle')} · ${t('appName')}`
+      : myTurnNow
+        ? `● ${t('yourTurn')} · ${t('appName')}`
+        : over
+          ? `${main} · ${t('appName')}`
+          : t('appName');
     this.el.dataset.yourTurn = String(myTurnNow);
     // and so does the app badge, for turn-based tables
     if (party.mode === 'turn' && me && this.lastBadge !== myTurnNow) {
@@ -477,14 +493,15 @@ export class GameView {
     setText(bar.name, p?.name ?? (color === 'w' ? t('white') : t('black')));
     bar.el.classList.toggle('turn', s.result === '*' && s.turn === color);
     bar.el.dataset.color = color;
-    // the presence dot first, right after the name; then "you"
+    // the presence dot first, right after the name; then "you" (neither without a table:
+    // a game's own page, the analysis board)
     const tags: Node[] = [];
-    if (p && !p.cpu) {
+    if (p && !p.cpu && this.code) {
       const presence = !this.online || this.party === this.stalePresence ? 'unknown' : p.online ? 'on' : 'off';
       const title = presence === 'unknown' ? t('presenceUnknown') : presence === 'on' ? t('onlineMark') : t('offlineMark');
       tags.push(h('span', { class: `dot ${presence}`, 'data-testid': 'presence', 'data-presence': presence, title }));
     }
-    if (color === me) tags.push(h('span', { class: 'tag' }, t('youMark')));
+    if (color === me && !this.analysis) tags.push(h('span', { class: 'tag' }, t('youMark')));
     replace(bar.tags, tags);
     const c = s.count;
     if (c && c.side === color) {
@@ -639,6 +656,12 @@ export class GameView {
     this.onPly?.(p);
   }
 
+  /** Turns the board around (the analysis board). */
+  flip(): void {
+    this.orientationChoice = this.orientationChoice === 'white' ? 'black' : 'white';
+    if (this.state) this.render();
+  }
+
   /** Shows the position after `ply` moves (0: the start). */
   showPly(ply: number): void {
     this.go(ply);
@@ -713,8 +736,8 @@ export class GameView {
       s.variant === 'ouk' ? t('ouk') : t('makruk'),
       t('gameNo', { n: s.number }),
       `${t('countStart')}: ${p.rules.counting === 'declare' ? t('countDeclare') : t('countAuto')}`,
-      `${t('tableCode')}: ${p.code}`,
     ];
+    if (p.code) bits.push(`${t('tableCode')}: ${p.code}`);
     if (p.spectators > 0) bits.push(watchingText(p));
     replace(
       this.metaEl,

@@ -77,7 +77,13 @@ export class GamePageScreen implements Screen {
       this.review = new ReviewPanel(game, (p) => view.showPly(p), (m) => view.setMarks(m));
       view.onPly = (p) => this.review?.setPly(p);
       this.wide = true;
-      replace(this.el, view.el, this.review.el);
+      const q = new URLSearchParams({ variant: game.variant, fen: game.startFen, moves: game.moves.join(' ') });
+      replace(
+        this.el,
+        view.el,
+        h('p', { class: 'analysis-open' }, link(`/analysis?${q}`, { class: 'btn', 'data-testid': 'open-analysis' }, t('analysisOpen'))),
+        this.review.el,
+      );
       this.el.closest('main')?.classList.toggle('wide', true);
       this.view.update(party, state, null);
       this.view.setOnline(true);

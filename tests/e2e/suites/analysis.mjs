@@ -1,0 +1,68 @@
+// The free analysis board (/analysis): moves for both sides checked by the core in the
+// browser, the engine's line, import of PGN / moves / FEN with the illegal move named,
+// a game's PGN exported and imported again, and a game against the CPU from a position.
+export default function (H) {
+  const { test, assert, until, newPage, tid, text, shot, clickMove, startedTable, playMove, state, PHONE, DESKTOP, WHITE_MATE } = H;
+  const fenOf = async (p) => p.locator(tid('analysis')).getAttribute('data-fen');
+
+  test('analysis: both sides move, the engine shows its line, take back, import with an illegal move named', async () => {
+    const p = await newPage(DESKTOP, 'en-US');
+    await p.goto(`${H.BASE}/analysis`);
+    await until('the start position', async () => (await fenOf(p))?.startsWith('rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w'));
+    await until('the engine thinks', async () => Number(await p.locator(tid('engine-line')).getAttribute('data-depth')) >= 4, 20000);
+    assert(/depth \d+ · [+-]?\d+\.\d\d · /.test(await text(p, tid('engine-line'))), `a line with depth and score (${await text(p, tid('engine-line'))})`);
+    // White, then Black, on the same board.
+    await clickMove(p, 'e3e4');
+    await until('after e4', async () => (await fenOf(p))?.includes(' b '));
+    await clickMove(p, 'd6d5');
+    await until('after d5', async () => (await fenOf(p))?.startsWith('rnsmksnr/8/ppp1pppp/3p4/4P3/PPPP1PPP/8/RNSKMSNR w'));
+    assert((await p.inputValue(tid('analysis-fen'))) === (await fenOf(p)), 'the FEN box follows');
+    await p.click(tid('analysis-back'));
+    await until('taken back', async () => (await fenOf(p))?.includes(' b '));
+    await until('the board too', async () => (await p.locator(tid('board')).getAttribute('data-fen'))?.startsWith('rnsmksnr/8/pppppppp/8/4P3/'));
+    // An illegal move in an imported game is named, and nothing changes.
+    const before = await fenOf(p);
+    await p.fill(tid('import-text'), '1. e4 d5 2. Kb5 Nd7');
+    await p.click(tid('import-load'));
+    await until('the error', async () => (await text(p, tid('import-error'))).includes("2. Kb5: illegal move 'Kb5'"));
+    assert((await fenOf(p)) === before, 'the board did not change');
+    // A FEN alone.
+    await p.fill(tid('import-text'), '8/8/4k3/8/8/3MK3/8/7R b - - 0 30');
+    await p.click(tid('import-load'));
+    await until('the FEN loaded', async () => (await fenOf(p))?.startsWith('8/8/4k3/8/8/3MK3/8/7R b'));
+    await until('on the board too', async () => (await p.locator(tid('board')).getAttribute('data-fen'))?.startsWith('8/8/4k3/8/8/3MK3/8/7R'));
+    assert((await text(p, tid('import-error'))) === '', 'no error');
+    assert((await p.locator(tid('bar-bottom')).getAttribute('data-color')) === 'w', 'White at the bottom, whoever moves');
+    await p.click(tid('analysis-flip'));
+    await until('turned', async () => (await p.locator(tid('bar-bottom')).getAttribute('data-color')) === 'b');
+    await shot(p, 'analysis-1280-en');
+    assert(p.consoleErrors.length === 0, `no console errors (${p.consoleErrors.join(' | ')})`);
+  });
+
+  test('analysis: a game exported as PGN loads back to the same position; from there, a game against the CPU', async () => {
+    const { a, b } = await startedTable();
+    for (const m of WHITE_MATE.slice(0, 4)) await playMove([a, b], m);
+    await a.click(tid('resign'));
+    await a.click(tid('resign-dialog-yes'));
+    await until('over', async () => (await state(a))?.reason === 'resignation');
+    const s = await state(a);
+    const pgn = await (await fetch(`${H.BASE}/api/games/${s.gameId}.pgn`)).text();
+    const p = await newPage(PHONE, 'th-TH');
+    await p.goto(`${H.BASE}/analysis`);
+    await p.waitForSelector(tid('import-text'));
+    await p.fill(tid('import-text'), pgn);
+    await p.click(tid('import-load'));
+    await until('the game\'s position', async () => (await fenOf(p)) === s.fen);
+    // The game's own page opens the same position in the analysis board.
+    await a.goto(`${H.BASE}/g/${s.gameId}`);
+    await a.click(tid('open-analysis'));
+    await until('opened from the game page', async () => (await fenOf(a)) === s.fen);
+    // Play on from here against the CPU (level 1): a CPU table from that position.
+    await p.selectOption(tid('analysis-level'), '1');
+    await p.click(tid('analysis-cpu'));
+    await until('at the new table', async () => /\/p\/[A-Z0-9]{6}$/.test(new URL(p.url()).pathname));
+    await until('the game from that position', async () => (await state(p))?.fen?.split(' ')[0] === s.fen.split(' ')[0]);
+    await shot(p, 'analysis-to-cpu-360-th');
+    for (const x of [a, p]) assert(x.consoleErrors.length === 0, `no console errors (${x.consoleErrors.join(' | ')})`);
+  });
+}

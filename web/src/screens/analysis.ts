@@ -1,0 +1,278 @@
+// /analysis: the free analysis board. Moves for both sides on the game screen's board,
+// checked by the rules core in this browser (WebAssembly); the engine's best line and
+// evaluation, live; a position from a game (/analysis?variant=…&fen=…&moves=…), a FEN, a
+// PGN or a plain list of moves; and from any position, a game against the CPU or a table
+// to invite a friend to.
+import { api, lastName, saveName, saveSeat, type Count, type GameState, type Party, type Variant } from '../api';
+import { Core, type CoreGame, type CoreSearch } from '../core';
+import { h } from '../dom';
+import { t } from '../i18n';
+import { moveText } from '../notation';
+import { errorText, navigate, type Screen } from '../ui';
+import { GameView } from './game';
+
+/** "cp 35" / "mate -3" for the side to move, written for White: "+0.35", "#3", "-#2". */
+export function scoreText(score: string, whiteToMove: boolean): string {
+  const [kind, raw] = score.split(' ');
+  let n = Number(raw);
+  if (!whiteToMove) n = -n;
+  if (kind === 'mate') return n > 0 ? `#${n}` : `-#${-n}`;
+  const pawns = (n / 100).toFixed(2);
+  return n > 0 ? `+${pawns}` : pawns;
+}
+
+export class AnalysisScreen implements Screen {
+  el: HTMLElement;
+  wide = true;
+  private rules = new Core();
+  private engine = new Core();
+  private variant: Variant;
+  private start: string;
+  private moves: string[];
+  private view: GameView;
+  private now: CoreGame | null = null;
+  private line: HTMLElement;
+  private fenOut: HTMLInputElement;
+  private importText: HTMLTextAreaElement;
+  private importError: HTMLElement;
+  private level: HTMLSelectElement;
+  private destroyed = false;
+  private shown = 0; // refreshes started, so that a late answer is dropped
+  private line_ = 1; // the board's "game": a new one unless the list grew by the move just made
+  private grew = false;
+
+  constructor(search: URLSearchParams) {
+    this.variant = search.get('variant') === 'ouk' ? 'ouk' : 'makruk';
+    this.start = search.get('fen') ?? '';
+    this.moves = (search.get('moves') ?? '').split(/[\s,]+/).filter(Boolean);
+    this.view = new GameView(
+      (m) => {
+        void this.onMove(m);
+        return 'local';
+      },
+      '',
+      { analysis: true },
+    );
+    this.line = h('p', { class: 'engine-line', role: 'status', 'aria-live': 'polite', 'data-testid': 'engine-line' });
+    this.fenOut = h('input', { type: 'text', readonly: true, id: 'analysis-fen', class: 'fen-out', 'data-testid': 'analysis-fen' });
+    this.importText = h('textarea', { id: 'analysis-import', rows: 4, 'data-testid': 'import-text', spellcheck: 'false' });
+    this.importError = h('p', { class: 'error', role: 'alert', 'data-testid': 'import-error' });
+    this.level = h(
+      'select',
+      { id: 'analysis-level', 'data-testid': 'analysis-level' },
+      [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: String(n), selected: n === 4 ? true : undefined }, String(n))),
+    );
+    const variantPick = h(
+      'select',
+      { id: 'analysis-variant', 'data-testid': 'analysis-variant' },
+      h('option', { value: 'makruk', selected: this.variant === 'makruk' ? true : undefined }, t('makruk')),
+      h('option', { value: 'ouk', selected: this.variant === 'ouk' ? true : undefined }, t('ouk')),
+    );
+    variantPick.addEventListener('change', () => {
+      this.variant = variantPick.value === 'ouk' ? 'ouk' : 'makruk';
+      this.start = '';
+      this.moves = [];
+      void this.refresh();
+    });
+    const button = (id: string, text: string, run: () => void, cls = 'btn') => {
+      const b = h('button', { type: 'button', class: cls, 'data-testid': id }, text);
+      b.addEventListener('click', run);
+      return b;
+    };
+    const panel = h(
+      'section',
+      { class: 'analysis-panel', 'aria-labelledby': 'analysis-title' },
+      h('h2', { id: 'analysis-title' }, t('analysisEngine')),
+      this.line,
+      h(
+        'div',
+        { class: 'analysis-row' },
+        h('label', { for: 'analysis-variant' }, t('variant')),
+        variantPick,
+        button('analysis-back', t('analysisTakeBack'), () => {
+          this.moves.pop();
+          void this.refresh();
+        }),
+        button('analysis-flip', t('analysisFlip'), () => this.view.flip()),
+        button('analysis-reset', t('analysisStart'), () => {
+          this.start = '';
+          this.moves = [];
+          void this.refresh();
+        }),
+      ),
+      h('label', { for: 'analysis-fen' }, 'FEN'),
+      this.fenOut,
+      h(
+        'div',
+        { class: 'analysis-row' },
+        h('label', { for: 'analysis-level' }, t('analysisLevel')),
+        this.level,
+        button('analysis-cpu', t('analysisPlayCpu'), () => void this.table(true), 'btn primary'),
+        button('analysis-invite', t('analysisInvite'), () => void this.table(false)),
+      ),
+      h('label', { for: 'analysis-import' }, t('analysisImport')),
+      this.importText,
+      button('import-load', t('analysisLoad'), () => void this.load()),
+      this.importError,
+    );
+    this.el = h('div', { class: 'analysis', 'data-testid': 'analysis' }, this.view.el, panel);
+    void this.refresh();
+  }
+
+  private async onMove(m: Record<string, unknown>): Promise<void> {
+    if (m.t !== 'move' || typeof m.move !== 'string') return;
+    this.moves.push(m.move);
+    this.grew = true;
+    await this.refresh();
+  }
+
+  /** The position now, from the core, onto the board; then the engine on it. */
+  private async refresh(): Promise<void> {
+    const mine = ++this.shown;
+    if (!this.grew) this.line_++;
+    this.grew = false;
+    this.engine.stop();
+    let g: CoreGame;
+    try {
+      g = await this.rules.game(this.variant, 'auto', this.start, this.moves);
+    } catch {
+      return; // stopped, or the page went away
+    }
+    if (this.destroyed || mine !== this.shown) return;
+    if (!g.ok) {
+      // A refused start (a FEN no game can begin from): back to the usual one, and say why.
+      this.importError.textContent = g.error ?? '';
+      this.start = '';
+      this.moves = [];
+      return void this.refresh();
+    }
+    this.now = g;
+    this.fenOut.value = g.fen;
+    this.el.dataset.fen = g.fen;
+    const party: Party = {
+      code: '',
+      variant: this.variant,
+      rules: { counting: 'auto', showLegal: true, swapColors: false, labels: true },
+      cpu: null,
+      players: [
+        { seat: 0, name: t('white') },
+        { seat: 1, name: t('black') },
+      ],
+      spectators: 0,
+      status: g.result === '*' ? 'playing' : 'finished',
+      game: null,
+      gameNumber: 1,
+      fen: this.start || null,
+    };
+    const state: GameState = {
+      t: 'state',
+      game: this.line_,
+      number: 1,
+      v: this.moves.length,
+      variant: this.variant,
+      white: 0,
+      black: 1,
+      fen: g.fen,
+      turn: g.turn,
+      check: g.check,
+      lastMove: this.moves.length ? this.moves[this.moves.length - 1] : null,
+      moves: this.moves.slice(),
+      san: g.san,
+      sanThai: g.sanThai,
+      legal: g.result === '*' ? g.legal : [],
+      count: g.count as Count | null,
+      canCount: { w: false, b: false },
+      canStop: { w: false, b: false },
+      canClaim: false,
+      drawOffer: null,
+      repetitions: g.repetitions,
+      result: g.result,
+      reason: g.reason,
+    };
+    // A new list of moves is a new "game" for the board when it is not the last one plus a move.
+    this.view.update(party, state, g.turn === 'w' ? 0 : 1);
+    if (g.result !== '*' || !g.legal.length) {
+      this.line.textContent = t('analysisOver');
+      return;
+    }
+    this.line.textContent = t('analysisThinking');
+    try {
+      await this.engine.search(this.variant, this.start, this.moves, 30, (p) => void this.showLine(p, g, mine));
+    } catch {
+      // stopped: a newer position is being searched
+    }
+  }
+
+  private async showLine(p: CoreSearch, at: CoreGame, mine: number): Promise<void> {
+    if (mine !== this.shown || this.destroyed) return;
+    const pv = p.pv.slice(0, 8);
+    let sans: string[] = pv;
+    try {
+      const after = await this.rules.game(this.variant, 'auto', this.start, [...this.moves, ...pv]);
+      if (after.ok) sans = after.san.slice(after.san.length - pv.length).map((s, i) => moveText(s, pv[i]));
+    } catch {
+      return;
+    }
+    if (mine !== this.shown || this.destroyed) return;
+    const score = scoreText(p.score, at.turn === 'w');
+    this.line.dataset.depth = String(p.depth);
+    this.line.dataset.best = p.best;
+    this.line.textContent = `${t('analysisDepth', { depth: p.depth })} · ${score} · ${sans.join(' ')}`;
+  }
+
+  /** Reads the text box: a PGN, a plain list of moves, or a FEN. */
+  private async load(): Promise<void> {
+    const text = this.importText.value;
+    let r: { ok: boolean; error?: string; variant: Variant; fen: string; moves: string[] };
+    try {
+      r = await this.rules.pgn(text, this.variant);
+    } catch {
+      return;
+    }
+    if (!r.ok) {
+      this.importError.textContent = t('analysisImportError', { error: r.error ?? '' });
+      return;
+    }
+    this.importError.textContent = '';
+    this.variant = r.variant;
+    (this.el.querySelector('[data-testid="analysis-variant"]') as HTMLSelectElement).value = r.variant;
+    this.start = r.fen;
+    this.moves = r.moves;
+    await this.refresh();
+  }
+
+  /** A table from the position now: against the CPU, or to invite a friend to. */
+  private async table(cpu: boolean): Promise<void> {
+    const fen = this.now?.fen;
+    if (!fen) return;
+    const name = lastName() || t('white');
+    try {
+      const r = await api.create({
+        name,
+        variant: this.variant,
+        counting: 'auto',
+        showLegal: true,
+        swapColors: false,
+        labels: true,
+        cpu: cpu ? Number(this.level.value) : null,
+        fen,
+      });
+      saveName(name);
+      saveSeat(r.code, { token: r.token, seat: r.seat ?? 0, name });
+      navigate(`/p/${r.code}`);
+    } catch (e) {
+      this.importError.textContent = errorText(e);
+    }
+  }
+
+  relabel(): void {
+    this.view.relabel();
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    this.engine.stop();
+    this.rules.stop();
+    this.view.destroy();
+  }
+}
