@@ -6,7 +6,9 @@
 // position before it to the position after it, both searched to the same depth, in
 // centipawns (a pawn is 100), mates counted as ±1000 and evaluations capped at ±1000:
 //   inaccuracy "?!" from 50, mistake "?" from 100, blunder "??" from 200.
-// A game ended by its last move (a mate, the count) is judged by its result.
+// A game ended by its last move (a mate, the count) is judged by its result. The board
+// shows the better move at each position as an arrow; a band along the graph's bottom
+// shows how far a running count has gone towards its limit.
 import type { GameRecord } from './api';
 import { Core, type CoreSearch } from './core';
 import { h, replace } from './dom';
@@ -38,8 +40,12 @@ export function whiteCentipawns(score: string, whiteToMove: boolean): number {
 /** Each position's evaluation for White (null: not searched yet) and each move's loss. */
 export interface Review {
   evals: (number | null)[];
+  /** The better move at each position: as written in the move list, and as "e3e4". */
   best: (string | null)[];
+  bestMove: (string | null)[];
   kinds: (Kind | null)[];
+  /** The count at each position, as a share of its limit (null: none running). */
+  count: (number | null)[];
 }
 
 export function judge(evals: (number | null)[], whiteFirst: boolean): (Kind | null)[] {
@@ -73,9 +79,9 @@ export class ReviewPanel {
     private g: GameRecord,
     private show: (ply: number) => void,
     private mark: (marks: ({ text: string; kind: string } | null)[]) => void,
+    private arrow: (move: string | null) => void = () => {},
   ) {
-    const n = g.moves.length;
-    this.review = { evals: Array(n + 1).fill(null), best: Array(n + 1).fill(null), kinds: Array(n).fill(null) };
+    this.review = ReviewPanel.empty(g.moves.length);
     this.depth = h(
       'select',
       { id: 'review-depth', 'data-testid': 'review-depth' },
@@ -99,9 +105,20 @@ export class ReviewPanel {
     this.draw();
   }
 
-  /** The position shown on the board (the graph marks it). */
+  private static empty(n: number): Review {
+    return {
+      evals: Array(n + 1).fill(null),
+      best: Array(n + 1).fill(null),
+      bestMove: Array(n + 1).fill(null),
+      kinds: Array(n).fill(null),
+      count: Array(n + 1).fill(null),
+    };
+  }
+
+  /** The position shown on the board: the graph marks it, and the board shows the better move there. */
   setPly(ply: number): void {
     this.current = ply;
+    this.arrow(this.review.bestMove[ply] ?? null);
     this.draw();
   }
 
@@ -116,7 +133,7 @@ export class ReviewPanel {
     this.running = true;
     this.button.textContent = t('reviewStop');
     this.button.dataset.testid = 'review-stop';
-    this.review = { evals: Array(n + 1).fill(null), best: Array(n + 1).fill(null), kinds: Array(n).fill(null) };
+    this.review = ReviewPanel.empty(n);
     const whiteFirst = (g.startFen || '').split(' ')[1] !== 'b';
     // The actions up to each move: positions are searched with the game's history.
     const prefixes: string[][] = [];
@@ -138,6 +155,7 @@ export class ReviewPanel {
         setText(this.status, t('reviewProgress', { n: i, total: n + 1, depth }));
         const pos = await this.core.game(g.variant, g.counting, g.startFen, prefixes[i] ?? []);
         const whiteToMove = pos.turn === 'w';
+        this.review.count[i] = pos.count ? Math.min(1, pos.count.n / Math.max(1, pos.count.limit)) : null;
         if (!pos.legal.length) {
           // No move there: mate (the side to move lost) or stalemate.
           this.review.evals[i] = pos.check ? (whiteToMove ? -CAP : CAP) : 0;
@@ -149,6 +167,8 @@ export class ReviewPanel {
           // The better move, written as the move list writes moves.
           const after = await this.core.game(g.variant, g.counting, g.startFen, [...(prefixes[i] ?? []), r.best]);
           this.review.best[i] = after.ok ? moveText(after.san[after.san.length - 1], r.best) : r.best;
+          this.review.bestMove[i] = r.best;
+          if (i === this.current) this.arrow(r.best);
         }
         this.review.kinds = judge(this.review.evals, whiteFirst);
         this.draw();
@@ -188,11 +208,26 @@ export class ReviewPanel {
     };
     add('rect', { x: '0', y: '0', width: '100', height: '50', class: 'adv-white' });
     add('rect', { x: '0', y: '50', width: '100', height: '50', class: 'adv-black' });
-    add('line', { x1: String((this.current / W) * 100), x2: String((this.current / W) * 100), y1: '0', y2: '100', class: 'cursor' });
+    // The count's progress, as a band along the bottom: how much of its limit has gone.
+    this.review.count.forEach((c, i) => {
+      if (c === null) return;
+      const h = 4 + c * 16;
+      add('rect', { x: String(((i - 0.5) / W) * 100), y: String(100 - h), width: String(100 / W), height: String(h), class: 'count' });
+    });
+    add('line', {
+      x1: String((this.current / W) * 100),
+      x2: String((this.current / W) * 100),
+      y1: '0',
+      y2: '100',
+      class: 'cursor',
+      'vector-effect': 'non-scaling-stroke',
+    });
     if (pts) add('polyline', { points: pts, class: 'eval', 'vector-effect': 'non-scaling-stroke' });
     kinds.forEach((k, i) => {
       const v = evals[i + 1];
-      if (k && v !== null) add('circle', { cx: String(((i + 1) / W) * 100), cy: String(y(v)), r: '1.6', class: `dot ${k}` });
+      // (a zero-length line with round ends: a round dot whatever the graph's proportions)
+      const x = String(((i + 1) / W) * 100);
+      if (k && v !== null) add('line', { x1: x, x2: x, y1: String(y(v)), y2: String(y(v)), class: `dot ${k}`, 'vector-effect': 'non-scaling-stroke' });
     });
     svg.addEventListener('click', (e) => {
       const box = svg.getBoundingClientRect();
@@ -209,7 +244,8 @@ export class ReviewPanel {
       const better = best[i];
       const btn = h(
         'button',
-        { type: 'button', class: `review-move ${k}`, 'data-testid': `review-${i + 1}`, 'data-kind': k, onclick: () => this.show(i + 1) },
+        // The position before the move, with the better move drawn on the board.
+        { type: 'button', class: `review-move ${k}`, 'data-testid': `review-${i + 1}`, 'data-kind': k, onclick: () => this.show(i) },
         `${no}${i % 2 === 0 ? '.' : '…'} ${moveText(this.g.san[i], this.g.moves[i])}${SYMBOL[k]} `,
         h('span', { class: 'muted' }, t(`review_${k}`)),
         better ? h('span', { class: 'muted' }, ` · ${t('reviewBetter')} ${better}`) : null,

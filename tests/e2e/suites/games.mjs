@@ -65,9 +65,13 @@ export default function (H) {
     assert((await a.locator(tid('review-4')).getAttribute('data-kind')) === 'blunder', 'Ne7 is a blunder');
     assert((await text(a, tid('mark-4'))) === '??', 'marked ?? in the move list');
     console.log(`     (review list: ${await text(a, tid('review-list'))})`);
+    // Its entry shows the position before it, with the better move as an arrow.
     await a.click(tid('review-4'));
-    await until('the board shows the position after it', async () =>
-      (await a.locator(tid('board')).getAttribute('data-fen')).startsWith('r1smksnr/3nn3'.slice(0, 4)));
+    await until('the position before Ne7', async () =>
+      (await a.locator(tid('board')).getAttribute('data-fen')).startsWith('r1smksnr/3n4/pppppppp/8/2N5/PPPPPPPP/8/R1SKMSNR'));
+    const arrow = await a.locator(tid('board')).getAttribute('data-arrow');
+    assert(/^[a-h][1-8][a-h][1-8]/.test(arrow) && arrow !== 'g8e7', `the better move drawn (${arrow})`);
+    assert((await a.locator('cg-board ~ svg g, .cg-shapes g, svg.cg-shapes g').count()) >= 1, 'an arrow on the board');
     console.log(`     (review in Chromium: ${await a.locator(tid('review')).getAttribute('data-nps')} nodes/s at depth 8)`);
     await shot(a, 'game-review-1280-en');
     // A link to no game says so.

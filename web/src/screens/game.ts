@@ -73,6 +73,7 @@ export class GameView {
   private marks: ({ text: string; kind: string } | null)[] = [];
   /** Told when the position shown changes (a review follows it). */
   onPly: ((ply: number) => void) | null = null;
+  private arrow: string | null = null;
   private online = false;
   // The party message that was current when the connection dropped: who it says is online is
   // old news until the server sends the next one, so until then no dot claims to know.
@@ -322,6 +323,7 @@ export class GameView {
     }
     this.boardBox.dataset.fen = fen;
     this.boardBox.dataset.myturn = String(myTurn);
+    this.drawArrow();
     this.keys.sync(this.boardBox, { fen, orientation, variant: s.variant, me, canMove: myTurn && !this.pendingMove, live, over, legal: myTurn ? s.legal : [] });
     // A game's own page has no table to name.
     const what = this.analysis ? t('analysisTitle') : this.code ? `${t('tableCode')}: ${this.code}` : t('gameRecord');
@@ -654,6 +656,19 @@ export class GameView {
     this.viewPly = p === n ? null : p;
     this.render();
     this.onPly?.(p);
+  }
+
+  /** An arrow on the board (a review's better move, "e3e4"), or none. */
+  setArrow(move: string | null): void {
+    this.arrow = move;
+    this.drawArrow();
+  }
+
+  private drawArrow(): void {
+    if (!this.cg) return;
+    const m = this.arrow;
+    this.cg.setAutoShapes(m ? [{ orig: m.slice(0, 2) as cg.Key, dest: m.slice(2, 4) as cg.Key, brush: 'green' }] : []);
+    this.boardBox.dataset.arrow = m ?? '';
   }
 
   /** Turns the board around (the analysis board). */

@@ -74,7 +74,7 @@ export class GamePageScreen implements Screen {
       const { party, state } = asTable(game);
       const view = (this.view = new GameView(() => null, ''));
       // The review: the engine, in this browser, over every position of the game.
-      this.review = new ReviewPanel(game, (p) => view.showPly(p), (m) => view.setMarks(m));
+      this.review = new ReviewPanel(game, (p) => view.showPly(p), (m) => view.setMarks(m), (a) => view.setArrow(a));
       view.onPly = (p) => this.review?.setPly(p);
       this.wide = true;
       const q = new URLSearchParams({ variant: game.variant, fen: game.startFen, moves: game.moves.join(' ') });
