@@ -618,6 +618,34 @@ TEST_P(Tables, ASeatTakenAtAnotherInstanceAMomentAgoIsKnownAtOnce) {
   ASSERT_EQ(guest->count("welcome"), 1u) << json::serialize(guest->last("error"));
   EXPECT_EQ(guest->last("welcome").at("seat").as_int64(), 1);
   EXPECT_EQ(host->last("party").at("players").as_array().size(), 2u) << "the host sees the guest too";
+  run_ready();
+  other.reset();
+}
+
+// The host presses Start a moment after the guest joined at another instance,
+// before the join's message has come: the game starts all the same.
+TEST_P(Tables, StartRightAfterAJoinAtAnotherInstanceStartsTheGame) {
+  if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
+  auto other = with_bus_and_another_instance(Posts::Queued);
+  const std::string ip = fresh_ip();
+  auto r = body(hub_->create_party(R"({"name":"Somchai"})", ip));
+  code_ = std::string(r["code"].as_string());
+  auto host = connect(std::string(r["token"].as_string()));
+  ASSERT_TRUE(body(other->join(code_, R"({"name":"Dara"})", ip)).contains("token"));
+  // (the join's message waits, unread, in hub_'s queue)
+  EXPECT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
+  EXPECT_EQ(host->last("state").at("v").as_int64(), 0);
+  run_ready();
+  other.reset();
+}
+
+// A token of no seat, at a table with a seat free: the store is asked, and the token refused.
+TEST_P(Tables, ATokenOfNoSeatIsRefusedThoughTheStoreIsAsked) {
+  if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
+  auto other = with_bus_and_another_instance(Posts::Queued);
+  const std::string ip = fresh_ip();
+  auto r = body(hub_->create_party(R"({"name":"Somchai"})", ip));
+  code_ = std::string(r["code"].as_string());
   // A token of no seat is still refused.
   auto stranger = std::make_shared<FakeClient>();
   stranger->ip = ip;

@@ -839,6 +839,9 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
   int from = -1;  // for a change that is only actions in the game: its version before them
   try {
     if (type == "start") {
+      // A guest who joined at another instance a moment ago, whose message has
+      // not come yet: the store has the seat.
+      if (bus_ && p->seats().size() < 2) reload(*p);
       e = p->start(store_, c->seat, now);
       party_changed = true;
       from = A_GAME_BEGAN;

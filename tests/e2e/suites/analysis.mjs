@@ -39,6 +39,35 @@ export default function (H) {
     assert(p.consoleErrors.length === 0, `no console errors (${p.consoleErrors.join(' | ')})`);
   });
 
+  test('analysis: setting up a position with the palette; one no game can be in is refused with its reason', async () => {
+    const p = await newPage(PHONE, 'en-US');
+    await p.goto(`${H.BASE}/analysis`);
+    await until('ready', async () => !!(await fenOf(p)));
+    await p.click(tid('analysis-setup'));
+    await p.waitForSelector(tid('setup'));
+    await p.click(tid('setup-clear'));
+    // Only a White king: refused, with the core's reason.
+    await p.click(tid('setup-pick-wk'));
+    await p.click(tid('setup-e1'));
+    await p.click(tid('setup-done'));
+    await until('refused', async () => (await text(p, tid('setup-error'))).startsWith('Not a position a game can be in: '));
+    // Add the Black king and a White rook; Black to move.
+    await p.click(tid('setup-pick-bk'));
+    await p.click(tid('setup-e8'));
+    await p.click(tid('setup-pick-wr'));
+    await p.click(tid('setup-a2'));
+    await p.click(tid('setup-a3'));
+    await p.click(tid('setup-a3')); // the same piece again empties the square
+    assert((await p.locator(tid('setup-a3')).getAttribute('data-piece')) === '', 'a3 emptied');
+    await p.selectOption(tid('setup-side'), 'b');
+    await shot(p, 'analysis-setup-360-en');
+    await H.checkNoOverflow(p, 'set-up at 360 px');
+    await p.click(tid('setup-done'));
+    await until('the position set up', async () => (await fenOf(p))?.startsWith('4k3/8/8/8/8/8/R7/4K3 b'));
+    await until('on the board', async () => (await p.locator(tid('board')).getAttribute('data-fen'))?.startsWith('4k3/8/8/8/8/8/R7/4K3'));
+    assert(p.consoleErrors.length === 0, `no console errors (${p.consoleErrors.join(' | ')})`);
+  });
+
   test('analysis: a game exported as PGN loads back to the same position; from there, a game against the CPU', async () => {
     const { a, b } = await startedTable();
     for (const m of WHITE_MATE.slice(0, 4)) await playMove([a, b], m);

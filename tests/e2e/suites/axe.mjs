@@ -187,6 +187,9 @@ export default function (H) {
     await page.goto(`${base}/analysis?variant=ouk`);
     await page.waitForSelector(`${tid('analysis')}[data-fen]`);
     await allLangs(page, 'analysis board');
+    await page.click(tid('analysis-setup'));
+    await page.waitForSelector(tid('setup'));
+    await allLangs(page, 'setting up a position');
 
     // a turn-based table: the "tell me when it's my turn" prompt after the first move
     const t = await apiCreate({ name: 'Malee', mode: 'turn', swapColors: false });

@@ -10,6 +10,7 @@ import { t } from '../i18n';
 import { moveText } from '../notation';
 import { errorText, navigate, type Screen } from '../ui';
 import { GameView } from './game';
+import { SetupBoard } from '../setup';
 
 /** "cp 35" / "mate -3" for the side to move, written for White: "+0.35", "#3", "-#2". */
 export function scoreText(score: string, whiteToMove: boolean): string {
@@ -37,6 +38,7 @@ export class AnalysisScreen implements Screen {
   private importError: HTMLElement;
   private level: HTMLSelectElement;
   private destroyed = false;
+  private setupBox: HTMLElement;
   private shown = 0; // refreshes started, so that a late answer is dropped
   private line_ = 1; // the board's "game": a new one unless the list grew by the move just made
   private grew = false;
@@ -94,6 +96,7 @@ export class AnalysisScreen implements Screen {
           void this.refresh();
         }),
         button('analysis-flip', t('analysisFlip'), () => this.view.flip()),
+        button('analysis-setup', t('setupOpen'), () => this.openSetup()),
         button('analysis-reset', t('analysisStart'), () => {
           this.start = '';
           this.moves = [];
@@ -115,8 +118,40 @@ export class AnalysisScreen implements Screen {
       button('import-load', t('analysisLoad'), () => void this.load()),
       this.importError,
     );
-    this.el = h('div', { class: 'analysis', 'data-testid': 'analysis' }, this.view.el, panel);
+    this.setupBox = h('div', { class: 'setup-box' });
+    this.el = h('div', { class: 'analysis', 'data-testid': 'analysis' }, this.view.el, this.setupBox, panel);
     void this.refresh();
+  }
+
+  /** The set-up: from the position on the board; the core judges the result. */
+  private openSetup(): void {
+    const fen = this.now?.fen ?? '';
+    const close = () => {
+      this.setupBox.replaceChildren();
+      this.view.el.hidden = false;
+    };
+    const setup = new SetupBoard(
+      this.variant,
+      fen,
+      async (f) => {
+        try {
+          const g = await this.rules.game(this.variant, 'auto', f, []);
+          return g.ok ? null : g.error ?? '?';
+        } catch {
+          return '?';
+        }
+      },
+      (f) => {
+        close();
+        this.start = f;
+        this.moves = [];
+        void this.refresh();
+      },
+      close,
+    );
+    this.view.el.hidden = true;
+    this.setupBox.replaceChildren(setup.el);
+    (setup.el.querySelector('button') as HTMLElement | null)?.focus();
   }
 
   private async onMove(m: Record<string, unknown>): Promise<void> {
