@@ -7,6 +7,7 @@
 //   mk_game(variant, counting, fen, actions)   the game after the actions
 //   mk_search(variant, fen, actions, depth, ms) the engine's best move there
 //   mk_pgn(text, variant)                       a PGN, move list or FEN read (pgn.h)
+//   mk_positions(variant, counting, fen, actions) the FEN before the first move and after each
 //
 // variant: "makruk" or "ouk"; counting: "auto" or "declare"; fen: empty for
 // the usual start; actions: space-separated, as the server records them
@@ -161,6 +162,24 @@ const char* mk_search(const char* variant, const char* fen, const char* actions,
   return answer.c_str();
 }
 
+const char* mk_positions(const char* variant, const char* counting, const char* fen, const char* actions) {
+  std::string error;
+  auto game = replay(variant, counting, fen, actions, &error);
+  if (!game) return fail(error);
+  auto start = Game::create(game->variant(), game->counting(), game->start_fen(), &error);
+  Position pos = start->position();
+  answer = "{\"ok\":true,\"fens\":[";
+  quote(answer, pos.fen());
+  for (const std::string& a : game->record()) {
+    if (!is_move_action(a)) continue;
+    pos.do_move(parse_move(pos, a));
+    answer += ',';
+    quote(answer, pos.fen());
+  }
+  answer += "]}";
+  return answer.c_str();
+}
+
 const char* mk_pgn(const char* text, const char* variant) {
   std::string error;
   auto g = read_pgn(text, std::string_view(variant) == "ouk" ? Variant::Ouk : Variant::Makruk, &error);
@@ -193,7 +212,8 @@ const char* mk_pgn(const char* text, const char* variant) {
 #include <chrono>
 #include <iostream>
 
-// One call per line, fields separated by tabs: "game\tVARIANT\tCOUNTING\tFEN\tACTIONS",
+// One call per line, fields separated by tabs: "game\tVARIANT\tCOUNTING\tFEN\tACTIONS"
+// (or "positions\t…" with the same fields),
 // "search\tVARIANT\tFEN\tACTIONS\tDEPTH" or "pgn\tTEXT\tVARIANT" (TEXT with "\n" for
 // new lines); one JSON answer per line. For
 // searches the node count and time go to standard error.
@@ -208,6 +228,8 @@ int main() {
     }
     if (f[0] == "game" && f.size() == 5) {
       std::cout << mk_game(f[1].c_str(), f[2].c_str(), f[3].c_str(), f[4].c_str()) << "\n";
+    } else if (f[0] == "positions" && f.size() == 5) {
+      std::cout << mk_positions(f[1].c_str(), f[2].c_str(), f[3].c_str(), f[4].c_str()) << "\n";
     } else if (f[0] == "pgn" && f.size() == 3) {
       std::string text = f[1];  // "\n" stands for a new line
       for (size_t k; (k = text.find("\\n")) != std::string::npos;) text.replace(k, 2, "\n");

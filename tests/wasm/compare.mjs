@@ -20,6 +20,7 @@ const core = await factory({ wasmBinary: fs.readFileSync(path.join(wasmDir, 'mak
 const game = core.cwrap('mk_game', 'string', ['string', 'string', 'string', 'string']);
 const search = core.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number']);
 const pgn = core.cwrap('mk_pgn', 'string', ['string', 'string']);
+const positionsOf = core.cwrap('mk_positions', 'string', ['string', 'string', 'string', 'string']);
 
 // A small seeded generator, so that a failure can be replayed.
 let seed = 20261201;
@@ -43,6 +44,10 @@ for (const variant of ['makruk', 'ouk']) {
         const a = JSON.parse(game(variant, counting, fen, line));
         calls.push(['game', variant, counting, fen, line].join('\t'));
         answers.push(JSON.stringify(a));
+        if (ply % 16 === 15) {
+          calls.push(['positions', variant, counting, fen, line].join('\t'));
+          answers.push(JSON.stringify(JSON.parse(positionsOf(variant, counting, fen, line))));
+        }
         if (!a.ok || a.result !== '*') break;
         // Now and then an action that is not a move (often refused: the refusal must agree too).
         if (rand(10) === 0) {

@@ -7,7 +7,7 @@ import type { GameState } from './api';
 import { h, replace, setText } from './dom';
 import { strings, t } from './i18n';
 import { moveText, squareText } from './notation';
-import { parsePlacement } from './replay';
+import { parsePlacement } from './placement';
 
 type Color = 'w' | 'b';
 type PieceKey = 'k' | 'm' | 's' | 'n' | 'r' | 'p' | 'pm';

@@ -13,11 +13,13 @@ const ready = makrukCore({ locateFile: (f) => `/core/${f}` }).then((m) => ({
   game: m.cwrap('mk_game', 'string', ['string', 'string', 'string', 'string']),
   search: m.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number']),
   pgn: m.cwrap('mk_pgn', 'string', ['string', 'string']),
+  positions: m.cwrap('mk_positions', 'string', ['string', 'string', 'string', 'string']),
 }));
 
 type Call =
   | { id: number; call: 'game'; args: [string, string, string, string] }
   | { id: number; call: 'pgn'; args: [string, string] }
+  | { id: number; call: 'positions'; args: [string, string, string, string] }
   | { id: number; call: 'search'; args: [string, string, string, number] };
 
 self.onmessage = async (e: MessageEvent<Call>) => {
@@ -29,6 +31,10 @@ self.onmessage = async (e: MessageEvent<Call>) => {
   }
   if (m.call === 'pgn') {
     postMessage({ id: m.id, result: JSON.parse(api.pgn(...m.args)) });
+    return;
+  }
+  if (m.call === 'positions') {
+    postMessage({ id: m.id, result: JSON.parse(api.positions(...m.args)) });
     return;
   }
   const [variant, fen, actions, depth] = m.args;

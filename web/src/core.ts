@@ -35,6 +35,12 @@ export interface CoreSearch {
 
 type Pending = { resolve: (v: never) => void; reject: (e: Error) => void; progress?: (p: CoreSearch) => void };
 
+/** One core for the rules the pages ask about (the engine's searches get their own, so that stopping one stops nothing else). */
+let shared: Core | null = null;
+export function rulesCore(): Core {
+  return (shared ??= new Core());
+}
+
 export class Core {
   private worker: Worker | null = null;
   private next = 1;
@@ -84,6 +90,11 @@ export class Core {
   /** The engine's best move there, deepening to `depth`; `progress` after each depth. */
   search(variant: Variant, fen: string, actions: string[], depth: number, progress?: (p: CoreSearch) => void): Promise<CoreSearch> {
     return this.call('search', [variant, fen, actions.join(' '), depth], progress);
+  }
+
+  /** The FEN before the first move and after each move (for stepping through a game). */
+  positions(variant: Variant, counting: 'auto' | 'declare', fen: string, actions: string[]): Promise<{ ok: boolean; error?: string; fens: string[] }> {
+    return this.call('positions', [variant, counting, fen, actions.join(' ')]);
   }
 
   /** A PGN, a plain list of moves or a FEN, read by the core (`variant`: when the text names none). */

@@ -7,7 +7,7 @@ import { describePiece, squareName } from './boardkeys';
 import { h, replace } from './dom';
 import { t } from './i18n';
 import { pieceSvg, type RoleId } from './pieces';
-import { parsePlacement, placement, type Board } from './replay';
+import { parsePlacement, placement, type Board } from './placement';
 
 const ROLES: RoleId[] = ['k', 'm', 's', 'n', 'r', 'p', 'pm'];
 

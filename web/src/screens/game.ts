@@ -6,7 +6,7 @@ import { Chessground } from 'chessgroundx';
 import type { Api } from 'chessgroundx/api';
 import type { Config } from 'chessgroundx/config';
 import * as cg from 'chessgroundx/types';
-import type { Color, GameState, Party, Player } from '../api';
+import type { Color, GameState, Party, Player, Variant } from '../api';
 import type { ServerError } from '../conn';
 import { h, replace, setText } from '../dom';
 import { lang, strings, t } from '../i18n';
@@ -15,7 +15,8 @@ import { BoardKeys } from '../boardkeys';
 import { QuickChat, phraseText } from '../quickchat';
 import { RecommendCard } from '../recommend';
 import { pieceSvg } from '../pieces';
-import { parsePlacement, placements, START_FEN } from '../replay';
+import { parsePlacement, START_FEN } from '../placement';
+import { rulesCore } from '../core';
 import { enablePush, notNow, permission, setNotNow, setTurnBadge } from '../push';
 import { play } from '../sound';
 import { formatDate } from '../time';
@@ -67,7 +68,8 @@ export class GameView {
   private party: Party | null = null;
   private state: GameState | null = null;
   private seat: number | null = null;
-  private plies: string[] | null = null; // placement after each ply
+  private plies: string[] | null = null; // placement before the first move and after each (from the core)
+  private pliesKey = '';
   private viewPly: number | null = null; // null = follow the live position
   /** Marks after moves (by ply - 1): "?!", "?", "??" from a review. */
   private marks: ({ text: string; kind: string } | null)[] = [];
@@ -171,13 +173,32 @@ export class GameView {
     this.state = s;
     this.pendingMove = false;
     if (newGame) this.viewPly = null;
-    const start = party.fen || START_FEN;
-    this.startWhite = start.split(' ')[1] !== 'b';
-    this.plies = placements(start, s.moves, s.fen);
-    if (this.viewPly !== null && (!this.plies || this.viewPly >= s.moves.length)) this.viewPly = null;
+    this.startWhite = (party.fen || START_FEN).split(' ')[1] !== 'b';
+    this.askPositions(s.variant, party.rules.counting, party.fen || '', s.moves);
+    if (this.viewPly !== null && this.viewPly >= s.moves.length) this.viewPly = null;
     if (!newGame && prev) this.sounds(prev, s);
     if (!newGame && prev) this.keys.sayChange(prev, s);
     this.render();
+  }
+
+  /** The placements before the first move and after each, from the rules core in this
+   * browser (for stepping through the moves); the ones known stay until they come. */
+  private askPositions(variant: Variant, counting: 'auto' | 'declare', start: string, moves: string[]): void {
+    const key = `${variant}|${counting}|${start}|${moves.join(' ')}`;
+    if (key === this.pliesKey) return;
+    this.pliesKey = key;
+    rulesCore()
+      .positions(variant, counting, start, moves)
+      .then(
+        (r) => {
+          if (this.pliesKey !== key || !this.state) return;
+          this.plies = r.ok ? r.fens.map((f) => f.split(' ')[0]) : null;
+          this.render();
+        },
+        () => {
+          /* the core is away: no stepping */
+        },
+      );
   }
 
   private sounds(prev: GameState, s: GameState): void {
@@ -259,7 +280,7 @@ export class GameView {
     // board
     const orientation: cg.Color = this.analysis ? this.orientationChoice : me === 'b' ? 'black' : 'white';
     const ply = live ? s.moves.length : this.viewPly!;
-    const fen = live || !this.plies ? s.fen : this.plies[ply];
+    const fen = live || !this.plies || ply >= this.plies.length ? s.fen : this.plies[ply];
     const lastMoveStr = ply > 0 ? s.moves[ply - 1] : null;
     const turnAtPly: Color = live ? s.turn : (ply % 2 === 0) === this.startTurnWhite() ? 'w' : 'b';
     const sanAt = ply > 0 ? s.san[ply - 1] ?? '' : '';

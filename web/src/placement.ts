@@ -1,8 +1,5 @@
-// Piece placement along a game's move list, for stepping through the moves. This decides
-// no rule: it only carries each piece from its square to its destination as the server's
-// record says (a capture removes what stood there; a pawn that reaches its sixth rank is
-// shown turned over, as the server's FEN shows it). The result is checked against the
-// server's FEN for the latest position; if they ever differ, stepping is turned off.
+// A FEN's piece placement as a map of squares, and back. Which piece goes where along a
+// game comes from the rules core (core.ts), never from here: this decides no rule.
 
 export type Board = Map<string, string>; // square -> FEN piece ("P", "m~", …)
 
@@ -47,31 +44,6 @@ export function placement(b: Board): string {
     rows.push(row);
   }
   return rows.join('/');
-}
-
-export function applyMove(b: Board, move: string): Board {
-  const from = move.slice(0, 2);
-  const to = move.slice(2, 4);
-  const nb = new Map(b);
-  const p = nb.get(from);
-  if (!p) return nb;
-  nb.delete(from);
-  let q = p;
-  if (p === 'P' && to[1] === '6') q = 'M~';
-  if (p === 'p' && to[1] === '3') q = 'm~';
-  nb.set(to, q);
-  return nb;
-}
-
-/** Placements after each ply (index 0 = start), or null if they do not end at `fen`. */
-export function placements(startFen: string, moves: string[], fen: string): string[] | null {
-  let b = parsePlacement(startFen);
-  const out = [placement(b)];
-  for (const m of moves) {
-    b = applyMove(b, m);
-    out.push(placement(b));
-  }
-  return out[out.length - 1] === placement(parsePlacement(fen)) ? out : null;
 }
 
 export const START_FEN = 'rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1';
