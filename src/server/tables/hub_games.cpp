@@ -2,7 +2,6 @@
 #include <boost/json.hpp>
 #include <ctime>
 
-#include "core/notation.h"
 #include "core/pgn.h"
 #include "server/tables/hub.h"
 #include "server/tables/hub_detail.h"
@@ -44,24 +43,17 @@ HttpReply Hub::game_record(const std::string& public_id, const std::string& base
   }
   const PartyRecord& party = d->party;
   const GameRecord& rec = d->games.front();
-  const Variant variant = party.variant == "ouk" ? Variant::Ouk : Variant::Makruk;
-  std::string why;
-  auto game = Game::create(variant, party.counting == "declare" ? Counting::Declaration : Counting::Automatic,
-                           rec.start_fen, &why);
-  if (!game) return storage_failed(std::runtime_error("the stored game does not start: " + why));
-  json::array moves, san, thai;
-  int64_t last = rec.created_at;
-  for (const ActionRecord& a : rec.actions) {
-    if (is_move_action(a.action)) {
-      Move m = parse_move(game->position(), a.action);
-      if (m.is_none()) break;  // cannot happen: only legal moves are stored
-      moves.push_back(json::value(a.action));
-      san.push_back(json::value(move_to_san(game->position(), m)));
-      thai.push_back(json::value(move_to_thai_san(game->position(), m)));
-    }
-    if (!game->apply(a.action, &why)) break;
-    if (a.action != "expire") last = a.at;
-  }
+  // The game replayed as a table opened from the store replays it: moves in
+  // both notations along the way.
+  const Party table = Party::from_record(*d);
+  if (!table.game()) return storage_failed(std::runtime_error("the stored game does not start"));
+  const LiveGame& live = *table.game();
+  const Game* game = &live.game;
+  json::array moves;
+  for (const std::string& a : game->record())
+    if (is_move_action(a)) moves.push_back(json::value(a));
+  json::array san(live.san.begin(), live.san.end()), thai(live.san_thai.begin(), live.san_thai.end());
+  const int64_t last = table.last_activity();
   auto name = [&](int seat) -> std::string {
     if (seat == 1 && party.cpu_level) return "CPU (level " + std::to_string(party.cpu_level) + ")";
     for (const SeatRecord& s : d->seats)
