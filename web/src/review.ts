@@ -11,7 +11,7 @@
 // shows how far a running count has gone towards its limit.
 import type { GameRecord } from './api';
 import { Core, type CoreSearch } from './core';
-import { h, replace } from './dom';
+import { h, replace, setText } from './dom';
 import { t } from './i18n';
 import { moveText } from './notation';
 
@@ -259,8 +259,4 @@ export class ReviewPanel {
   destroy(): void {
     this.core.stop();
   }
-}
-
-function setText(el: HTMLElement, text: string): void {
-  if (el.textContent !== text) el.textContent = text;
 }

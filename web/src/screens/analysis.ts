@@ -4,7 +4,7 @@
 // PGN or a plain list of moves; and from any position, a game against the CPU or a table
 // to invite a friend to.
 import { api, lastName, saveName, saveSeat, type Count, type GameState, type Party, type Variant } from '../api';
-import { Core, type CoreGame, type CoreSearch } from '../core';
+import { Core, rulesCore, type CoreGame, type CoreSearch } from '../core';
 import { h } from '../dom';
 import { t } from '../i18n';
 import { moveText } from '../notation';
@@ -25,7 +25,7 @@ export function scoreText(score: string, whiteToMove: boolean): string {
 export class AnalysisScreen implements Screen {
   el: HTMLElement;
   wide = true;
-  private rules = new Core();
+  private rules = rulesCore(); // shared with the board's stepping: one copy of the rules
   private engine = new Core();
   private variant: Variant;
   private start: string;
@@ -307,7 +307,6 @@ export class AnalysisScreen implements Screen {
   destroy(): void {
     this.destroyed = true;
     this.engine.stop();
-    this.rules.stop();
     this.view.destroy();
   }
 }
