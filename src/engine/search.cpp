@@ -106,6 +106,12 @@ struct Worker {
   int completed_depth = 0;
   Value best_value = -VALUE_INFINITE;
   std::vector<Move> best_pv;
+  // Multi-PV: the lines of the last completed iteration, best first; the
+  // line searched now (pv_index) leaves out the root moves of those before it.
+  std::vector<RootLine> lines;
+  std::vector<Move> excluded;
+  Move root_hint;
+  int pv_index = 0;
 
   Move killers[MAX_PLY + 2][2] = {};
   int history[COLOR_NB][64][64] = {};
@@ -287,6 +293,7 @@ void Worker::update_quiet_stats(Move best, const Move* quiets, int quiet_count, 
 }
 
 Value Worker::qsearch(Value alpha, Value beta, int ply) {
+  pv_length[ply] = ply;  // a line ends here: the parent's PV takes nothing stale from this ply
   count_node();
   if ((nodes.load(std::memory_order_relaxed) & 1023) == 0) check_time();
   if (stopped()) return VALUE_ZERO;
@@ -378,7 +385,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
   TTEntry* tte = engine.tt_.probe(key, tt_hit);
   const Value tt_value = tt_hit ? value_from_tt(tte->value, ply) : VALUE_NONE;
   Move tt_move = tt_hit ? Move::from_raw(tte->move) : Move();
-  if (root && !best_pv.empty()) tt_move = best_pv[0];
+  if (root && !root_hint.is_none()) tt_move = root_hint;
   if (!pv_node && tt_hit && tte->depth >= depth && tte->bound() != BOUND_NONE &&
       (tte->bound() & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER)))
     return tt_value;
@@ -424,6 +431,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
 
   for (int i = 0; i < list.size; ++i) {
     Move m = pick_next(list, scores, i);
+    if (root && std::find(excluded.begin(), excluded.end(), m) != excluded.end()) continue;
     const bool quiet = !is_capture(pos, m) && !m.is_promotion();
     if (!root && best_value > -VALUE_MATE_IN_MAX_PLY) {
       if (!quiet && depth <= 6 && see(pos, m) < -120 * depth) continue;
@@ -479,6 +487,8 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
   }
   if (move_count == 0) best_value = alpha;  // every move pruned (only at low depth)
 
+  // A later line of a multi-PV root is not the position's best: the table keeps the first.
+  if (root && pv_index > 0) return best_value;
   Bound bound = best_value >= beta ? BOUND_LOWER : best_value > original_alpha ? BOUND_EXACT : BOUND_UPPER;
   engine.tt_.store(tte, key, value_to_tt(best_value, ply), static_eval, bound, depth, best_move.raw());
   return best_value;
@@ -486,45 +496,68 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
 
 void Worker::iterate(const std::function<void(const Info&)>* on_info, const std::vector<Worker*>& all) {
   const int max_depth = limits.depth ? std::min(limits.depth, MAX_PLY - 1) : MAX_PLY - 1;
-  Value previous = VALUE_ZERO;
+  const int multipv = std::clamp(limits.multipv, 1, std::max(1, count_legal(pos)));
+  std::vector<RootLine> current;
   for (int depth = 1 + (id % 2); depth <= max_depth; ++depth) {
-    seldepth = 0;
-    Value alpha = -VALUE_INFINITE, beta = VALUE_INFINITE, delta = 30, v;
-    if (depth >= 5) {
-      alpha = std::max(previous - delta, -VALUE_INFINITE);
-      beta = std::min(previous + delta, VALUE_INFINITE);
-    }
-    for (;;) {
-      v = search(depth, alpha, beta, 0, false);
-      if (stopped()) break;
-      if (v <= alpha) {
-        beta = (alpha + beta) / 2;
-        alpha = std::max(v - delta, -VALUE_INFINITE);
-      } else if (v >= beta) {
-        beta = std::min(v + delta, VALUE_INFINITE);
-      } else {
-        break;
+    current.clear();
+    excluded.clear();
+    for (pv_index = 0; pv_index < multipv; ++pv_index) {
+      seldepth = 0;
+      // Each line starts from its own score and move of the iteration before.
+      const bool known = size_t(pv_index) < lines.size();
+      const Value previous = known ? lines[pv_index].score : VALUE_ZERO;
+      root_hint = known && !lines[pv_index].pv.empty() ? lines[pv_index].pv[0] : Move();
+      Value alpha = -VALUE_INFINITE, beta = VALUE_INFINITE, delta = 30, v;
+      if (depth >= 5 && known) {
+        alpha = std::max(previous - delta, -VALUE_INFINITE);
+        beta = std::min(previous + delta, VALUE_INFINITE);
       }
-      delta += delta / 2;
+      for (;;) {
+        v = search(depth, alpha, beta, 0, false);
+        if (stopped()) break;
+        if (v <= alpha) {
+          beta = (alpha + beta) / 2;
+          alpha = std::max(v - delta, -VALUE_INFINITE);
+        } else if (v >= beta) {
+          beta = std::min(v + delta, VALUE_INFINITE);
+        } else {
+          break;
+        }
+        delta += delta / 2;
+      }
+      if (stopped()) break;
+      RootLine line{v, std::vector<Move>(pv[0], pv[0] + pv_length[0])};
+      if (line.pv.empty()) break;  // every move pruned: cannot happen at the root
+      excluded.push_back(line.pv[0]);
+      // Kept best first; a later line can score above an earlier one at this depth.
+      auto at = std::find_if(current.begin(), current.end(), [&](const RootLine& l) { return l.score < v; });
+      current.insert(at, std::move(line));
     }
-    if (stopped()) break;
+    if (stopped() || current.empty()) break;
+    pv_index = 0;
     completed_depth = depth;
-    best_value = previous = v;
-    best_pv.assign(pv[0], pv[0] + pv_length[0]);
+    lines = current;
+    best_value = lines[0].score;
+    best_pv = lines[0].pv;
 
     if (id != 0) continue;
     if (on_info && *on_info) {
-      Info info;
-      info.depth = depth;
-      info.seldepth = seldepth;
-      info.score = v;
-      for (Worker* w : all) info.nodes += w->nodes.load(std::memory_order_relaxed);
-      info.ms = elapsed_ms(budget.start);
-      info.hashfull = engine.tt_.hashfull();
-      info.pv = best_pv;
-      (*on_info)(info);
+      uint64_t total = 0;
+      for (Worker* w : all) total += w->nodes.load(std::memory_order_relaxed);
+      for (size_t i = 0; i < lines.size(); ++i) {
+        Info info;
+        info.depth = depth;
+        info.seldepth = seldepth;
+        info.multipv = int(i) + 1;
+        info.score = lines[i].score;
+        info.nodes = total;
+        info.ms = elapsed_ms(budget.start);
+        info.hashfull = engine.tt_.hashfull();
+        info.pv = lines[i].pv;
+        (*on_info)(info);
+      }
     }
-    if (limits.mate && v >= mate_in(2 * limits.mate)) break;
+    if (limits.mate && best_value >= mate_in(2 * limits.mate)) break;
     if (budget.optimum && !limits.movetime && !engine.ponder_.load(std::memory_order_relaxed) &&
         elapsed_ms(budget.start) >= budget.optimum * 6 / 10)
       break;
@@ -585,6 +618,8 @@ SearchResult Engine::search(const Position& root, const Limits& limits,
   result.best = result.pv.empty() ? legal.moves[0] : result.pv[0];
   if (result.pv.size() > 1) result.ponder = result.pv[1];
   result.score = main.best_value;
+  result.lines = main.lines;
+  if (result.lines.empty() && !result.best.is_none()) result.lines.push_back({result.score, {result.best}});
   result.depth = main.completed_depth;
   for (Worker* w : all) result.nodes += w->nodes.load();
   return result;

@@ -24,15 +24,24 @@ struct Limits {
   int mate = 0;           // search for a mate in this many moves
   bool infinite = false;  // until stop()
   bool ponder = false;    // no time limit until ponderhit()
+  int multipv = 1;        // the best this many moves, each with its line
   bool use_time() const { return time[WHITE] || time[BLACK] || movetime; }
 };
 
 struct Info {
   int depth = 0, seldepth = 0;
+  int multipv = 1;  // which line: 1 for the best
+
   Value score = 0;
   uint64_t nodes = 0;
   int64_t ms = 0;
   int hashfull = 0;
+  std::vector<Move> pv;
+};
+
+// One of the best moves at the root, with its score and line (multi-PV).
+struct RootLine {
+  Value score = 0;
   std::vector<Move> pv;
 };
 
@@ -43,6 +52,7 @@ struct SearchResult {
   int depth = 0;
   uint64_t nodes = 0;
   std::vector<Move> pv;
+  std::vector<RootLine> lines;  // best first; the first is score and pv (Limits::multipv of them)
 };
 
 // Static exchange evaluation of a capture (or promotion), in SEE_VALUE units.
@@ -65,7 +75,7 @@ class Engine {
 
   // Searches `root` (a position with its game history, for repetitions) and
   // returns the best move. Blocks until done; stop() may be called from another
-  // thread. `on_info` is called after each completed iteration.
+  // thread. `on_info` is called after each completed iteration, once per line.
   SearchResult search(const Position& root, const Limits& limits,
                       const std::function<void(const Info&)>& on_info = {});
   void stop() { stop_.store(true, std::memory_order_relaxed); }

@@ -72,6 +72,7 @@ class Uci {
   int skill_level_ = MAX_LEVEL;
   bool limit_strength_ = false;
   int elo_ = MAX_ELO;
+  int multipv_ = 1;
   std::mt19937_64 rng_{std::random_device{}()};
 
   int level() const { return limit_strength_ ? level_from_elo(elo_) : skill_level_; }
@@ -84,6 +85,7 @@ void Uci::cmd_uci() {
       "option name Threads type spin default 1 min 1 max 256\n"
       "option name Move Overhead type spin default 30 min 0 max 5000\n"
       "option name Ponder type check default false\n"
+      "option name MultiPV type spin default 1 min 1 max 64\n"
       "option name Skill Level type spin default 8 min 1 max 8\n"
       "option name UCI_LimitStrength type check default false\n"
       "option name UCI_Elo type spin default " + std::to_string(MAX_ELO) + " min " +
@@ -127,6 +129,8 @@ void Uci::cmd_setoption(std::istringstream& is) {
     if (as_int(1, 256, v)) engine_.set_threads(v);
   } else if (name == "Move Overhead") {
     if (as_int(0, 5000, v)) engine_.set_move_overhead(v);
+  } else if (name == "MultiPV") {
+    if (as_int(1, 64, v)) multipv_ = v;
   } else if (name == "Skill Level") {
     if (as_int(MIN_LEVEL, MAX_LEVEL, v)) skill_level_ = v;
   } else if (name == "UCI_LimitStrength") {
@@ -216,6 +220,7 @@ void Uci::cmd_go(std::istringstream& is) {
     else say("info string ignoring go parameter '" + token + "'");
   }
   if (limits.mate && !limits.depth) limits.depth = 2 * limits.mate + 1;
+  limits.multipv = multipv_;
   Position root = beyond_ ? *beyond_ : game_->position();
   if (game_->over()) {
     // The game is over by our rules. With a legal move, answer it all the
@@ -244,7 +249,7 @@ void Uci::cmd_go(std::istringstream& is) {
     SearchResult r = engine_.search(root, limits, [this](const Info& info) {
       std::ostringstream os;
       uint64_t nps = info.ms ? info.nodes * 1000 / uint64_t(info.ms) : info.nodes * 1000;
-      os << "info depth " << info.depth << " seldepth " << info.seldepth << " score "
+      os << "info depth " << info.depth << " seldepth " << info.seldepth << " multipv " << info.multipv << " score "
          << score_to_uci(info.score) << " nodes " << info.nodes << " nps " << nps << " hashfull "
          << info.hashfull << " time " << info.ms << " pv";
       for (Move m : info.pv) os << ' ' << move_to_string(m);

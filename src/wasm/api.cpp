@@ -5,7 +5,7 @@
 // calls line by line, which the tests compare with the WebAssembly build.
 //
 //   mk_game(variant, counting, fen, actions)   the game after the actions
-//   mk_search(variant, fen, actions, depth, ms) the engine's best move there
+//   mk_search(variant, fen, actions, depth, ms, lines) the engine's best moves there
 //   mk_pgn(text, variant)                       a PGN, move list or FEN read (pgn.h)
 //   mk_positions(variant, counting, fen, actions) the FEN before the first move and after each
 //
@@ -138,7 +138,9 @@ const char* mk_game(const char* variant, const char* counting, const char* fen, 
   return answer.c_str();
 }
 
-const char* mk_search(const char* variant, const char* fen, const char* actions, int depth, int ms) {
+// The best `lines` moves (1 to 8), each with its score and line, best first; the
+// first is also given as best, score and pv.
+const char* mk_search(const char* variant, const char* fen, const char* actions, int depth, int ms, int lines) {
   std::string error;
   auto game = replay(variant, "auto", fen, actions, &error);
   if (!game) return fail(error);
@@ -148,15 +150,27 @@ const char* mk_search(const char* variant, const char* fen, const char* actions,
   limits.depth = depth > 0 ? depth : 0;
   limits.movetime = ms > 0 ? ms : 0;
   if (!limits.depth && !limits.movetime) limits.depth = 8;
+  limits.multipv = lines < 1 ? 1 : lines > 8 ? 8 : lines;
   engine::SearchResult r = eng->search(game->position(), limits);
+  auto moves = [](const std::vector<Move>& pv) {
+    std::string out = "[";
+    for (size_t i = 0; i < pv.size(); ++i) {
+      if (i) out += ',';
+      quote(out, move_to_string(pv[i]));
+    }
+    return out + "]";
+  };
   answer = "{\"ok\":true,\"best\":";
   quote(answer, move_to_string(r.best));
   answer += ",\"score\":";
   quote(answer, engine::score_to_uci(r.score));
-  answer += ",\"depth\":" + std::to_string(r.depth) + ",\"nodes\":" + std::to_string(r.nodes) + ",\"pv\":[";
-  for (size_t i = 0; i < r.pv.size(); ++i) {
+  answer += ",\"depth\":" + std::to_string(r.depth) + ",\"nodes\":" + std::to_string(r.nodes) +
+            ",\"pv\":" + moves(r.pv) + ",\"lines\":[";
+  for (size_t i = 0; i < r.lines.size(); ++i) {
     if (i) answer += ',';
-    quote(answer, move_to_string(r.pv[i]));
+    answer += "{\"score\":";
+    quote(answer, engine::score_to_uci(r.lines[i].score));
+    answer += ",\"pv\":" + moves(r.lines[i].pv) + "}";
   }
   answer += "]}";
   return answer.c_str();
@@ -214,7 +228,7 @@ const char* mk_pgn(const char* text, const char* variant) {
 
 // One call per line, fields separated by tabs: "game\tVARIANT\tCOUNTING\tFEN\tACTIONS"
 // (or "positions\t…" with the same fields),
-// "search\tVARIANT\tFEN\tACTIONS\tDEPTH" or "pgn\tTEXT\tVARIANT" (TEXT with "\n" for
+// "search\tVARIANT\tFEN\tACTIONS\tDEPTH[\tLINES]" or "pgn\tTEXT\tVARIANT" (TEXT with "\n" for
 // new lines); one JSON answer per line. For
 // searches the node count and time go to standard error.
 int main() {
@@ -234,9 +248,10 @@ int main() {
       std::string text = f[1];  // "\n" stands for a new line
       for (size_t k; (k = text.find("\\n")) != std::string::npos;) text.replace(k, 2, "\n");
       std::cout << mk_pgn(text.c_str(), f[2].c_str()) << "\n";
-    } else if (f[0] == "search" && f.size() == 5) {
+    } else if (f[0] == "search" && (f.size() == 5 || f.size() == 6)) {
       auto t0 = std::chrono::steady_clock::now();
-      std::cout << mk_search(f[1].c_str(), f[2].c_str(), f[3].c_str(), std::stoi(f[4]), 0) << "\n";
+      const int lines = f.size() == 6 ? std::atoi(f[5].c_str()) : 1;
+      std::cout << mk_search(f[1].c_str(), f[2].c_str(), f[3].c_str(), std::atoi(f[4].c_str()), 0, lines) << "\n";
       std::cerr << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() << " ms\n";
     } else {
       std::cout << "{\"ok\":false,\"error\":\"unknown call\"}\n";

@@ -204,6 +204,78 @@ TEST(Search, ThreadsAgreeOnForcedMate) {
   EXPECT_EQ(move_to_string(r.best), "a1a8");
 }
 
+// Multi-PV: each line starts with a different move, best first, and each line is legal.
+static void expect_lines_sound(const Position& root, const SearchResult& r, size_t n) {
+  ASSERT_EQ(r.lines.size(), n);
+  EXPECT_EQ(r.lines[0].pv.front(), r.best);
+  EXPECT_EQ(r.lines[0].score, r.score);
+  for (size_t i = 0; i < r.lines.size(); ++i) {
+    if (i) {
+      EXPECT_GE(r.lines[i - 1].score, r.lines[i].score) << "line " << i + 1;
+    }
+    for (size_t j = 0; j < i; ++j) EXPECT_NE(r.lines[i].pv.front(), r.lines[j].pv.front());
+    Position p = root;
+    for (Move m : r.lines[i].pv) {
+      MoveList legal;
+      generate_legal(p, legal);
+      ASSERT_TRUE(legal.contains(m)) << "line " << i + 1 << ": " << move_to_string(m);
+      p.do_move(m);
+    }
+  }
+}
+
+TEST(Search, MultiPvGivesTheBestMovesInOrder) {
+  Engine engine;
+  // Ra8 mates; no other move comes close.
+  Position pos = position("3k4/8/3K4/8/8/8/8/R7 w - - 0 1");
+  Limits limits;
+  limits.depth = 6;
+  limits.multipv = 3;
+  SearchResult r = engine.search(pos, limits);
+  expect_lines_sound(pos, r, 3);
+  EXPECT_EQ(move_to_string(r.best), "a1a8");
+  EXPECT_EQ(r.lines[0].score, mate_in(1));
+  EXPECT_LT(r.lines[1].score, mate_in(1));
+  // A rook (for the knight) or a knight (for the king) to take: the rook first, the
+  // knight second, then the rest.
+  engine.new_game();
+  pos = position("7k/p6p/8/4r3/8/P2N3P/6n1/5K2 w - - 0 1");
+  r = engine.search(pos, limits);
+  expect_lines_sound(pos, r, 3);
+  EXPECT_EQ(move_to_string(r.lines[0].pv.front()), "d3e5");
+  EXPECT_EQ(move_to_string(r.lines[1].pv.front()), "f1g2");
+  EXPECT_GT(r.lines[1].score, r.lines[2].score + 100) << r.lines[0].score << " " << r.lines[1].score << " " << r.lines[2].score;
+}
+
+TEST(Search, MultiPvInRandomPositionsAndBeyondTheLegalMoves) {
+  Engine engine;
+  std::mt19937 rng(7);
+  for (int game = 0; game < 6; ++game) {
+    Position pos = position(std::string(Position::MAKRUK_START).c_str());
+    for (int ply = 0; ply < 30; ++ply) {
+      MoveList legal;
+      generate_legal(pos, legal);
+      if (legal.size == 0) break;
+      pos.do_move(legal.moves[rng() % legal.size]);
+    }
+    MoveList legal;
+    generate_legal(pos, legal);
+    if (legal.size == 0) continue;
+    Limits limits;
+    limits.depth = 5;
+    limits.multipv = 4;
+    expect_lines_sound(pos, engine.search(pos, limits), std::min<size_t>(4, legal.size));
+  }
+  // Asked for more lines than there are moves: one per move.
+  Position pos = position("k7/8/1K6/8/8/8/8/8 b - - 0 1");
+  MoveList legal;
+  generate_legal(pos, legal);
+  Limits limits;
+  limits.depth = 4;
+  limits.multipv = 10;
+  expect_lines_sound(pos, engine.search(pos, limits), size_t(legal.size));
+}
+
 TEST(Uci, Handshake) {
   std::string out = uci_session("uci\nisready\nquit\n");
   EXPECT_NE(out.find("id name makruk"), std::string::npos);
@@ -224,6 +296,27 @@ TEST(Uci, GoDepthAnswersWithInfoAndLegalBestMove) {
   pos.do_move(parse_move(pos, "e3e4"));
   pos.do_move(parse_move(pos, "d6d5"));
   EXPECT_FALSE(parse_move(pos, out.substr(at + 9, 4)).is_none());
+}
+
+TEST(Uci, MultiPvReportsEachLine) {
+  std::string out = uci_session("setoption name MultiPV value 3\nposition startpos\ngo depth 5\nisready\n");
+  for (const char* k : {" multipv 1 ", " multipv 2 ", " multipv 3 "}) EXPECT_NE(out.find(k), std::string::npos) << k;
+  std::set<std::string> firsts;
+  std::istringstream lines(out);
+  std::string best1;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("info depth 5 ", 0) != 0) continue;
+    const size_t at = line.find(" multipv "), pv = line.find(" pv ");
+    ASSERT_NE(at, std::string::npos) << line;
+    ASSERT_NE(pv, std::string::npos) << line;
+    const std::string first = line.substr(pv + 4, line.find(' ', pv + 4) - pv - 4);
+    firsts.insert(first);
+    if (line.compare(at, 11, " multipv 1 ") == 0) best1 = first;
+  }
+  EXPECT_EQ(firsts.size(), 3u) << out;
+  EXPECT_NE(out.find("bestmove " + best1), std::string::npos) << out;
+  out = uci_session("setoption name MultiPV value 0\n");
+  EXPECT_NE(out.find("option 'MultiPV' needs a number from 1 to 64"), std::string::npos) << out;
 }
 
 TEST(Uci, StopEndsInfiniteSearch) {

@@ -18,7 +18,8 @@ const require = createRequire(import.meta.url);
 const factory = require(path.join(wasmDir, 'makruk.js'));
 const core = await factory({ wasmBinary: fs.readFileSync(path.join(wasmDir, 'makruk.wasm')) });
 const game = core.cwrap('mk_game', 'string', ['string', 'string', 'string', 'string']);
-const search = core.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number']);
+const searchLines = core.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number', 'number']);
+const search = (variant, fen, moves, depth, ms) => searchLines(variant, fen, moves, depth, ms, 1);
 const pgn = core.cwrap('mk_pgn', 'string', ['string', 'string']);
 const positionsOf = core.cwrap('mk_positions', 'string', ['string', 'string', 'string', 'string']);
 
@@ -103,6 +104,20 @@ for (const [variant, moves] of positions) {
   console.log(`search ${variant} [${moves}] depth ${DEPTH}: wasm ${r.best} ${r.nodes} nodes in ${Math.round(ms)} ms,` +
     ` ${Math.round((r.nodes / ms) * 1000)} n/s; native ${nr.best} ${nr.nodes} nodes in ${Math.round(nms)} ms,` +
     ` ${Math.round((nr.nodes / nms) * 1000)} n/s`);
+}
+// Multi-PV, as the analysis board asks for it: three lines with different first moves,
+// each legal and its line playable, best first; the native build agrees on their number.
+for (const [variant, moves] of positions) {
+  const r = JSON.parse(searchLines(variant, '', moves, 8, 0, 3));
+  const firsts = r.lines.map((l) => l.pv[0]);
+  const value = (s) => (s.startsWith('mate') ? Math.sign(Number(s.split(' ')[1])) * 100000 - Number(s.split(' ')[1]) : Number(s.split(' ')[1]));
+  const sorted = r.lines.every((l, i) => i === 0 || value(r.lines[i - 1].score) >= value(l.score));
+  const playable = r.lines.every((l) => JSON.parse(game(variant, 'auto', '', [moves, ...l.pv].filter(Boolean).join(' '))).ok);
+  const n = spawnSync(native, [], { input: ['search', variant, '', moves, '8', '3'].join('\t') + '\n', encoding: 'utf8' });
+  const nr = JSON.parse(n.stdout.trim());
+  const ok = r.lines.length === 3 && new Set(firsts).size === 3 && sorted && playable && r.best === firsts[0] && nr.lines.length === 3;
+  console.log(`multi-PV ${variant} [${moves}]: ${r.lines.map((l) => `${l.pv[0]} ${l.score}`).join(', ')}${ok ? '' : ' WRONG'}`);
+  if (!ok) searchFailed++;
 }
 // A review's cost: a 60-move game (played by the engine at depth 3, with a random first
 // move or two), every position searched depth by depth to 10, as the web review does.

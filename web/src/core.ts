@@ -30,6 +30,8 @@ export interface CoreSearch {
   nodes: number;
   total: number;
   pv: string[];
+  /** The best moves (as many as asked for), best first: each with its score and line. */
+  lines: { score: string; pv: string[] }[];
   ms: number;
 }
 
@@ -87,9 +89,9 @@ export class Core {
     return this.call('game', [variant, counting, fen, actions.join(' ')]);
   }
 
-  /** The engine's best move there, deepening to `depth`; `progress` after each depth. */
-  search(variant: Variant, fen: string, actions: string[], depth: number, progress?: (p: CoreSearch) => void): Promise<CoreSearch> {
-    return this.call('search', [variant, fen, actions.join(' '), depth], progress);
+  /** The engine's best `lines` moves there, deepening to `depth`; `progress` after each depth. */
+  search(variant: Variant, fen: string, actions: string[], depth: number, progress?: (p: CoreSearch) => void, lines = 1): Promise<CoreSearch> {
+    return this.call('search', [variant, fen, actions.join(' '), depth, lines], progress);
   }
 
   /** The FEN before the first move and after each move (for stepping through a game). */

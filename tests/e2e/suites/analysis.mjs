@@ -10,7 +10,24 @@ export default function (H) {
     await p.goto(`${H.BASE}/analysis`);
     await until('the start position', async () => (await fenOf(p))?.startsWith('rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w'));
     await until('the engine thinks', async () => Number(await p.locator(tid('engine-line')).getAttribute('data-depth')) >= 4, 20000);
-    assert(/depth \d+ · [+-]?\d+\.\d\d · /.test(await text(p, tid('engine-line'))), `a line with depth and score (${await text(p, tid('engine-line'))})`);
+    assert(/depth \d+ · [+-]?\d+\.\d\d/.test(await text(p, tid('engine-line'))), `depth and score (${await text(p, tid('engine-line'))})`);
+    // Multi-PV: three lines, different first moves, each with a score and its moves; the best as an arrow.
+    const pvs = p.locator(`${tid('engine-lines')} .engine-pv`);
+    await until('three lines', async () => (await pvs.count()) === 3);
+    const firsts = await pvs.evaluateAll((bs) => bs.map((b) => b.dataset.move));
+    assert(new Set(firsts).size === 3, `different first moves (${firsts})`);
+    for (const line of await pvs.allTextContents()) assert(/^[+-]?\d+\.\d\d \S+/.test(line), `a scored line (${line})`);
+    await until('the arrow', async () => (await p.locator(tid('board')).getAttribute('data-arrow'))?.length === 4);
+    await shot(p, 'analysis-lines-1280-en');
+    // Choosing the second line plays its first move.
+    const second = firsts[1];
+    await pvs.nth(1).click();
+    await until('its move played', async () => (await fenOf(p))?.includes(' b '));
+    await until(`the board moved (${second})`, async () => (await p.locator(tid('board')).getAttribute('data-fen')) === (await fenOf(p)));
+    await p.click(tid('analysis-back'));
+    await until('back at the start', async () => (await fenOf(p))?.includes(' w '));
+    await until('the board too', async () => (await p.locator(tid('board')).getAttribute('data-fen')) === (await fenOf(p)));
+    await p.evaluate(() => window.scrollTo(0, 0)); // the lines are below the board
     // White, then Black, on the same board.
     await clickMove(p, 'e3e4');
     await until('after e4', async () => (await fenOf(p))?.includes(' b '));

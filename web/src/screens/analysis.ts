@@ -1,6 +1,6 @@
 // /analysis: the free analysis board. Moves for both sides on the game screen's board,
-// checked by the rules core in this browser (WebAssembly); the engine's best line and
-// evaluation, live; a position from a game (/analysis?variant=…&fen=…&moves=…), a FEN, a
+// checked by the rules core in this browser (WebAssembly); the engine's three best lines
+// and their evaluations, live (a line's first move is played by choosing it); a position from a game (/analysis?variant=…&fen=…&moves=…), a FEN, a
 // PGN or a plain list of moves; and from any position, a game against the CPU or a table
 // to invite a friend to.
 import { api, lastName, saveName, saveSeat, type Count, type GameState, type Party, type Variant } from '../api';
@@ -22,6 +22,9 @@ export function scoreText(score: string, whiteToMove: boolean): string {
   return n > 0 ? `+${pawns}` : pawns;
 }
 
+/** How many of the engine's best moves the board shows, each with its line. */
+const LINES = 3;
+
 export class AnalysisScreen implements Screen {
   el: HTMLElement;
   wide = true;
@@ -33,6 +36,7 @@ export class AnalysisScreen implements Screen {
   private view: GameView;
   private now: CoreGame | null = null;
   private line: HTMLElement;
+  private lines: HTMLOListElement;
   private fenOut: HTMLInputElement;
   private importText: HTMLTextAreaElement;
   private importError: HTMLElement;
@@ -56,6 +60,7 @@ export class AnalysisScreen implements Screen {
       { analysis: true },
     );
     this.line = h('p', { class: 'engine-line', role: 'status', 'aria-live': 'polite', 'data-testid': 'engine-line' });
+    this.lines = h('ol', { class: 'engine-lines', 'data-testid': 'engine-lines', 'aria-label': t('analysisLines') }) as HTMLOListElement;
     this.fenOut = h('input', { type: 'text', readonly: true, id: 'analysis-fen', class: 'fen-out', 'data-testid': 'analysis-fen' });
     this.importText = h('textarea', { id: 'analysis-import', rows: 4, 'data-testid': 'import-text', spellcheck: 'false' });
     this.importError = h('p', { class: 'error', role: 'alert', 'data-testid': 'import-error' });
@@ -86,6 +91,7 @@ export class AnalysisScreen implements Screen {
       { class: 'analysis-panel', 'aria-labelledby': 'analysis-title' },
       h('h2', { id: 'analysis-title' }, t('analysisEngine')),
       this.line,
+      this.lines,
       h(
         'div',
         { class: 'analysis-row' },
@@ -126,6 +132,10 @@ export class AnalysisScreen implements Screen {
   /** The set-up: from the position on the board; the core judges the result. */
   private openSetup(): void {
     const fen = this.now?.fen ?? '';
+    // The engine rests while the board is away (a late line would draw on a hidden board).
+    this.shown++;
+    this.engine.stop();
+    this.view.setArrow(null);
     const close = () => {
       this.setupBox.replaceChildren();
       this.view.el.hidden = false;
@@ -147,7 +157,10 @@ export class AnalysisScreen implements Screen {
         this.moves = [];
         void this.refresh();
       },
-      close,
+      () => {
+        close();
+        void this.refresh();
+      },
     );
     this.view.el.hidden = true;
     this.setupBox.replaceChildren(setup.el);
@@ -226,33 +239,59 @@ export class AnalysisScreen implements Screen {
     };
     // A new list of moves is a new "game" for the board when it is not the last one plus a move.
     this.view.update(party, state, g.turn === 'w' ? 0 : 1);
+    this.view.setArrow(null);
+    this.lines.replaceChildren();
+    delete this.line.dataset.depth;
     if (g.result !== '*' || !g.legal.length) {
       this.line.textContent = t('analysisOver');
       return;
     }
     this.line.textContent = t('analysisThinking');
     try {
-      await this.engine.search(this.variant, this.start, this.moves, 30, (p) => void this.showLine(p, g, mine));
+      await this.engine.search(this.variant, this.start, this.moves, 30, (p) => void this.showLines(p, g, mine), LINES);
     } catch {
       // stopped: a newer position is being searched
     }
   }
 
-  private async showLine(p: CoreSearch, at: CoreGame, mine: number): Promise<void> {
-    if (mine !== this.shown || this.destroyed) return;
-    const pv = p.pv.slice(0, 8);
-    let sans: string[] = pv;
-    try {
-      const after = await this.rules.game(this.variant, 'auto', this.start, [...this.moves, ...pv]);
-      if (after.ok) sans = after.san.slice(after.san.length - pv.length).map((s, i) => moveText(s, pv[i]));
-    } catch {
-      return;
+  /** The engine's lines after a depth: each in the notation chosen, with its score; the best as an arrow. */
+  private async showLines(p: CoreSearch, at: CoreGame, mine: number): Promise<void> {
+    if (mine !== this.shown || this.destroyed || !p.ok) return;
+    const shown: { score: string; pv: string[]; sans: string[] }[] = [];
+    for (const l of p.lines) {
+      const pv = l.pv.slice(0, 8);
+      let sans: string[] = pv;
+      try {
+        const after = await this.rules.game(this.variant, 'auto', this.start, [...this.moves, ...pv]);
+        if (after.ok) sans = after.san.slice(after.san.length - pv.length).map((s, i) => moveText(s, pv[i]));
+      } catch {
+        return;
+      }
+      shown.push({ score: scoreText(l.score, at.turn === 'w'), pv, sans });
     }
     if (mine !== this.shown || this.destroyed) return;
-    const score = scoreText(p.score, at.turn === 'w');
     this.line.dataset.depth = String(p.depth);
     this.line.dataset.best = p.best;
-    this.line.textContent = `${t('analysisDepth', { depth: p.depth })} · ${score} · ${sans.join(' ')}`;
+    this.line.textContent = `${t('analysisDepth', { depth: p.depth })} · ${shown[0]?.score ?? ''}`;
+    this.lines.replaceChildren(
+      ...shown.map((l) => {
+        const b = h(
+          'button',
+          { type: 'button', class: 'engine-pv', 'data-move': l.pv[0], title: t('analysisPlayLine') },
+          h('span', { class: 'engine-score' }, l.score),
+          ' ',
+          h('span', { class: 'engine-moves' }, l.sans.join(' ')),
+        );
+        b.addEventListener('click', () => {
+          if (mine !== this.shown || !l.pv[0]) return;
+          this.moves.push(l.pv[0]);
+          this.grew = true;
+          void this.refresh();
+        });
+        return h('li', {}, b);
+      }),
+    );
+    this.view.setArrow(p.best);
   }
 
   /** Reads the text box: a PGN, a plain list of moves, or a FEN. */
