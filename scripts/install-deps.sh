@@ -8,6 +8,7 @@ packages=(
   libcli11-dev               # command-line parsing
   libboost1.81-dev libboost-json1.81-dev  # Beast/Asio server, JSON
   libsqlite3-dev libssl-dev libqrencode-dev  # storage, tokens, QR codes
+  librsvg2-dev               # pictures of positions (link previews), drawn from the client's own SVG pieces
   libpq-dev                  # the PostgreSQL store
   postgresql                 # a PostgreSQL server for the tests (started on loopback by them)
   libhiredis-dev             # the Redis bus between instances

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <openssl/evp.h>
@@ -644,4 +646,103 @@ TEST(PostgresServer, AGameSurvivesKillNineAndTwoInstancesShareTheTables) {
   server.kill_hard();
   std::filesystem::remove_all(data);
   std::filesystem::remove_all(data2);
+}
+
+// A game's link previews: /g/ID carries the players, the result and the
+// picture in Open Graph tags (names escaped), and the pictures are PNGs of
+// the sizes named; unknown games answer 404, pictures too.
+TEST(GameLink, PreviewTagsAndPictures) {
+  const auto root = std::filesystem::temp_directory_path() / ("makruk-og-" + std::to_string(getpid()));
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root);
+  std::ofstream(root / "index.html") << "<!doctype html><html><head>\n"
+                                        "<meta name=\"description\" content=\"Play Makruk\" />\n"
+                                        "<title>Makruk</title>\n</head><body></body></html>\n";
+  Server server(root.string() + "-data", {"--public-url", "https://makruk.example"}, ServerSpawn{root.string()});
+  const uint16_t port = server.port();
+  Reply c = request(port, http::verb::post, "/api/parties",
+                    R"({"name":"Som <b>\"chai\"</b>","fen":"6k1/8/8/8/8/8/R7/1R4K1 w - - 0 1"})");
+  ASSERT_EQ(c.status, 201) << c.text;
+  const std::string code = str(c.body, "code");
+  Reply j = request(port, http::verb::post, "/api/parties/" + code + "/join", R"({"name":"Dara"})");
+  ASSERT_EQ(j.status, 200);
+  WsClient host(port), guest(port);
+  host.send({{"t", "hello"}, {"code", code}, {"token", str(c.body, "token")}});
+  host.wait_for("welcome");
+  guest.send({{"t", "hello"}, {"code", code}, {"token", str(j.body, "token")}});
+  guest.wait_for("welcome");
+  host.wait_for("party", [](auto& m) { return str(m, "status") == "ready"; });
+  host.send({{"t", "start"}});
+  // While it runs: a picture that may change.
+  const std::string id = str(host.wait_for("state"), "gameId");
+  ASSERT_EQ(id.size(), 12u);
+  Reply running = request(port, http::verb::get, "/api/games/" + id + ".png");
+  ASSERT_EQ(running.status, 200);
+  EXPECT_EQ(running.header("cache-control"), "public, max-age=30");
+  int v = 0;
+  for (const char* m : {"a2a7", "g8f8", "b1b8"}) {
+    (v % 2 ? guest : host).send({{"t", "move"}, {"v", v}, {"move", m}});
+    ++v;
+    host.wait_for("state", at_version(v));
+  }
+
+  Reply page = request(port, http::verb::get, "/g/" + id);
+  ASSERT_EQ(page.status, 200);
+  EXPECT_EQ(page.header("content-type"), "text/html; charset=utf-8");
+  const std::string& html = page.text;
+  EXPECT_NE(html.find("<meta property=\"og:title\" content=\"Som &lt;b&gt;&quot;chai&quot;&lt;/b&gt; – Dara · Makruk\" />"),
+            std::string::npos) << html;
+  EXPECT_EQ(html.find("<b>"), std::string::npos) << "a name is never markup";
+  EXPECT_NE(html.find("content=\"1–0 (checkmate) after 3 moves."), std::string::npos) << html;
+  EXPECT_NE(html.find("<meta property=\"og:image\" content=\"https://makruk.example/api/games/" + id + ".png?size=card\" />"),
+            std::string::npos) << html;
+  EXPECT_NE(html.find("<meta property=\"og:url\" content=\"https://makruk.example/g/" + id + "\" />"), std::string::npos);
+  EXPECT_NE(html.find("<meta name=\"twitter:card\" content=\"summary_large_image\" />"), std::string::npos);
+  EXPECT_NE(html.find("<title>Som &lt;b&gt;"), std::string::npos);
+  EXPECT_EQ(html.find("content=\"Play Makruk\""), std::string::npos) << "the description is the game's";
+
+  // PNG: signature, then IHDR's width and height (big-endian).
+  auto size_of = [](const std::string& png) {
+    if (png.size() < 24 || png.compare(0, 8, std::string("\x89PNG\r\n\x1a\n", 8)) != 0) return std::pair{0, 0};
+    auto be = [&](size_t at) {
+      return int((uint8_t(png[at]) << 24) | (uint8_t(png[at + 1]) << 16) | (uint8_t(png[at + 2]) << 8) | uint8_t(png[at + 3]));
+    };
+    return std::pair{be(16), be(20)};
+  };
+  Reply square = request(port, http::verb::get, "/api/games/" + id + ".png");
+  ASSERT_EQ(square.status, 200);
+  EXPECT_EQ(square.header("content-type"), "image/png");
+  EXPECT_EQ(square.header("cache-control"), "public, max-age=86400");
+  EXPECT_EQ(size_of(square.text), std::pair(720, 720));
+  EXPECT_NE(square.text, running.text) << "the picture follows the moves";
+  Reply card = request(port, http::verb::get, "/api/games/" + id + ".png?size=card");
+  ASSERT_EQ(card.status, 200);
+  EXPECT_EQ(size_of(card.text), std::pair(1200, 630));
+  // Asked again: the same picture (kept, not drawn again).
+  EXPECT_EQ(request(port, http::verb::get, "/api/games/" + id + ".png?size=card").text, card.text);
+
+  // A burst of pictures of every size at once: each is drawn or refused for now
+  // (503, "try again"), none waits for ever, and the server goes on.
+  std::vector<std::thread> burst;
+  std::atomic<int> drawn{0}, busy{0}, other{0};
+  for (int i = 0; i < 24; ++i)
+    burst.emplace_back([&, i] {
+      RequestOptions o;
+      o.headers.push_back({"Cache-Control", "no-cache"});
+      const int status = request(port, http::verb::get, "/api/games/" + id + ".png" + (i % 2 ? "?size=card" : "?x=" + std::to_string(i)), "", o).status;
+      (status == 200 ? drawn : status == 503 ? busy : other)++;
+    });
+  for (auto& t : burst) t.join();
+  EXPECT_EQ(other.load(), 0);
+  EXPECT_GE(drawn.load(), 1);
+  EXPECT_EQ(request(port, http::verb::get, "/healthz").status, 200);
+
+  // Unknown games: 404, for the page and the pictures; a malformed id too.
+  EXPECT_EQ(request(port, http::verb::get, "/g/000000000000").status, 404);
+  EXPECT_EQ(request(port, http::verb::get, "/api/games/000000000000.png").status, 404);
+  EXPECT_EQ(request(port, http::verb::get, "/api/games/%3Cx%3E.png").status, 404);
+  EXPECT_EQ(request(port, http::verb::get, "/api/games/.png").status, 404);
+  // The rest of the client's routes are untouched.
+  EXPECT_EQ(request(port, http::verb::get, "/p/ABCDEF").text.find("og:title"), std::string::npos);
+  std::filesystem::remove_all(root);
 }

@@ -23,6 +23,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "server/image/game_pictures.h"
 #include "server/tables/hub.h"
 #include "server/text.h"
 #include "server/push/webpush.h"
@@ -212,6 +213,11 @@ struct Context {
   Sessions sessions;
   HttpConns http_conns;
   std::atomic<bool> draining{false};  // shutting down: no keep-alive, not ready
+  // Games' pictures: drawn on their own thread (never the hub's or the
+  // network's), a few at a time, and kept a while.
+  PictureCache pictures{};
+  asio::thread_pool painter{1};
+  std::atomic<int> drawing{0};
 
   bool trusted(const asio::ip::address& a) const {
     return std::find(trusted_proxies.begin(), trusted_proxies.end(), plain(a)) != trusted_proxies.end();
@@ -438,6 +444,70 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string targe
   co_return HttpReply{404, R"({"error":"no such endpoint","code":"not-found"})"};
 }
 
+// A game's pictures (/api/games/ID.png, ?size=card for the link preview's) and its
+// page (/g/ID) with the preview's tags. The game is looked up on the hub's
+// thread; the picture is drawn on the painter's.
+constexpr int MAX_DRAWING = 8;  // pictures being drawn or waiting; more: 503
+
+awaitable<std::variant<GameSnapshot, HttpReply>> snapshot_on_hub(Context& ctx, std::string id, std::string ip) {
+  co_return ctx.hub.game_snapshot(id, ip);
+}
+
+awaitable<std::string> draw_on_painter(GameSnapshot game, PictureKind kind) {
+  std::string error;
+  std::string png = draw_game_picture(game, kind, &error);
+  if (png.empty()) std::cerr << "makruk serve: game " << game.id << ": cannot draw its picture: " << error << "\n";
+  co_return png;
+}
+
+awaitable<Response> serve_game_picture(Context& ctx, const Request& req, std::string id, PictureKind kind,
+                                       std::string ip) {
+  auto found = co_await asio::co_spawn(ctx.hub_ioc, snapshot_on_hub(ctx, std::move(id), std::move(ip)), use_awaitable);
+  if (auto* refusal = std::get_if<HttpReply>(&found)) {
+    Response res = make_response(req, refusal->status, std::move(refusal->body), refusal->content_type);
+    res.set(http::field::cache_control, "no-store");
+    co_return res;
+  }
+  const GameSnapshot& game = std::get<GameSnapshot>(found);
+  const std::string key = PictureCache::key(game, kind);
+  std::shared_ptr<const std::string> png = ctx.pictures.get(key);
+  if (!png) {
+    struct Slot {
+      std::atomic<int>& n;
+      ~Slot() { --n; }
+    } slot{ctx.drawing};
+    if (++ctx.drawing > MAX_DRAWING) {
+      Response res = json_error(req, 503, "busy", "too many pictures being drawn; try again in a moment");
+      res.set(http::field::retry_after, "2");
+      res.set(http::field::cache_control, "no-store");
+      co_return res;
+    }
+    std::string drawn = co_await asio::co_spawn(ctx.painter, draw_on_painter(game, kind), use_awaitable);
+    if (drawn.empty()) co_return json_error(req, 500, "internal", "the picture could not be drawn");
+    png = std::make_shared<const std::string>(std::move(drawn));
+    ctx.pictures.put(key, png);
+  }
+  Response res = make_response(req, 200, *png, "image/png");
+  // A finished game's picture never changes; a running one's changes with each move.
+  res.set(http::field::cache_control, game.result == "*" ? "public, max-age=30" : "public, max-age=86400");
+  co_return res;
+}
+
+awaitable<Response> serve_game_page(Context& ctx, const Request& req, std::string id, std::string ip) {
+  std::ifstream in(ctx.web_dir / "index.html", std::ios::binary);
+  if (!in) co_return serve_static(ctx, req);
+  std::ostringstream index;
+  index << in.rdbuf();
+  auto found = co_await asio::co_spawn(ctx.hub_ioc, snapshot_on_hub(ctx, std::move(id), std::move(ip)), use_awaitable);
+  Response res;
+  if (auto* game = std::get_if<GameSnapshot>(&found))
+    res = make_response(req, 200, game_page_html(index.str(), *game, ctx.public_url), "text/html; charset=utf-8");
+  else  // the page says what is wrong; the status tells a link preview
+    res = make_response(req, std::get<HttpReply>(found).status, index.str(), "text/html; charset=utf-8");
+  res.set(http::field::cache_control, "no-cache");
+  co_return res;
+}
+
 class WsSession : public Client, public std::enable_shared_from_this<WsSession> {
  public:
   WsSession(tcp::socket&& socket, Context& ctx, std::string client, ConnectionGate::Ticket ticket)
@@ -657,6 +727,15 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
         HttpReply r = co_await asio::co_spawn(ctx.hub_ioc, call_hub(ctx, http::verb::get, "/readyz", "", ip), use_awaitable);
         res = make_response(req, r.status, std::move(r.body), r.content_type);
         res.set(http::field::cache_control, "no-store");
+      } else if (path.rfind("/api/games/", 0) == 0 && path.size() > 15 && path.ends_with(".png") &&
+                 (req.method() == http::verb::get || head)) {
+        const size_t q = target.find('?');
+        const bool card = q != std::string::npos && query_param(std::string_view(target).substr(q + 1), "size") == "card";
+        res = co_await serve_game_picture(ctx, req, path.substr(11, path.size() - 15),
+                                          card ? PictureKind::Card : PictureKind::Square, ip);
+      } else if (path.rfind("/g/", 0) == 0 && path.size() > 3 && path.find('/', 3) == std::string::npos &&
+                 (req.method() == http::verb::get || head)) {
+        res = co_await serve_game_page(ctx, req, path.substr(3), ip);
       } else if (path.rfind("/api/", 0) == 0) {
         const bool post = req.method() == http::verb::post;
         if (post && !origin_allowed(ctx, req)) {

@@ -21,6 +21,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <variant>
 
 #include "server/buses/bus.h"
 #include "server/cpu/cpu.h"
@@ -63,6 +64,16 @@ struct HttpReply {
   int status = 200;
   std::string body;
   std::string content_type = "application/json";
+};
+
+// A game at its last position, with its players (Hub::game_snapshot).
+struct GameSnapshot {
+  std::string id, variant, white, black;
+  std::string result;     // "1-0", "0-1", "1/2-1/2", "*" while it runs
+  std::string reason;     // how it ended; empty while it runs
+  std::string fen;        // the position now
+  std::string last_move;  // "e3e4", empty before the first move
+  int moves = 0;          // moves played (plies)
 };
 
 // What one address, or the whole server, may ask of the hub. Every "per
@@ -153,6 +164,9 @@ class Hub {
   // unknown id counts as a wrong code (a known one always opens). `base_url`
   // makes the PGN's Site.
   HttpReply game_record(const std::string& public_id, const std::string& base_url, const std::string& ip, bool pgn);
+  // The same game's position and players, for its pictures and its link
+  // preview; or the refusal game_record gives (404, 429).
+  std::variant<GameSnapshot, HttpReply> game_snapshot(const std::string& public_id, const std::string& ip);
   // An iCalendar event for a table with a scheduled start.
   HttpReply event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
                       const std::string& key = "");
@@ -215,6 +229,9 @@ class Hub {
   // The party for a code, read from the store if it is not in memory, and
   // ended first if its time has run out.
   Party* find(const std::string& code);
+  // A game by its own id, read from the store; or nothing and the refusal
+  // (an unknown id counts as a wrong code).
+  std::optional<PartyData> load_public_game(const std::string& public_id, const std::string& ip, HttpReply& refusal);
   // Reads a table in memory again from the store (another instance changed
   // it) and sends it to its watchers.
   void reload(Party& p);

@@ -23,24 +23,68 @@ std::string pgn_date(int64_t ms) {
   return buf;
 }
 
+// A player's name as the game's pages show it.
+std::string player_name(const PartyData& d, int seat) {
+  if (seat == 1 && d.party.cpu_level) return "CPU (level " + std::to_string(d.party.cpu_level) + ")";
+  for (const SeatRecord& s : d.seats)
+    if (s.seat == seat) return s.name;
+  return "?";
+}
+
 }  // namespace
 
-HttpReply Hub::game_record(const std::string& public_id, const std::string& base_url, const std::string& ip,
-                           bool pgn) {
+std::optional<PartyData> Hub::load_public_game(const std::string& public_id, const std::string& ip,
+                                                HttpReply& refusal) {
   std::optional<PartyData> d;
   if (public_id.size() <= 32) {
     try {
       d = store_.load_game(public_id);
     } catch (const std::exception& e) {
-      return storage_failed(e);
+      refusal = storage_failed(e);
+      return std::nullopt;
     }
   }
   // Unknown ids count like wrong table codes (a game's own id, 48 random
   // bits, always opens).
   if (!d || d->games.empty()) {
-    if (!code_guess_allowed(ip, true)) return error_reply(Error{ErrorCode::RateLimited, "too many wrong codes; wait a minute"});
-    return error_reply(Error{ErrorCode::NotFound, "no game with id '" + public_id + "'"});
+    if (!code_guess_allowed(ip, true))
+      refusal = error_reply(Error{ErrorCode::RateLimited, "too many wrong codes; wait a minute"});
+    else
+      refusal = error_reply(Error{ErrorCode::NotFound, "no game with id '" + public_id + "'"});
+    return std::nullopt;
   }
+  return d;
+}
+
+std::variant<GameSnapshot, HttpReply> Hub::game_snapshot(const std::string& public_id, const std::string& ip) {
+  HttpReply refusal;
+  const std::optional<PartyData> d = load_public_game(public_id, ip, refusal);
+  if (!d) return refusal;
+  const Party table = Party::from_record(*d);
+  if (!table.game()) return storage_failed(std::runtime_error("the stored game does not start"));
+  const Game& game = table.game()->game;
+  const GameRecord& rec = d->games.front();
+  GameSnapshot s;
+  s.id = rec.public_id;
+  s.variant = d->party.variant;
+  s.white = player_name(*d, rec.white_seat);
+  s.black = player_name(*d, 1 - rec.white_seat);
+  s.result = result_string(game.result());
+  if (game.over()) s.reason = reason_string(game.reason());
+  s.fen = game.position().fen();
+  for (const std::string& a : game.record())
+    if (is_move_action(a)) {
+      s.last_move = a;
+      ++s.moves;
+    }
+  return s;
+}
+
+HttpReply Hub::game_record(const std::string& public_id, const std::string& base_url, const std::string& ip,
+                           bool pgn) {
+  HttpReply refusal;
+  const std::optional<PartyData> d = load_public_game(public_id, ip, refusal);
+  if (!d) return refusal;
   const PartyRecord& party = d->party;
   const GameRecord& rec = d->games.front();
   // The game replayed as a table opened from the store replays it: moves in
@@ -54,13 +98,7 @@ HttpReply Hub::game_record(const std::string& public_id, const std::string& base
     if (is_move_action(a)) moves.push_back(json::value(a));
   json::array san(live.san.begin(), live.san.end()), thai(live.san_thai.begin(), live.san_thai.end());
   const int64_t last = table.last_activity();
-  auto name = [&](int seat) -> std::string {
-    if (seat == 1 && party.cpu_level) return "CPU (level " + std::to_string(party.cpu_level) + ")";
-    for (const SeatRecord& s : d->seats)
-      if (s.seat == seat) return s.name;
-    return "?";
-  };
-  const std::string white = name(rec.white_seat), black = name(1 - rec.white_seat);
+  const std::string white = player_name(*d, rec.white_seat), black = player_name(*d, 1 - rec.white_seat);
   const std::string text = write_pgn(*game, {{"Event", party.mode == "turn" ? "Turn-based game" : "Casual game"},
                                              {"Site", base_url + "/g/" + rec.public_id},
                                              {"Date", pgn_date(rec.created_at)},

@@ -48,6 +48,18 @@ export default function (H) {
     await x.click(tid('nav-next'));
     await until('after 1 ply', async () => (await x.locator(tid('board')).getAttribute('data-fen')).startsWith('rnsmksnr/8/pppppppp/8/8/PPPPPPPP/3N4/R1SKMSNR'));
     await shot(x, 'game-page-360-th');
+    // Shared: the link on LINE, whose preview is the picture the page's tags name; the picture itself.
+    const line = await x.locator(tid('game-share-line')).getAttribute('href');
+    assert(line === `https://social-plugins.line.me/lineit/share?url=${encodeURIComponent(`${H.BASE}/g/${id}`)}`, `LINE gets the game's link (${line})`);
+    assert((await x.locator(tid('game-picture')).getAttribute('href')) === `/api/games/${id}.png`, 'the picture to keep');
+    const html = await (await fetch(`${H.BASE}/g/${id}`)).text();
+    const og = /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1];
+    assert(og && /og:title" content="Somchai – Dara · Makruk"/.test(html), `the preview's tags (${og})`);
+    for (const url of [new URL(og).pathname + new URL(og).search, `/api/games/${id}.png`]) {
+      const r = await fetch(`${H.BASE}${url}`);
+      const bytes = new Uint8Array(await r.arrayBuffer());
+      assert(r.status === 200 && r.headers.get('content-type') === 'image/png' && bytes[1] === 0x50 && bytes.length > 10000, `${url} is a picture (${r.status}, ${bytes.length} bytes)`);
+    }
 
     // The review, by the engine in this browser (WebAssembly in a worker): stopped at once
     // when asked, then run to its end at depth 8.

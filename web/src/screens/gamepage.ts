@@ -1,6 +1,8 @@
 // /g/ID: a game's own page, read-only, for anyone with the link: the board, the players,
 // the moves to step through, the result and the PGN. The game screen draws it, as it
-// would for a spectator who came after the game.
+// would for a spectator who came after the game. The link shares with a preview (the
+// server puts the picture and the result in the page's tags) and the picture of the
+// position shares on its own.
 import { api, type GameRecord, type GameState, type Party } from '../api';
 import { h, replace } from '../dom';
 import { t } from '../i18n';
@@ -81,7 +83,12 @@ export class GamePageScreen implements Screen {
       replace(
         this.el,
         view.el,
-        h('p', { class: 'analysis-open' }, link(`/analysis?${q}`, { class: 'btn', 'data-testid': 'open-analysis' }, t('analysisOpen'))),
+        h(
+          'p',
+          { class: 'analysis-open game-share' },
+          link(`/analysis?${q}`, { class: 'btn', 'data-testid': 'open-analysis' }, t('analysisOpen')),
+          ...this.shareButtons(game.id),
+        ),
         this.review.el,
       );
       this.el.closest('main')?.classList.toggle('wide', true);
@@ -97,6 +104,35 @@ export class GamePageScreen implements Screen {
         link('/', { class: 'btn primary block' }, t('home')),
       );
     }
+  }
+
+  /** The game's link on LINE (its preview shows the board), and the picture of the position to share or keep. */
+  private shareButtons(id: string): HTMLElement[] {
+    const page = `${location.origin}/g/${id}`;
+    const picture = `/api/games/${id}.png`;
+    const out: HTMLElement[] = [
+      h(
+        'a',
+        { class: 'btn', 'data-testid': 'game-share-line', href: `https://social-plugins.line.me/lineit/share?url=${encodeURIComponent(page)}`, target: '_blank', rel: 'noopener noreferrer' },
+        t('shareLine'),
+      ),
+      h('a', { class: 'btn', 'data-testid': 'game-picture', href: picture, download: `makruk-${id}.png` }, t('gamePicture')),
+    ];
+    const nav = navigator as Navigator & { canShare?: (d: { files: File[] }) => boolean };
+    const probe = new File([], 'probe.png', { type: 'image/png' });
+    if (nav.share && nav.canShare?.({ files: [probe] })) {
+      const b = h('button', { type: 'button', class: 'btn', 'data-testid': 'game-share-picture' }, t('gameSharePicture'));
+      b.addEventListener('click', async () => {
+        try {
+          const blob = await (await fetch(picture)).blob();
+          await nav.share!({ files: [new File([blob], `makruk-${id}.png`, { type: 'image/png' })], url: page } as ShareData);
+        } catch {
+          // cancelled, or the picture could not be had: the download stays
+        }
+      });
+      out.push(b);
+    }
+    return out;
   }
 
   relabel(): void {
