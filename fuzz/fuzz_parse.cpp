@@ -105,6 +105,10 @@ void fuzz_moves(std::string_view text, Variant v) {
   int played = 0;
   for (std::string_view tok : split(text, " \t\r\n,;.")) {
     const std::string fen = pos.fen();
+    // What a player types: a legal move or a reason, never a crash.
+    TypedError why;
+    const Move typed = parse_typed_move(pos, tok, &why);
+    CHECK(typed.is_none() ? why != TypedError::None : is_legal(pos, typed));
     Move m = parse_move(pos, tok, &error);
     if (m.is_none()) {
       CHECK(!error.empty());

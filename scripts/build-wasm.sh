@@ -18,6 +18,6 @@ mkdir -p "$out"
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 em++ -std=c++20 -O3 -DNDEBUG -Isrc "${sources[@]}" -o "$out/makruk.js" \
   -sMODULARIZE=1 -sEXPORT_NAME=makrukCore -sENVIRONMENT=web,worker,node \
-  -sEXPORTED_FUNCTIONS=_mk_game,_mk_search,_mk_pgn,_mk_positions -sEXPORTED_RUNTIME_METHODS=cwrap \
+  -sEXPORTED_FUNCTIONS=_mk_game,_mk_search,_mk_pgn,_mk_positions,_mk_typed -sEXPORTED_RUNTIME_METHODS=cwrap \
   -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=33554432 -fexceptions
 echo "build-wasm: $out/makruk.wasm $(stat -c %s "$out/makruk.wasm") bytes, $(gzip -9c "$out/makruk.wasm" | wc -c) gzipped"

@@ -156,4 +156,141 @@ Move parse_san(const Position& pos, std::string_view text, std::string* error) {
   return Move();
 }
 
+namespace {
+
+// Thai and Khmer letters and digits, as UTF-8, by their Latin counterparts.
+constexpr std::string_view THAI_FILES[] = {"ก", "ข", "ค", "ง", "จ", "ฉ", "ช", "ญ"};
+constexpr std::string_view KHMER_FILES[] = {"ក", "ខ", "គ", "ឃ", "ង", "ច", "ឆ", "ជ"};
+constexpr std::string_view THAI_DIGITS[] = {"๐", "๑", "๒", "๓", "๔", "๕", "๖", "๗", "๘", "๙"};
+constexpr std::string_view KHMER_DIGITS[] = {"០", "១", "២", "៣", "៤", "៥", "៦", "៧", "៨", "៩"};
+// Longer first: ม็ (Met) starts with ม (Ma), ស្ត (Sdech) with ស (Seh).
+constexpr std::pair<std::string_view, char> LOCAL_PIECES[] = {
+    {"ม็", 'M'}, {"ข", 'K'}, {"ค", 'S'}, {"ม", 'N'}, {"ร", 'R'},
+    {"ស្ត", 'K'}, {"ន", 'M'}, {"គ", 'S'}, {"ស", 'N'}, {"ទ", 'R'}};
+
+void replace_all(std::string& s, std::string_view from, std::string_view to) {
+  for (size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += to.size()) s.replace(at, from.size(), to);
+}
+
+// Local file letters to a-h where a digit follows (after the digits are Latin).
+void files_before_digits(std::string& s) {
+  for (const auto* files : {THAI_FILES, KHMER_FILES})
+    for (int f = 0; f < 8; ++f)
+      for (size_t at = 0; (at = s.find(files[f], at)) != std::string::npos;) {
+        const size_t next = at + files[f].size();
+        if (next < s.size() && s[next] >= '1' && s[next] <= '8') s.replace(at, files[f].size(), 1, char('a' + f));
+        else at = next;
+      }
+}
+
+}  // namespace
+
+std::string_view typed_error_string(TypedError e) {
+  switch (e) {
+    case TypedError::Empty: return "empty";
+    case TypedError::Bad: return "bad";
+    case TypedError::Illegal: return "illegal";
+    case TypedError::Ambiguous: return "ambiguous";
+    default: return "";
+  }
+}
+
+Move parse_typed_move(const Position& pos, std::string_view text, TypedError* why) {
+  auto fail = [&](TypedError e) {
+    if (why) *why = e;
+    return Move();
+  };
+  if (why) *why = TypedError::None;
+  std::string s(text);
+  for (int d = 0; d < 10; ++d) {
+    replace_all(s, THAI_DIGITS[d], std::string(1, char('0' + d)));
+    replace_all(s, KHMER_DIGITS[d], std::string(1, char('0' + d)));
+  }
+  files_before_digits(s);
+  replace_all(s, "×", "x");
+  std::erase_if(s, [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '-' || c == ':'; });
+  if (text.find_first_not_of(" \t\n\r") == std::string_view::npos) return fail(TypedError::Empty);
+  while (!s.empty() && (s.back() == '+' || s.back() == '#' || s.back() == '!' || s.back() == '?')) s.pop_back();
+  for (std::string_view promo : {"=M", "=m", "=ม็", "=ន"})
+    if (s.size() > promo.size() && s.ends_with(promo)) s.resize(s.size() - promo.size());
+  if (s.empty()) return fail(TypedError::Bad);
+
+  MoveList legal;
+  generate_legal(pos, legal);
+  // Coordinates: from-square, to-square, an 'x' between and an 'm' after allowed.
+  auto lower = [](char c) { return char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
+  {
+    std::string c;
+    for (char ch : s) c += lower(ch);
+    if (c.size() >= 4 && c.size() <= 6) {
+      std::string_view v = c;
+      Square from, to;
+      if (parse_square(v.substr(0, 2), from)) {
+        v.remove_prefix(2);
+        if (!v.empty() && v[0] == 'x') v.remove_prefix(1);
+        if (v.size() >= 2 && parse_square(v.substr(0, 2), to) && (v.size() == 2 || v.substr(2) == "m")) {
+          for (Move m : legal)
+            if (m.from() == from && m.to() == to) return m;
+          return fail(TypedError::Illegal);
+        }
+      }
+    }
+  }
+  // SAN: a piece letter (Latin, either case, or Thai or Khmer), then which one,
+  // an optional capture, the square.
+  PieceType pt = PAWN;
+  static constexpr std::string_view LETTERS = "MSNRK";
+  static constexpr PieceType TYPES[] = {MET, KHON, KNIGHT, ROOK, KING};
+  auto letter_type = [&](char c) { return TYPES[LETTERS.find(c)]; };
+  bool local = false;
+  for (const auto& [word, letter] : LOCAL_PIECES)
+    if (s.starts_with(word)) {
+      pt = letter_type(letter);
+      s.erase(0, word.size());
+      local = true;
+      break;
+    }
+  if (!local && !s.empty()) {
+    const char c = s[0] >= 'a' && s[0] <= 'z' ? char(s[0] - 'a' + 'A') : s[0];
+    if (LETTERS.find(c) != std::string_view::npos) {  // no piece letter is also a file letter
+      pt = letter_type(c);
+      s.erase(0, 1);
+    }
+  }
+  // After the piece, a lone file letter tells two pieces apart (รกง๑: the Ruea on the a-file).
+  for (const auto* files : {THAI_FILES, KHMER_FILES})
+    for (int f = 0; f < 8; ++f)
+      if (s.starts_with(files[f])) s.replace(0, files[f].size(), 1, char('a' + f));
+  // [file][rank][x]square
+  std::string_view v = s;
+  Square to;
+  if (v.size() < 2 || !parse_square(v.substr(v.size() - 2), to)) return fail(TypedError::Bad);
+  v.remove_suffix(2);
+  const bool capture = !v.empty() && v.back() == 'x';
+  if (capture) v.remove_suffix(1);
+  int from_file = -1, from_rank = -1;
+  if (!v.empty() && v[0] >= 'a' && v[0] <= 'h') {
+    from_file = v[0] - 'a';
+    v.remove_prefix(1);
+  }
+  if (!v.empty() && v[0] >= '1' && v[0] <= '8') {
+    from_rank = v[0] - '1';
+    v.remove_prefix(1);
+  }
+  if (!v.empty() || (pt == PAWN && from_rank >= 0)) return fail(TypedError::Bad);
+  Move found;
+  int matches = 0;
+  for (Move m : legal) {
+    const Piece p = pos.piece_on(m.from());
+    if (m.to() != to || !same_letter(type_of(p), pt)) continue;
+    if (from_file >= 0 && file_of(m.from()) != from_file) continue;
+    if (from_rank >= 0 && rank_of(m.from()) != from_rank) continue;
+    if (capture && pos.piece_on(to) == NO_PIECE) continue;
+    found = m;
+    ++matches;
+  }
+  if (matches == 1) return found;
+  return fail(matches ? TypedError::Ambiguous : TypedError::Illegal);
+}
+
 }  // namespace makruk

@@ -25,6 +25,16 @@ std::string move_to_thai_san(const Position& pos, Move m);
 // Parses SAN (check marks optional, "=M" optional on promotions).
 Move parse_san(const Position& pos, std::string_view text, std::string* error = nullptr);
 
+// What a player types into the move box, in the notation the game screen shows
+// or any other a player is likely to type: SAN with or without 'x', check
+// marks or "=M" (Nd2, exd6, nc4, Rxa8+); coordinates (e3e4, e3-e4, e3xe4);
+// Thai and Khmer notation with their own letters and digits (มง๒, ข๓×ค๔, សង៧),
+// where a file letter is one exactly when a digit follows it (ข and ค are also
+// piece letters). A null move when it names no legal move, with the reason.
+enum class TypedError { None, Empty, Bad, Illegal, Ambiguous };
+Move parse_typed_move(const Position& pos, std::string_view text, TypedError* why = nullptr);
+std::string_view typed_error_string(TypedError e);  // "empty", "bad", "illegal", "ambiguous"
+
 std::string square_name(Square s);
 
 }  // namespace makruk

@@ -8,6 +8,7 @@
 //   mk_search(variant, fen, actions, depth, ms, lines) the engine's best moves there
 //   mk_pgn(text, variant)                       a PGN, move list or FEN read (pgn.h)
 //   mk_positions(variant, counting, fen, actions) the FEN before the first move and after each
+//   mk_typed(variant, fen, text)                 a move as a player typed it (notation.h)
 //
 // variant: "makruk" or "ouk"; counting: "auto" or "declare"; fen: empty for
 // the usual start; actions: space-separated, as the server records them
@@ -194,6 +195,21 @@ const char* mk_positions(const char* variant, const char* counting, const char* 
   return answer.c_str();
 }
 
+// {"ok":true,"move":"e3e4"}, or {"ok":false,"error":"empty"|"bad"|"illegal"|"ambiguous"}
+// ("error" names the position when the FEN is refused).
+const char* mk_typed(const char* variant, const char* fen, const char* text) {
+  std::string error;
+  auto game = replay(variant, "auto", fen, "", &error);
+  if (!game) return fail(error);
+  TypedError why;
+  const Move m = parse_typed_move(game->position(), text, &why);
+  if (m.is_none()) return fail(std::string(typed_error_string(why)));
+  answer = "{\"ok\":true,\"move\":";
+  quote(answer, move_to_string(m));
+  answer += "}";
+  return answer.c_str();
+}
+
 const char* mk_pgn(const char* text, const char* variant) {
   std::string error;
   auto g = read_pgn(text, std::string_view(variant) == "ouk" ? Variant::Ouk : Variant::Makruk, &error);
@@ -227,7 +243,7 @@ const char* mk_pgn(const char* text, const char* variant) {
 #include <iostream>
 
 // One call per line, fields separated by tabs: "game\tVARIANT\tCOUNTING\tFEN\tACTIONS"
-// (or "positions\t…" with the same fields),
+// (or "positions\t…" with the same fields), "typed\tVARIANT\tFEN\tTEXT",
 // "search\tVARIANT\tFEN\tACTIONS\tDEPTH[\tLINES]" or "pgn\tTEXT\tVARIANT" (TEXT with "\n" for
 // new lines); one JSON answer per line. For
 // searches the node count and time go to standard error.
@@ -242,6 +258,8 @@ int main() {
     }
     if (f[0] == "game" && f.size() == 5) {
       std::cout << mk_game(f[1].c_str(), f[2].c_str(), f[3].c_str(), f[4].c_str()) << "\n";
+    } else if (f[0] == "typed" && f.size() == 4) {
+      std::cout << mk_typed(f[1].c_str(), f[2].c_str(), f[3].c_str()) << "\n";
     } else if (f[0] == "positions" && f.size() == 5) {
       std::cout << mk_positions(f[1].c_str(), f[2].c_str(), f[3].c_str(), f[4].c_str()) << "\n";
     } else if (f[0] == "pgn" && f.size() == 3) {

@@ -418,3 +418,128 @@ TEST(RoundTrip, FromMidgamePositions) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------
+// Typed moves (the game screen's move box)
+
+namespace {
+
+// A move as the game screen writes it in Thai or Khmer (notation.ts): local piece
+// letters, files and digits; a pawn capture, or a piece told apart by its rank,
+// names the whole square it leaves.
+std::string local_text(const Position& pos, Move m, bool khmer) {
+  static const char* TH_FILES[] = {"ก", "ข", "ค", "ง", "จ", "ฉ", "ช", "ญ"};
+  static const char* KM_FILES[] = {"ក", "ខ", "គ", "ឃ", "ង", "ច", "ឆ", "ជ"};
+  static const char* TH_DIGITS[] = {"๑", "๒", "๓", "๔", "๕", "๖", "๗", "๘"};
+  static const char* KM_DIGITS[] = {"១", "២", "៣", "៤", "៥", "៦", "៧", "៨"};
+  auto square = [&](Square s) {
+    return std::string(khmer ? KM_FILES[file_of(s)] : TH_FILES[file_of(s)]) +
+           (khmer ? KM_DIGITS[rank_of(s)] : TH_DIGITS[rank_of(s)]);
+  };
+  std::string san = move_to_san(pos, m), out;
+  std::string_view v = san;
+  while (!v.empty() && (v.back() == '+' || v.back() == '#')) v.remove_suffix(1);
+  const bool promo = v.ends_with("=M");
+  if (promo) v.remove_suffix(2);
+  const bool capture = v.find('x') != std::string_view::npos;
+  if (v[0] >= 'A' && v[0] <= 'Z') {
+    const std::string_view letters = "KMSNR";
+    static const char* TH[] = {"ข", "ม็", "ค", "ม", "ร"};
+    static const char* KM[] = {"ស្ត", "ន", "គ", "ស", "ទ"};
+    const size_t i = letters.find(v[0]);
+    out += khmer ? KM[i] : TH[i];
+    v.remove_prefix(1);
+  }
+  std::string_view which = v.substr(0, v.size() - 2 - capture);
+  const bool pawn = out.empty();
+  if ((pawn && !which.empty()) || (which.size() == 1 && which[0] >= '1' && which[0] <= '8') || which.size() == 2)
+    out += square(m.from());
+  else if (which.size() == 1)
+    out += khmer ? KM_FILES[which[0] - 'a'] : TH_FILES[which[0] - 'a'];
+  if (capture) out += "×";
+  out += square(m.to());
+  if (promo) out += khmer ? "=ន" : "=ม็";
+  return out;
+}
+
+}  // namespace
+
+TEST(TypedMove, EveryLegalMoveInEveryFormAPlayerTypes) {
+  std::mt19937 rng(99);
+  int checked = 0;
+  for (Variant v : {Variant::Makruk, Variant::Ouk}) {
+    for (int game = 0; game < 12; ++game) {
+      Position pos = from_fen(v == Variant::Makruk ? Position::MAKRUK_START : Position::OUK_START, v);
+      for (int ply = 0; ply < 160; ++ply) {
+        MoveList list;
+        generate_legal(pos, list);
+        if (list.size == 0 || popcount(pos.pieces()) == 2) break;
+        for (Move m : list) {
+          const std::string san = move_to_san(pos, m), c = move_to_string(m);
+          std::string bare = san;
+          while (!bare.empty() && (bare.back() == '+' || bare.back() == '#')) bare.pop_back();
+          std::string no_x = bare;
+          std::erase(no_x, 'x');
+          std::string lower = bare;
+          if (lower[0] >= 'A' && lower[0] <= 'Z') lower[0] = char(lower[0] - 'A' + 'a');
+          for (const std::string& text : {san, bare, no_x, lower, c, c.substr(0, 2) + "-" + c.substr(2), " " + c + " ",
+                                          local_text(pos, m, false), local_text(pos, m, true)}) {
+            TypedError why;
+            EXPECT_EQ(parse_typed_move(pos, text, &why), m)
+                << pos.fen() << " '" << text << "' (" << typed_error_string(why) << ")";
+            ++checked;
+          }
+        }
+        Move m = list.moves[rng() % list.size];
+        if (rng() % 2)
+          for (Move x : list)
+            if (pos.piece_on(x.to()) != NO_PIECE || x.is_promotion()) m = x;
+        pos.do_move(m);
+      }
+    }
+  }
+  EXPECT_GT(checked, 50000);
+}
+
+TEST(TypedMove, WhatPlayersTypeAndWhatIsRefused) {
+  Position start = from_fen(Position::MAKRUK_START);
+  auto typed = [](const Position& pos, std::string_view text) {
+    TypedError why;
+    Move m = parse_typed_move(pos, text, &why);
+    return m.is_none() ? std::string(typed_error_string(why)) : move_to_string(m);
+  };
+  EXPECT_EQ(typed(start, "e4"), "e3e4");
+  EXPECT_EQ(typed(start, "Nd2"), "b1d2");
+  EXPECT_EQ(typed(start, "nd2"), "b1d2");
+  EXPECT_EQ(typed(start, "b1-d2"), "b1d2");
+  EXPECT_EQ(typed(start, "B1D2"), "b1d2");
+  EXPECT_EQ(typed(start, "มง๒"), "b1d2");     // Thai: Ma to d2
+  EXPECT_EQ(typed(start, "มข๑ง๒"), "b1d2");   // the whole from-square
+  EXPECT_EQ(typed(start, "จ๔"), "e3e4");       // a pawn, Thai
+  EXPECT_EQ(typed(start, "ង៤"), "e3e4");       // a pawn, Khmer
+  EXPECT_EQ(typed(start, "សឃ២"), "b1d2");      // Khmer: Seh to d2
+  EXPECT_EQ(typed(start, ""), "empty");
+  EXPECT_EQ(typed(start, "   "), "empty");
+  EXPECT_EQ(typed(start, "hello"), "bad");
+  EXPECT_EQ(typed(start, "Ke3"), "illegal");
+  EXPECT_EQ(typed(start, "e3e5"), "illegal");
+  EXPECT_EQ(typed(start, "exd4"), "illegal");  // no capture there
+  EXPECT_EQ(typed(start, "e3"), "illegal");    // a pawn moves forward only
+  EXPECT_EQ(typed(start, "Nxd2"), "illegal");  // 'x' on a quiet move
+  EXPECT_EQ(typed(start, "e34"), "bad");
+  EXPECT_EQ(typed(start, std::string("\xe0\xb8", 2)), "bad");  // a cut UTF-8 sequence
+  // Two knights can reach d2: the file or the square tells them apart.
+  Position knights = from_fen("k7/8/8/8/8/8/8/1N3N1K w - - 0 1");
+  EXPECT_EQ(typed(knights, "Nd2"), "ambiguous");
+  EXPECT_EQ(typed(knights, "Nbd2"), "b1d2");
+  EXPECT_EQ(typed(knights, "มฉง๒"), "f1d2");  // Thai, the file letter alone
+  // A pawn capture in Thai names the square it leaves: ข is also the Khun's letter.
+  Position capture = from_fen("4k3/8/8/8/2p5/1P6/8/4K3 w - - 0 1");
+  EXPECT_EQ(typed(capture, "ข๓×ค๔"), "b3c4");
+  EXPECT_EQ(typed(capture, "bxc4"), "b3c4");
+  EXPECT_EQ(typed(capture, "bc4"), "b3c4");
+  EXPECT_EQ(typed(capture, "b3xc4"), "b3c4");
+  // Promotion, with or without "=M", in any script.
+  Position promo = from_fen("4k3/8/8/3P4/8/8/8/K7 w - - 0 1");
+  for (const char* t : {"d6", "d6=M", "d5d6", "d5d6m", "ง๖=ม็", "ឃ៦=ន"}) EXPECT_EQ(typed(promo, t), "d5d6m") << t;
+}

@@ -22,6 +22,7 @@ const searchLines = core.cwrap('mk_search', 'string', ['string', 'string', 'stri
 const search = (variant, fen, moves, depth, ms) => searchLines(variant, fen, moves, depth, ms, 1);
 const pgn = core.cwrap('mk_pgn', 'string', ['string', 'string']);
 const positionsOf = core.cwrap('mk_positions', 'string', ['string', 'string', 'string', 'string']);
+const typed = core.cwrap('mk_typed', 'string', ['string', 'string', 'string']);
 
 // A small seeded generator, so that a failure can be replayed.
 let seed = 20261201;
@@ -61,6 +62,13 @@ for (const variant of ['makruk', 'ouk']) {
           continue;
         }
         if (!a.legal.length) break;
+        // A move as a player might type it: its SAN, its Thai SAN, its coordinates, or a slip.
+        if (ply % 7 === 0 && a.san.length) {
+          const last = a.san[a.san.length - 1];
+          const text = [last, a.sanThai[a.sanThai.length - 1], a.legal[0], `${a.legal[0].slice(0, 2)}-${a.legal[0].slice(2)}`, 'Kz9', 'ม็'][rand(6)];
+          calls.push(['typed', variant, a.fen, text].join('\t'));
+          answers.push(JSON.stringify(JSON.parse(typed(variant, a.fen, text))));
+        }
         actions.push(a.legal[rand(a.legal.length)]);
       }
     }

@@ -1,11 +1,13 @@
 // Playing without a mouse: the board as a grid of 64 focusable squares laid over the
 // drawn board (arrow keys move, Enter or Space picks a piece up and puts it down,
-// Escape cancels), a field to type a move in SAN or coordinates, and a live region
-// that reads out what happens on the board in the chosen language. Like the rest of the
-// client it decides no rule: a move is only ever one of the legal moves the server sent.
+// Escape cancels), a field to type a move in SAN, coordinates or Thai or Khmer notation
+// (read by the rules core, WebAssembly), and a live region that reads out what happens
+// on the board in the chosen language. Like the rest of the client it decides no rule: a
+// move is only ever one the core found among the legal moves.
 import type { GameState } from './api';
 import { h, replace, setText } from './dom';
 import { strings, t } from './i18n';
+import { rulesCore } from './core';
 import { moveText, squareText } from './notation';
 import { parsePlacement } from './placement';
 
@@ -82,76 +84,6 @@ export function describeMove(variant: string, fenBefore: string, fenAfter: strin
   return s;
 }
 
-// ---------------------------------------------------------------- typed moves
-
-export type TypedMove = { move: string } | { error: 'empty' | 'bad' | 'illegal' | 'ambiguous' };
-
-// Thai and Khmer notation, read back to SAN letters: files, digits and piece letters.
-const LOCAL_FILES = ['กขคงจฉชญ', 'កខគឃងចឆជ'];
-const LOCAL_DIGITS = ['๐๑๒๓๔๕๖๗๘๙', '០១២៣៤៥៦៧៨៩'];
-// Longer letters first: ม็ (Met) starts with ม (Ma), ស្ត (Sdech) with ស (Seh).
-const LOCAL_PIECES: [string, string][] = [
-  ['ม็', 'M'],
-  ['ข', 'K'],
-  ['ค', 'S'],
-  ['ม', 'N'],
-  ['ร', 'R'],
-  ['ស្ត', 'K'],
-  ['ន', 'M'],
-  ['គ', 'S'],
-  ['ស', 'N'],
-  ['ទ', 'R'],
-];
-
-/** Reads a typed move (SAN such as Nd2, exd6, Rxa8+; the Thai and Khmer forms the move
- * list shows, such as มง๒ or ข๓×ค๔; or coordinates such as e3e4, e3-e4) and finds it
- * among the legal moves of the position. */
-export function parseTypedMove(text: string, fen: string, legal: string[]): TypedMove {
-  let s = text.trim();
-  if (!s) return { error: 'empty' };
-  // Thai and Khmer digits to 0–9; a file letter is one exactly when a digit follows it.
-  for (const digits of LOCAL_DIGITS) s = s.replace(new RegExp(`[${digits}]`, 'gu'), (d) => String(digits.indexOf(d)));
-  for (const files of LOCAL_FILES) s = s.replace(new RegExp(`([${files}])(?=[1-8])`, 'gu'), (f) => FILES[files.indexOf(f)]);
-  s = s.replace(/[\s\-:]/g, '').replace(/×/g, 'x').replace(/[+#!?]+$/, '').replace(/=(M|m|ม็|ន)$/, '');
-  if (!s) return { error: 'bad' };
-  const coord = /^([a-h][1-8])x?([a-h][1-8])m?$/i.exec(s);
-  if (coord) {
-    const ft = (coord[1] + coord[2]).toLowerCase();
-    const m = legal.find((x) => x.slice(0, 4) === ft);
-    return m ? { move: m } : { error: 'illegal' };
-  }
-  let type = 'P';
-  const local = LOCAL_PIECES.find(([l]) => s.startsWith(l));
-  if (local) {
-    type = local[1];
-    s = s.slice(local[0].length);
-  } else if (/^[KMSNRkmsnr]/.test(s)) {
-    type = s[0].toUpperCase();
-    s = s.slice(1);
-  }
-  // after the piece letter, a lone file letter tells two pieces apart (รกง๑: the Ruea on the a-file)
-  for (const files of LOCAL_FILES) if (files.includes(s[0])) s = FILES[files.indexOf(s[0])] + s.slice(1);
-  const san = /^([a-h])?([1-8])?(x)?([a-h][1-8])$/.exec(s);
-  if (!san) return { error: 'bad' };
-  const [, file, rank, capture, to] = san;
-  if (type === 'P' && rank) return { error: 'bad' };
-  const board = parsePlacement(fen);
-  const found = legal.filter((m) => {
-    const from = m.slice(0, 2);
-    const p = board.get(from);
-    if (!p || m.slice(2, 4) !== to) return false;
-    // a promoted pawn moves as a Met and is written as one
-    const pt = p.endsWith('~') ? 'M' : p[0].toUpperCase();
-    if (pt !== type) return false;
-    if (file && from[0] !== file) return false;
-    if (rank && from[1] !== rank) return false;
-    if (capture && !board.has(to)) return false;
-    return true;
-  });
-  if (found.length === 1) return { move: found[0] };
-  return { error: found.length ? 'ambiguous' : 'illegal' };
-}
-
 // ---------------------------------------------------------------- the keyboard board
 
 export class BoardKeys {
@@ -225,7 +157,7 @@ export class BoardKeys {
     );
     this.form.addEventListener('submit', (e) => {
       e.preventDefault();
-      this.submitTyped();
+      void this.submitTyped();
     });
     this.input.addEventListener('input', () => {
       this.input.removeAttribute('aria-invalid');
@@ -428,7 +360,7 @@ export class BoardKeys {
     this.say(sel ? t('kbIllegal', { square: squareName(sq) }) : t('kbNotYours'));
   }
 
-  private submitTyped(): void {
+  private async submitTyped(): Promise<void> {
     const v = this.view;
     if (!v) return;
     const text = this.input.value;
@@ -436,8 +368,15 @@ export class BoardKeys {
     if (!v.canMove) {
       msg = !v.me || v.over ? t('kbNoPlay') : !v.live ? t('kbOldPosition') : t('kbNotYourTurn');
     } else {
-      const r = parseTypedMove(text, v.fen, v.legal);
-      if ('move' in r) {
+      let r: { ok: boolean; move?: string; error?: string };
+      try {
+        r = await rulesCore().typed(v.variant === 'ouk' ? 'ouk' : 'makruk', v.fen, text);
+      } catch {
+        return; // the core stopped (the page is going away)
+      }
+      // Still the position the move was typed in, and a move the server offered.
+      if (this.view?.fen !== v.fen || !this.view.canMove) return;
+      if (r.ok && r.move && v.legal.includes(r.move)) {
         this.input.value = '';
         this.input.removeAttribute('aria-invalid');
         setText(this.typedMsg, '');

@@ -14,12 +14,14 @@ const ready = makrukCore({ locateFile: (f) => `/core/${f}` }).then((m) => ({
   search: m.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number', 'number']),
   pgn: m.cwrap('mk_pgn', 'string', ['string', 'string']),
   positions: m.cwrap('mk_positions', 'string', ['string', 'string', 'string', 'string']),
+  typed: m.cwrap('mk_typed', 'string', ['string', 'string', 'string']),
 }));
 
 type Call =
   | { id: number; call: 'game'; args: [string, string, string, string] }
   | { id: number; call: 'pgn'; args: [string, string] }
   | { id: number; call: 'positions'; args: [string, string, string, string] }
+  | { id: number; call: 'typed'; args: [string, string, string] }
   | { id: number; call: 'search'; args: [string, string, string, number, number] };
 
 self.onmessage = async (e: MessageEvent<Call>) => {
@@ -31,6 +33,10 @@ self.onmessage = async (e: MessageEvent<Call>) => {
   }
   if (m.call === 'pgn') {
     postMessage({ id: m.id, result: JSON.parse(api.pgn(...m.args)) });
+    return;
+  }
+  if (m.call === 'typed') {
+    postMessage({ id: m.id, result: JSON.parse(api.typed(...m.args)) });
     return;
   }
   if (m.call === 'positions') {

@@ -99,6 +99,11 @@ export class Core {
     return this.call('positions', [variant, counting, fen, actions.join(' ')]);
   }
 
+  /** A move as a player typed it (SAN, coordinates, Thai or Khmer notation), found among the legal moves of `fen`. */
+  typed(variant: Variant, fen: string, text: string): Promise<{ ok: boolean; move?: string; error?: 'empty' | 'bad' | 'illegal' | 'ambiguous' | string }> {
+    return this.call('typed', [variant, fen, text]);
+  }
+
   /** A PGN, a plain list of moves or a FEN, read by the core (`variant`: when the text names none). */
   pgn(text: string, variant: Variant): Promise<{ ok: boolean; error?: string; variant: Variant; fen: string; moves: string[]; result: string }> {
     return this.call('pgn', [text, variant]);
