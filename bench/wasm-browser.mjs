@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// The engine in Chromium (WebAssembly in a Web Worker, as the review and the analysis
+// board run it) beside the native build, on searches of a few seconds: nodes per
+// second for each position, and the ratio. Needs build-wasm/ (scripts/build-wasm.sh),
+// build/makruk_api and Debian's chromium (or CHROMIUM=path).
+//   node bench/wasm-browser.mjs [DEPTH]
+import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const depth = Number(process.argv[2] || 16);
+const wasmDir = path.join(root, 'build-wasm');
+const native = path.join(root, 'build', 'makruk_api');
+const require = createRequire(path.join(root, 'web', 'package.json'));
+const { chromium } = require('playwright-core');
+
+const POSITIONS = [
+  ['start', 'makruk', ''],
+  ['middlegame', 'makruk', 'e3e4 d6d5 e4d5 c6c5 b1d2 g8e7 d2c4 e7d5 c1c2 b8d7'],
+  ['ouk start', 'ouk', ''],
+];
+
+const worker = `importScripts('/makruk.js');
+makrukCore({ locateFile: (f) => '/' + f }).then((m) => {
+  const search = m.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number', 'number']);
+  onmessage = (e) => {
+    const [variant, moves, depth] = e.data;
+    search(variant, '', '', 1, 0, 1);  // a first search makes the hash table
+    const t0 = performance.now();
+    const r = JSON.parse(search(variant, '', moves, depth, 0, 1));
+    postMessage({ nodes: r.nodes, ms: performance.now() - t0, best: r.best });
+  };
+  postMessage('ready');
+});`;
+const page = `<!doctype html><script>
+const w = new Worker('/worker.js');
+window.run = (args) => new Promise((ok) => { w.onmessage = (e) => ok(e.data); w.postMessage(args); });
+window.ready = new Promise((ok) => { w.onmessage = (e) => ok(e.data); });
+</script>`;
+const server = http.createServer((req, res) => {
+  const files = { '/': [page, 'text/html'], '/worker.js': [worker, 'text/javascript'] };
+  if (files[req.url]) return res.writeHead(200, { 'content-type': files[req.url][1] }).end(files[req.url][0]);
+  const f = path.join(wasmDir, path.basename(req.url));
+  if (!fs.existsSync(f)) return res.writeHead(404).end();
+  res.writeHead(200, { 'content-type': f.endsWith('.wasm') ? 'application/wasm' : 'text/javascript' }).end(fs.readFileSync(f));
+});
+await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const tab = await browser.newPage();
+await tab.goto(`http://127.0.0.1:${server.address().port}/`);
+await tab.evaluate(() => window.ready);
+console.log(`engine at depth ${depth}, one thread: Chromium (WebAssembly in a worker) and native`);
+for (const [name, variant, moves] of POSITIONS) {
+  const w = await tab.evaluate((args) => window.run(args), [variant, moves, depth]);
+  const input = `search\t${variant}\t\t\t1\nsearch\t${variant}\t\t${moves}\t${depth}\n`;
+  const n = spawnSync(native, [], { input, encoding: 'utf8' });
+  const nr = JSON.parse(n.stdout.trim().split('\n')[1]);
+  const nms = Number(n.stderr.trim().split('\n')[1].split(' ')[0]);
+  const wnps = (w.nodes / w.ms) * 1000, nnps = (nr.nodes / nms) * 1000;
+  console.log(`${name}: Chromium ${w.nodes} nodes in ${(w.ms / 1000).toFixed(1)} s, ${(wnps / 1e6).toFixed(2)} M/s;` +
+    ` native ${nr.nodes} nodes in ${(nms / 1000).toFixed(1)} s, ${(nnps / 1e6).toFixed(2)} M/s; ratio ${(wnps / nnps).toFixed(2)}`);
+}
+await browser.close();
+server.close();
