@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The engine in Chromium (WebAssembly in a Web Worker, as the review and the analysis
 // board run it) beside the native build, on searches of a few seconds: nodes per
-// second for each position, and the ratio. Needs build-wasm/ (scripts/build-wasm.sh),
+// second for each position, and the ratio; then a review as the game page does it (a
+// 120-ply game, every position searched depth by depth to the default 10). Needs build-wasm/ (scripts/build-wasm.sh),
 // build/makruk_api and Debian's chromium (or CHROMIUM=path).
 //   node bench/wasm-browser.mjs [DEPTH]
 import { createRequire } from 'node:module';
@@ -26,7 +27,25 @@ const POSITIONS = [
 const worker = `importScripts('/makruk.js');
 makrukCore({ locateFile: (f) => '/' + f }).then((m) => {
   const search = m.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number', 'number']);
+  const game = m.cwrap('mk_game', 'string', ['string', 'string', 'string', 'string']);
   onmessage = (e) => {
+    if (e.data === 'review') {
+      const played = [];
+      for (let ply = 0; ply < 120; ply++) {
+        const now = JSON.parse(game('makruk', 'auto', '', played.join(' ')));
+        if (now.result !== '*' || !now.legal.length) break;
+        played.push(ply < 2 ? now.legal[(ply * 7 + 3) % now.legal.length] : JSON.parse(search('makruk', '', played.join(' '), 3, 0, 1)).best);
+      }
+      const t0 = performance.now();
+      let nodes = 0;
+      for (let i = 0; i <= played.length; i++) {
+        const prefix = played.slice(0, i).join(' ');
+        if (!JSON.parse(game('makruk', 'auto', '', prefix)).legal.length) continue;
+        for (let d = 1; d <= 10; d++) nodes += JSON.parse(search('makruk', '', prefix, d, 0, 1)).nodes;
+      }
+      postMessage({ plies: played.length, nodes, ms: performance.now() - t0 });
+      return;
+    }
     const [variant, moves, depth] = e.data;
     search(variant, '', '', 1, 0, 1);  // a first search makes the hash table
     const t0 = performance.now();
@@ -63,5 +82,7 @@ for (const [name, variant, moves] of POSITIONS) {
   console.log(`${name}: Chromium ${w.nodes} nodes in ${(w.ms / 1000).toFixed(1)} s, ${(wnps / 1e6).toFixed(2)} M/s;` +
     ` native ${nr.nodes} nodes in ${(nms / 1000).toFixed(1)} s, ${(nnps / 1e6).toFixed(2)} M/s; ratio ${(wnps / nnps).toFixed(2)}`);
 }
+const r = await tab.evaluate((args) => window.run(args), 'review');
+console.log(`review of a ${r.plies}-ply game at depth 10 in Chromium: ${(r.ms / 1000).toFixed(1)} s, ${r.nodes} nodes, ${((r.nodes / r.ms) / 1000).toFixed(2)} M nodes/s`);
 await browser.close();
 server.close();
