@@ -3,7 +3,7 @@
 // and their evaluations, live (a line's first move is played by choosing it); a position from a game (/analysis?variant=…&fen=…&moves=…), a FEN, a
 // PGN or a plain list of moves; and from any position, a game against the CPU or a table
 // to invite a friend to.
-import { api, lastName, saveName, saveSeat, type Count, type GameState, type Party, type Variant } from '../api';
+import { api, lastName, saveName, saveSeat, type Variant } from '../api';
 import { Core, rulesCore, type CoreGame, type CoreSearch } from '../core';
 import { h } from '../dom';
 import { t } from '../i18n';
@@ -11,6 +11,7 @@ import { moveText } from '../notation';
 import { errorText, navigate, type Screen } from '../ui';
 import { GameView } from './game';
 import { SetupBoard } from '../setup';
+import { standIn } from '../standin';
 
 /** "cp 35" / "mate -3" for the side to move, written for White: "+0.35", "#3", "-#2". */
 export function scoreText(score: string, whiteToMove: boolean): string {
@@ -197,46 +198,27 @@ export class AnalysisScreen implements Screen {
     this.now = g;
     this.fenOut.value = g.fen;
     this.el.dataset.fen = g.fen;
-    const party: Party = {
-      code: '',
+    const { party, state } = standIn({
       variant: this.variant,
-      rules: { counting: 'auto', showLegal: true, swapColors: false, labels: true },
+      counting: 'auto',
+      startFen: this.start,
+      white: { name: t('white') },
+      black: { name: t('black') },
       cpu: null,
-      players: [
-        { seat: 0, name: t('white') },
-        { seat: 1, name: t('black') },
-      ],
-      spectators: 0,
-      status: g.result === '*' ? 'playing' : 'finished',
-      game: null,
-      gameNumber: 1,
-      fen: this.start || null,
-    };
-    const state: GameState = {
-      t: 'state',
       game: this.line_,
       number: 1,
-      v: this.moves.length,
-      variant: this.variant,
-      white: 0,
-      black: 1,
       fen: g.fen,
       turn: g.turn,
       check: g.check,
-      lastMove: this.moves.length ? this.moves[this.moves.length - 1] : null,
       moves: this.moves.slice(),
       san: g.san,
       sanThai: g.sanThai,
       legal: g.result === '*' ? g.legal : [],
-      count: g.count as Count | null,
-      canCount: { w: false, b: false },
-      canStop: { w: false, b: false },
-      canClaim: false,
-      drawOffer: null,
+      count: g.count,
       repetitions: g.repetitions,
       result: g.result,
       reason: g.reason,
-    };
+    });
     // A new list of moves is a new "game" for the board when it is not the last one plus a move.
     this.view.update(party, state, g.turn === 'w' ? 0 : 1);
     this.view.setArrow(null);

@@ -9,52 +9,34 @@ import { t } from '../i18n';
 import { link, type Screen } from '../ui';
 import { GameView } from './game';
 import { ReviewPanel } from '../review';
+import { standIn } from '../standin';
 
 /** The game as the game screen takes it: a table of two, and the game's state now. */
 function asTable(g: GameRecord): { party: Party; state: GameState } {
-  const party: Party = {
-    code: '',
+  const player = (name: string) => ({ name, cpu: g.cpu && name.startsWith('CPU') ? g.cpu : undefined });
+  return standIn({
     variant: g.variant,
-    rules: { counting: g.counting, showLegal: false, swapColors: false, labels: true },
+    counting: g.counting,
+    startFen: g.startFen,
+    white: player(g.white),
+    black: player(g.black),
     cpu: g.cpu,
-    players: [
-      { seat: 0, name: g.white, cpu: g.cpu && g.white.startsWith('CPU') ? g.cpu : undefined },
-      { seat: 1, name: g.black, cpu: g.cpu && g.black.startsWith('CPU') ? g.cpu : undefined },
-    ],
-    spectators: 0,
-    status: g.result === '*' ? 'playing' : 'finished',
-    game: null,
-    gameNumber: g.number,
-    fen: g.startFen || null,
     mode: g.mode,
-  };
-  const state: GameState = {
-    t: 'state',
     game: 0,
     gameId: g.id,
     number: g.number,
-    v: g.moves.length,
-    variant: g.variant,
-    white: 0,
-    black: 1,
     fen: g.fen,
     turn: g.turn,
     check: g.check,
-    lastMove: g.moves.length ? g.moves[g.moves.length - 1] : null,
     moves: g.moves,
     san: g.san,
     sanThai: g.sanThai,
     legal: [],
     count: null,
-    canCount: { w: false, b: false },
-    canStop: { w: false, b: false },
-    canClaim: false,
-    drawOffer: null,
     repetitions: 1,
     result: g.result,
     reason: g.reason,
-  };
-  return { party, state };
+  });
 }
 
 export class GamePageScreen implements Screen {
