@@ -135,7 +135,8 @@ int run_adjudicate(const Options& o) {
 
 struct MatchOptions {
   std::vector<std::string> commands, names, options[2];
-  std::string variant = "makruk", tc, openings, pgn;
+  std::string variant = "makruk", tc, openings, pgn, sprt;
+  double sprt_alpha = 0.05, sprt_beta = 0.05;
   int games = 2, concurrency = 1, depth = 0, max_plies = 800;
   int64_t movetime = 0;
   uint64_t nodes = 0;
@@ -175,6 +176,22 @@ int run_match_command(const MatchOptions& mo) {
     std::cerr << "makruk match: " << error << "\n";
     return EXIT_BAD_INPUT;
   }
+  if (!mo.sprt.empty()) {
+    const size_t comma = mo.sprt.find(',');
+    try {
+      size_t used0 = 0, used1 = 0;
+      cfg.sprt.elo0 = std::stod(mo.sprt.substr(0, comma), &used0);
+      const std::string rest = comma == std::string::npos ? "" : mo.sprt.substr(comma + 1);
+      cfg.sprt.elo1 = std::stod(rest, &used1);
+      if (used0 != comma || used1 != rest.size() || cfg.sprt.elo1 <= cfg.sprt.elo0) throw std::invalid_argument("");
+    } catch (...) {
+      std::cerr << "makruk match: --sprt needs ELO0,ELO1 with ELO0 < ELO1 (e.g. 0,5), got '" << mo.sprt << "'\n";
+      return EXIT_BAD_INPUT;
+    }
+    cfg.sprt.enabled = true;
+    cfg.sprt.alpha = mo.sprt_alpha;
+    cfg.sprt.beta = mo.sprt_beta;
+  }
   cfg.games = mo.games;
   cfg.concurrency = mo.concurrency;
   cfg.pgn_path = mo.pgn;
@@ -209,12 +226,18 @@ int main(int argc, char** argv) {
 
   engine::OpeningsOptions oo;
   std::string ooVariant = "makruk";
-  auto* openCmd = app.add_subcommand("openings", "make balanced opening lines with the engine");
+  int ooMinScore = 0;
+  auto* openCmd = app.add_subcommand("openings", "make balanced (or unbalanced) opening lines with the engine");
   openCmd->add_option("--variant", ooVariant, "makruk, ouk (cambodian, ouk-chatrang)");
   openCmd->add_option("--count", oo.count, "lines to make (default 50)")->check(CLI::Range(1, 100000));
   openCmd->add_option("--plies", oo.plies, "random plies from the start (default 8)")->check(CLI::Range(1, 40));
   openCmd->add_option("--depth", oo.depth, "depth of the balance check (default 10)")->check(CLI::Range(1, 30));
-  openCmd->add_option("--max-score", oo.max_score, "keep lines within this many centipawns (default 40)")
+  auto* minScore = openCmd->add_option("--min-score", ooMinScore,
+                      "unbalanced: keep lines where the side to move is ahead by at least this many "
+                      "centipawns (and at most --max-score)")
+      ->check(CLI::Range(-1000, 1000));
+  openCmd->add_option("--max-score", oo.max_score,
+                      "keep lines within this many centipawns of equality (default 40)")
       ->check(CLI::Range(0, 1000));
   openCmd->add_option("--seed", oo.seed, "random seed (default 1)");
 
@@ -307,6 +330,12 @@ int main(int argc, char** argv) {
   matchCmd->add_option("--openings", mo.openings, "openings file (startpos|FEN [moves …] per line)");
   matchCmd->add_option("--concurrency", mo.concurrency, "games at once (default 1)")->check(CLI::Range(1, 64));
   matchCmd->add_option("--pgn", mo.pgn, "append the games to this PGN file");
+  matchCmd->add_option("--sprt", mo.sprt,
+                       "ELO0,ELO1: a sequential test on game pairs (pentanomial); stops when it decides");
+  matchCmd->add_option("--sprt-alpha", mo.sprt_alpha, "the test's false positive rate (default 0.05)")
+      ->check(CLI::Range(0.001, 0.5));
+  matchCmd->add_option("--sprt-beta", mo.sprt_beta, "the test's false negative rate (default 0.05)")
+      ->check(CLI::Range(0.001, 0.5));
   matchCmd->add_option("--max-plies", mo.max_plies, "adjudicate a draw after this many plies (default 800)")
       ->check(CLI::Range(10, 100000));
 
@@ -390,6 +419,7 @@ int main(int argc, char** argv) {
       std::cerr << "makruk openings: unknown variant '" << ooVariant << "'\n";
       return EXIT_BAD_INPUT;
     }
+    if (minScore->count()) oo.min_score = ooMinScore;
     return engine::make_openings(oo, std::cout) == oo.count ? 0 : 1;
   }
   return EXIT_BAD_INPUT;

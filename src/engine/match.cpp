@@ -282,6 +282,44 @@ std::pair<double, double> elo_with_interval(const MatchScore& s) {
   return {elo(p), (elo(p + margin) - elo(p - margin)) / 2};
 }
 
+double SprtConfig::lower() const { return std::log(beta / (1 - alpha)); }
+double SprtConfig::upper() const { return std::log((1 - beta) / alpha); }
+
+namespace {
+
+double expected_score(double elo) { return 1 / (1 + std::pow(10.0, -elo / 400)); }
+
+// The mean and variance of a pair's score, scaled to 0..1.
+std::pair<double, double> pair_moments(const Pentanomial& p) {
+  const double n = p.total();
+  double mean = 0, var = 0;
+  for (int i = 0; i < 5; ++i) mean += p.pairs[i] * (i / 4.0) / n;
+  for (int i = 0; i < 5; ++i) var += p.pairs[i] * (i / 4.0 - mean) * (i / 4.0 - mean) / n;
+  return {mean, var};
+}
+
+}  // namespace
+
+double sprt_llr(const Pentanomial& p, double elo0, double elo1) {
+  int kinds = 0;
+  for (int c : p.pairs) kinds += c > 0;
+  if (kinds < 2) return 0;
+  const auto [mean, var] = pair_moments(p);
+  const double s0 = expected_score(elo0), s1 = expected_score(elo1);
+  return p.total() * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var);
+}
+
+std::pair<double, double> pentanomial_elo(const Pentanomial& p) {
+  if (p.total() == 0) return {0, 0};
+  const auto [mean, var] = pair_moments(p);
+  auto elo = [](double score) {
+    score = std::clamp(score, 1e-3, 1 - 1e-3);
+    return -400.0 * std::log10(1.0 / score - 1.0);
+  };
+  const double margin = 1.96 * std::sqrt(var / p.total());
+  return {elo(mean), (elo(mean + margin) - elo(mean - margin)) / 2};
+}
+
 MatchScore run_match(const MatchConfig& cfg, std::ostream& out) {
   std::signal(SIGPIPE, SIG_IGN);  // a crashed engine must not take the match down
   std::vector<Opening> openings = cfg.openings;
@@ -292,9 +330,11 @@ MatchScore run_match(const MatchConfig& cfg, std::ostream& out) {
   MatchScore score;
   std::mutex mutex;
   std::atomic<int> next{0};
+  std::atomic<bool> decided{false};
+  std::vector<int> points(size_t(cfg.games), -1);  // half-points for the first engine, by game
   auto worker = [&] {
     UciPlayer players[2] = {UciPlayer(cfg.engines[0], cfg.variant), UciPlayer(cfg.engines[1], cfg.variant)};
-    for (int g; (g = next++) < cfg.games;) {
+    for (int g; !decided && (g = next++) < cfg.games;) {
       const Opening& opening = openings[size_t(g / 2) % openings.size()];
       bool firstIsWhite = g % 2 == 0;
       UciPlayer* white = &players[firstIsWhite ? 0 : 1];
@@ -305,13 +345,27 @@ MatchScore run_match(const MatchConfig& cfg, std::ostream& out) {
       // The opening's moves are part of the record; the game continues from there.
       GameOutcome outcome = play_game(cfg, opening, white, black, *game);
       std::lock_guard lock(mutex);
+      if (decided) break;  // the test ended while this game was played
       Result r = outcome.result;
+      int half = 1;
       if (r == Result::Draw) ++score.draws;
-      else if ((r == Result::WhiteWins) == firstIsWhite) ++score.wins;
-      else ++score.losses;
+      else if ((r == Result::WhiteWins) == firstIsWhite) ++score.wins, half = 2;
+      else ++score.losses, half = 0;
+      points[size_t(g)] = half;
       out << "Game " << g + 1 << ": " << white->name() << " - " << black->name() << " "
           << result_string(r) << " (" << outcome.termination << ")  score " << score.wins << "-"
           << score.losses << "-" << score.draws << std::endl;
+      // A pair is complete when both colours of its opening are played.
+      const size_t mate = size_t(g ^ 1);
+      if (mate < points.size() && points[mate] >= 0) {
+        ++score.pentanomial.pairs[half + points[mate]];
+        if (cfg.sprt.enabled) {
+          score.llr = sprt_llr(score.pentanomial, cfg.sprt.elo0, cfg.sprt.elo1);
+          if (score.llr >= cfg.sprt.upper()) score.decision = 1;
+          if (score.llr <= cfg.sprt.lower()) score.decision = -1;
+          if (score.decision) decided = true;
+        }
+      }
       if (pgn) pgn << pgn_for(cfg, g + 1, white->name(), black->name(), *game, outcome) << std::flush;
     }
   };
@@ -325,6 +379,17 @@ MatchScore run_match(const MatchConfig& cfg, std::ostream& out) {
       << score.losses << " - " << score.draws << "  [" << std::fixed << std::setprecision(3)
       << (n ? (score.wins + 0.5 * score.draws) / n : 0.0) << "] " << n << "\n"
       << "Elo difference: " << std::setprecision(1) << elo << " +/- " << margin << " (95%)" << std::endl;
+  const Pentanomial& p = score.pentanomial;
+  if (p.total()) {
+    auto [pelo, pmargin] = pentanomial_elo(p);
+    out << "Pairs (0, 1/2, 1, 3/2, 2 points): " << p.pairs[0] << ", " << p.pairs[1] << ", " << p.pairs[2] << ", "
+        << p.pairs[3] << ", " << p.pairs[4] << "  Elo from pairs: " << pelo << " +/- " << pmargin << " (95%)"
+        << std::endl;
+  }
+  if (cfg.sprt.enabled)
+    out << "SPRT elo0 " << cfg.sprt.elo0 << " elo1 " << cfg.sprt.elo1 << ": LLR " << std::setprecision(2)
+        << score.llr << " (" << cfg.sprt.lower() << ", " << cfg.sprt.upper() << ") "
+        << (score.decision > 0 ? "H1 accepted" : score.decision < 0 ? "H0 accepted" : "no decision yet") << std::endl;
   return score;
 }
 

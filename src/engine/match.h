@@ -29,6 +29,29 @@ struct Opening {
   std::vector<std::string> moves;
 };
 
+// A sequential probability ratio test between two Elo hypotheses (logistic
+// Elo), on game pairs: each opening is played twice with colours swapped, and
+// the pair's points for the first engine (0, ½, 1, 1½ or 2) are counted apart
+// (pentanomial), which takes the openings' own bias out of the variance.
+struct SprtConfig {
+  bool enabled = false;
+  double elo0 = 0, elo1 = 5;
+  double alpha = 0.05, beta = 0.05;
+  double lower() const;  // ln(beta / (1 - alpha)): H0 accepted at or below
+  double upper() const;  // ln((1 - beta) / alpha): H1 accepted at or above
+};
+
+struct Pentanomial {
+  int pairs[5] = {};  // pairs that scored 0, ½, 1, 1½, 2 points for the first engine
+  int total() const { return pairs[0] + pairs[1] + pairs[2] + pairs[3] + pairs[4]; }
+};
+
+// The log-likelihood ratio of elo1 against elo0 for these pairs (the
+// generalised SPRT's normal approximation); 0 with fewer than two kinds of pair.
+double sprt_llr(const Pentanomial& p, double elo0, double elo1);
+// The Elo difference the pairs give, and the half-width of its 95% interval.
+std::pair<double, double> pentanomial_elo(const Pentanomial& p);
+
 struct MatchConfig {
   Variant variant = Variant::Makruk;
   EngineSpec engines[2];
@@ -38,6 +61,7 @@ struct MatchConfig {
   int concurrency = 1;
   std::string pgn_path;
   int max_plies = 800;  // a game this long is adjudicated a draw
+  SprtConfig sprt;      // when enabled, the match stops as soon as the test decides
 };
 
 // Parses an openings file: one opening a line, "startpos [moves …]" or
@@ -51,6 +75,9 @@ bool parse_time_control(const std::string& text, TimeControl& tc);
 
 struct MatchScore {
   int wins = 0, draws = 0, losses = 0;  // from the first engine's side
+  Pentanomial pentanomial;              // the finished pairs
+  double llr = 0;                       // with an SPRT: the last ratio
+  int decision = 0;                     // with an SPRT: 1 H1 accepted, -1 H0 accepted, 0 neither yet
 };
 
 // The Elo difference for a score, and the half-width of its 95% interval.

@@ -32,7 +32,7 @@ int make_openings(const OpeningsOptions& o, std::ostream& out) {
     Limits limits;
     limits.depth = o.depth;
     SearchResult r = engine.search(game->position(), limits);
-    if (std::abs(r.score) > o.max_score) continue;
+    if (o.min_score ? r.score < *o.min_score || r.score > o.max_score : std::abs(r.score) > o.max_score) continue;
     out << line << "  # " << score_to_uci(r.score) << "\n";
     ++written;
   }

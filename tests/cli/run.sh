@@ -448,5 +448,40 @@ expect_rc 2
 [ -n "$err" ] || fail "expected a message on stderr"
 pass
 
+test_case "an SPRT stops when it decides: full strength against level 1"
+run match --engine "$MAKRUK uci" --engine "$MAKRUK uci" --option2 "Skill Level=1" --depth 3 --games 400 \
+  --concurrency 2 --sprt 0,200
+expect_rc 0
+echo "$out" | grep -q "SPRT elo0 0.0 elo1 200.0: LLR .* H1 accepted" || fail "expected H1 accepted"
+pairs=$(echo "$out" | grep -c "^Game ")
+[ "$pairs" -lt 400 ] || fail "expected the match to stop early, played $pairs"
+echo "$out" | grep -q "^Pairs (0, 1/2, 1, 3/2, 2 points): " || fail "expected the pairs"
+pass
+
+test_case "an SPRT between an engine and itself accepts H0 for a large difference"
+run match --engine "$MAKRUK uci" --engine "$MAKRUK uci" --option1 "Skill Level=2" --option2 "Skill Level=2" \
+  --depth 2 --games 600 --concurrency 2 --sprt 150,300
+expect_rc 0
+echo "$out" | grep -q "H0 accepted" || fail "expected H0 accepted"
+pass
+
+test_case "bad SPRT bounds"
+run match --engine "$MAKRUK uci" --engine "$MAKRUK uci" --depth 1 --sprt 5,0
+expect_rc 2
+echo "$err" | grep -q "needs ELO0,ELO1 with ELO0 < ELO1" || fail "expected the bounds explained"
+pass
+run match --engine "$MAKRUK uci" --engine "$MAKRUK uci" --depth 1 --sprt five
+expect_rc 2
+pass
+
+test_case "unbalanced openings: the side to move is ahead"
+run openings --count 3 --plies 8 --depth 6 --min-score 80 --max-score 150 --seed 3
+expect_rc 0
+[ "$(echo "$out" | grep -c '^startpos moves ')" -eq 3 ] || fail "expected 3 lines"
+echo "$out" | sed -n 's/.*# cp //p' | while read -r cp; do
+  [ "$cp" -ge 80 ] && [ "$cp" -le 150 ] || { echo "score $cp out of range" >&2; exit 1; }
+done || fail "a score out of 80..150"
+pass
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

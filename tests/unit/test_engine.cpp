@@ -12,6 +12,7 @@
 #include "core/notation.h"
 #include "engine/egtb.h"
 #include "engine/levels.h"
+#include "engine/match.h"
 #include "engine/search.h"
 #include "engine/uci.h"
 
@@ -439,4 +440,28 @@ TEST(Levels, EloMapsOntoLevels) {
   EXPECT_EQ(level_from_elo(MIN_ELO), MIN_LEVEL);
   EXPECT_EQ(level_from_elo(MAX_ELO), MAX_LEVEL);
   EXPECT_LT(level_from_elo(1200), level_from_elo(1800));
+}
+
+// The SPRT on game pairs (pentanomial), against figures worked out by hand.
+TEST(Sprt, LogLikelihoodRatioOfPairs) {
+  Pentanomial even{{10, 20, 40, 20, 10}};
+  EXPECT_NEAR(sprt_llr(even, 0, 5), -0.0345128, 1e-6);  // an even match leans to H0
+  EXPECT_NEAR(sprt_llr(even, -5, 0), 0.0345128, 1e-6);   // and towards 0 from -5, as much
+  Pentanomial ahead{{5, 20, 40, 25, 10}};
+  EXPECT_NEAR(sprt_llr(ahead, 0, 5), 0.3798438, 1e-6);
+  Pentanomial twice{{10, 40, 80, 50, 20}};
+  EXPECT_NEAR(sprt_llr(twice, 0, 5), 2 * 0.3798438, 1e-6);  // twice the evidence
+  Pentanomial strong{{2, 10, 30, 40, 18}};
+  EXPECT_NEAR(sprt_llr(strong, 0, 10), 3.7160647, 1e-6);
+  SprtConfig sprt;
+  EXPECT_NEAR(sprt.lower(), -2.9444390, 1e-6);
+  EXPECT_NEAR(sprt.upper(), 2.9444390, 1e-6);
+  EXPECT_GT(sprt_llr(strong, 0, 10), sprt.upper());
+  // One kind of pair only: no variance, no evidence yet.
+  EXPECT_EQ(sprt_llr(Pentanomial{{0, 0, 7, 0, 0}}, 0, 5), 0);
+  EXPECT_EQ(sprt_llr(Pentanomial{}, 0, 5), 0);
+  auto [elo, margin] = pentanomial_elo(ahead);
+  EXPECT_NEAR(elo, 26.1067, 1e-3);
+  EXPECT_NEAR(margin, 34.8271, 1e-3);
+  EXPECT_NEAR(pentanomial_elo(even).first, 0, 1e-9);
 }
