@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # An SPRT of the engine in this working tree against a baseline revision, on game
 # pairs from an unbalanced book, at a fixed number of nodes a move (so the result
-# does not depend on the machine's load).
+# does not depend on the machine's load), varied ±25% from pair to pair so that
+# the book's openings, played again, give other games.
 #
 #   bench/sprt.sh [BASE_REV] [ELO0] [ELO1] [NODES] [VARIANT] [CONCURRENCY] [MAX_GAMES]
 #   defaults:      HEAD       0      5      20000   makruk    2             40000
@@ -42,5 +43,5 @@ base=$(build_engine build-sprt/base-src build-sprt/base)
 new=$(build_engine . build-sprt/new)
 echo "sprt: $nodes nodes a move, $variant, book $book, elo0 $elo0 elo1 $elo1"
 build/makruk match --variant "$variant" --engine "$new" --engine "$base" --name new --name base \
-  --nodes "$nodes" --openings "$book" --games "$games" --concurrency "$concurrency" \
+  --nodes "$nodes" --nodes-vary 25 --openings "$book" --games "$games" --concurrency "$concurrency" \
   --sprt "$elo0,$elo1" --pgn build-sprt/games.pgn | tail -6

@@ -137,7 +137,7 @@ struct MatchOptions {
   std::vector<std::string> commands, names, options[2];
   std::string variant = "makruk", tc, openings, pgn, sprt;
   double sprt_alpha = 0.05, sprt_beta = 0.05;
-  int games = 2, concurrency = 1, depth = 0, max_plies = 800;
+  int games = 2, concurrency = 1, depth = 0, max_plies = 800, nodes_vary = 0;
   int64_t movetime = 0;
   uint64_t nodes = 0;
 };
@@ -193,6 +193,7 @@ int run_match_command(const MatchOptions& mo) {
     cfg.sprt.beta = mo.sprt_beta;
   }
   cfg.games = mo.games;
+  cfg.nodes_vary_percent = mo.nodes_vary;
   cfg.concurrency = mo.concurrency;
   cfg.pgn_path = mo.pgn;
   cfg.max_plies = mo.max_plies;
@@ -327,6 +328,9 @@ int main(int argc, char** argv) {
   matchCmd->add_option("--movetime", mo.movetime, "ms per move")->check(CLI::Range(1, 86400000));
   matchCmd->add_option("--nodes", mo.nodes, "nodes per move")->check(CLI::Range(1, 2000000000));
   matchCmd->add_option("--depth", mo.depth, "depth per move")->check(CLI::Range(1, 100));
+  matchCmd->add_option("--nodes-vary", mo.nodes_vary,
+                       "with --nodes: each opening pair's limit varied within this many percent (default 0)")
+      ->check(CLI::Range(0, 90));
   matchCmd->add_option("--openings", mo.openings, "openings file (startpos|FEN [moves …] per line)");
   matchCmd->add_option("--concurrency", mo.concurrency, "games at once (default 1)")->check(CLI::Range(1, 64));
   matchCmd->add_option("--pgn", mo.pgn, "append the games to this PGN file");

@@ -156,7 +156,7 @@ std::string pgn_for(const MatchConfig& cfg, int round, const std::string& white,
 }
 
 GameOutcome play_game(const MatchConfig& cfg, const Opening& opening, UciPlayer* white, UciPlayer* black,
-                      Game& game) {
+                      Game& game, uint64_t nodes) {
   UciPlayer* players[2] = {white, black};
   GameOutcome out;
   auto lose = [&](Color c, const std::string& why) {
@@ -190,7 +190,7 @@ GameOutcome play_game(const MatchConfig& cfg, const Opening& opening, UciPlayer*
       timeout = clock[side] + 1000;
     }
     if (cfg.tc.movetime_ms) go += " movetime " + std::to_string(cfg.tc.movetime_ms), timeout = cfg.tc.movetime_ms + 5000;
-    if (cfg.tc.nodes) go += " nodes " + std::to_string(cfg.tc.nodes);
+    if (nodes) go += " nodes " + std::to_string(nodes);
     if (cfg.tc.depth) go += " depth " + std::to_string(cfg.tc.depth);
     auto t0 = Clock::now();
     std::string why;
@@ -343,7 +343,17 @@ MatchScore run_match(const MatchConfig& cfg, std::ostream& out) {
       auto game = Game::create(cfg.variant, Counting::Automatic, opening.fen, &error);
       for (const std::string& m : opening.moves) game->apply(m, &error);
       // The opening's moves are part of the record; the game continues from there.
-      GameOutcome outcome = play_game(cfg, opening, white, black, *game);
+      // Nodes a move, varied by pair (both games of a pair alike): engines that play
+      // the same moves at the same count would otherwise repeat a pair whenever the
+      // openings come round again.
+      uint64_t nodes = cfg.tc.nodes;
+      if (nodes && cfg.nodes_vary_percent) {
+        uint64_t h = uint64_t(g / 2 + 1) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 31;
+        const double u = double(h % 10001) / 10000;  // 0..1
+        nodes = uint64_t(double(nodes) * (1 + cfg.nodes_vary_percent / 100.0 * (2 * u - 1)));
+      }
+      GameOutcome outcome = play_game(cfg, opening, white, black, *game, nodes);
       std::lock_guard lock(mutex);
       if (decided) break;  // the test ended while this game was played
       Result r = outcome.result;

@@ -61,6 +61,7 @@ struct MatchConfig {
   int concurrency = 1;
   std::string pgn_path;
   int max_plies = 800;  // a game this long is adjudicated a draw
+  int nodes_vary_percent = 0;  // with a node limit: each pair's limit within ± this much
   SprtConfig sprt;      // when enabled, the match stops as soon as the test decides
 };
 
