@@ -115,6 +115,22 @@ struct Worker {
 
   Move killers[MAX_PLY + 2][2] = {};
   int history[COLOR_NB][64][64] = {};
+  // Continuation history: how a quiet move (piece, to-square) fared after the
+  // move one and two plies before it (piece, to-square), by the same gravity.
+  using ContHist = int16_t[PIECE_NB][64];
+  std::unique_ptr<ContHist[]> cont_hist{new ContHist[PIECE_NB * 64]()};
+  Piece moved[MAX_PLY + 2] = {};  // the piece that moved at each ply of the search (NO_PIECE: a null move)
+  Square moved_to[MAX_PLY + 2] = {};
+  ContHist* cont_at(int ply) const {  // the table for the move made at `ply`, or none
+    return ply >= 0 && moved[ply] != NO_PIECE ? &cont_hist[moved[ply] * 64 + moved_to[ply]] : nullptr;
+  }
+  int quiet_history(Color us, Move m, int ply) const {
+    const Piece pc = pos.piece_on(m.from());
+    int h = history[us][m.from()][m.to()];
+    if (const ContHist* c = cont_at(ply - 1)) h += (*c)[pc][m.to()];
+    if (const ContHist* c = cont_at(ply - 2)) h += (*c)[pc][m.to()];
+    return h;
+  }
   Move countermoves[PIECE_NB][64] = {};
   Value static_evals[MAX_PLY + 2] = {};
   Move pv[MAX_PLY + 2][MAX_PLY + 2] = {};
@@ -260,7 +276,7 @@ void Worker::score_moves(const MoveList& list, int scores[], Move tt_move, int p
     else if (m == killers[ply][0]) s = (1 << 27) + 2;
     else if (m == killers[ply][1]) s = (1 << 27) + 1;
     else if (m == counter) s = 1 << 27;
-    else s = history[us][m.from()][m.to()];
+    else s = quiet_history(us, m, ply);
   }
 }
 
@@ -281,9 +297,21 @@ void Worker::update_quiet_stats(Move best, const Move* quiets, int quiet_count, 
     int& h = history[us][m.from()][m.to()];
     h += b - h * std::abs(b) / 16384;
   };
+  auto update_cont = [&](Move m, int b) {
+    const Piece pc = pos.piece_on(m.from());
+    for (int back : {1, 2})
+      if (ContHist* c = cont_at(ply - back)) {
+        int16_t& h = (*c)[pc][m.to()];
+        h = int16_t(h + b - h * std::abs(b) / 16384);
+      }
+  };
   update(best, bonus);
+  update_cont(best, bonus);
   for (int i = 0; i < quiet_count; ++i)
-    if (quiets[i] != best) update(quiets[i], -bonus);
+    if (quiets[i] != best) {
+      update(quiets[i], -bonus);
+      update_cont(quiets[i], -bonus);
+    }
   if (killers[ply][0] != best) {
     killers[ply][1] = killers[ply][0];
     killers[ply][0] = best;
@@ -408,6 +436,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
         (pos.pieces(us, ROOK) | pos.pieces(us, KNIGHT) | pos.pieces(us, KHON)) &&
         !pos.count().running()) {
       int r = 3 + depth / 4 + std::min((static_eval - beta) / 200, 2);
+      moved[ply] = NO_PIECE;
       pos.do_null_move();
       Value v = -search(depth - r, -beta, -beta + 1, ply + 1, !cut_node);
       pos.undo_null_move();
@@ -436,6 +465,10 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
     if (!root && best_value > -VALUE_MATE_IN_MAX_PLY) {
       if (!quiet && depth <= 6 && see(pos, m) < -120 * depth) continue;
     }
+    // The quiet-history score is taken before the move is made (it reads the mover's square).
+    const int move_history = quiet ? quiet_history(us, m, ply) : 0;
+    moved[ply] = pos.piece_on(m.from());
+    moved_to[ply] = m.to();
     pos.do_move(m);
     const bool gives_check = pos.in_check();
     // Shallow pruning of quiet moves that neither check nor escape check.
@@ -457,7 +490,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
       if (depth >= 3 && quiet && !gives_check && !in_check) {
         r = REDUCTIONS[std::min(depth, 63)][std::min(move_count, 63)];
         r += !pv_node + cut_node - improving;
-        r -= history[us][m.from()][m.to()] / 6000;
+        r -= move_history / 8000;
         r = std::clamp(r, 0, new_depth - 1);
       }
       v = -search(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
