@@ -9,7 +9,8 @@
 #
 # The baseline is built from BASE_REV in build-sprt/base (a git worktree), the
 # candidate from the working tree in build-sprt/new; only the engine (makruk-uci,
-# or `makruk uci` for revisions without it). Games go to build-sprt/games.pgn.
+# or `makruk uci` for revisions without it). Games go to build-sprt/games.pgn, the
+# running score to build-sprt/match.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base_rev=${1:-HEAD}
@@ -34,7 +35,7 @@ build_engine() {  # SOURCE_DIR BUILD_DIR: prints the engine's command
 }
 
 mkdir -p build-sprt
-rm -rf build-sprt/base-src
+rm -rf build-sprt/base-src build-sprt/games.pgn
 git worktree prune
 git worktree add --detach build-sprt/base-src "$base_rev" >/dev/null
 trap 'git worktree remove --force build-sprt/base-src >/dev/null 2>&1 || true' EXIT
@@ -44,4 +45,5 @@ new=$(build_engine . build-sprt/new)
 echo "sprt: $nodes nodes a move, $variant, book $book, elo0 $elo0 elo1 $elo1"
 build/makruk match --variant "$variant" --engine "$new" --engine "$base" --name new --name base \
   --nodes "$nodes" --nodes-vary 25 --openings "$book" --games "$games" --concurrency "$concurrency" \
-  --sprt "$elo0,$elo1" --pgn build-sprt/games.pgn | tail -6
+  --sprt "$elo0,$elo1" --pgn build-sprt/games.pgn > build-sprt/match.log
+tail -6 build-sprt/match.log
