@@ -3,16 +3,18 @@
 // idle live tables, push subscriptions per seat, and the CPU pool's turns.
 #include <gtest/gtest.h>
 
+#include "proof_of_work.h"
+
 #include <boost/json.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
 
-#include <openssl/evp.h>
 
 #include "core/position.h"
 
 #include "fake_client.h"
+#include "proof_of_work.h"
 #include "server/cpu/cpu.h"
 #include "server/tables/hub.h"
 #include "server/push/webpush.h"
@@ -225,30 +227,7 @@ TEST_F(Limits, TheInviteKeyIsNoGuessSoTheWrongCodeLimitLetsItIn) {
   EXPECT_EQ(hub_->get_party(code_, "10.0.0.3").status, 429);
 }
 
-namespace {
-
-// Leading zero bits of the SHA-256 of `text`.
-int zero_bits(const std::string& text) {
-  unsigned char d[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  EVP_Digest(text.data(), text.size(), d, &n, EVP_sha256(), nullptr);
-  int bits = 0;
-  for (unsigned i = 0; i < n && bits == int(8 * i); ++i)
-    for (int b = 7; b >= 0 && !(d[i] >> b & 1); --b) ++bits;
-  return bits;
-}
-
-// A proof of work for `stamp` with `bits` to `below` leading zero bits, as a
-// page would find it.
-std::string solve(const std::string& stamp, int bits, int below = 256) {
-  for (int nonce = 0;; ++nonce) {
-    std::string proof = stamp + "." + std::to_string(nonce);
-    int z = zero_bits(proof);
-    if (z >= bits && z < below) return proof;
-  }
-}
-
-}  // namespace
+using makruk::testing_pow::solve;
 
 TEST_F(Limits, ATypedValidCodeOpensWithAMomentsWorkWhileTheAddressIsLimited) {
   HubLimits limits;
