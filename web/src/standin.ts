@@ -1,8 +1,13 @@
 // A game that is no table's (a game's own page, the analysis board) as the game screen
 // takes it: a table of two with nobody to act, and the game's state now.
-import type { Color, Count, GameState, Party, TableMode, Variant } from './api';
+import type { GameState, Party, TableMode, Variant } from './api';
 
-export interface StandIn {
+/** What the game screen needs to know of such a game. */
+export interface StandIn
+  extends Pick<
+    GameState,
+    'gameId' | 'number' | 'fen' | 'turn' | 'check' | 'moves' | 'san' | 'sanThai' | 'legal' | 'count' | 'repetitions' | 'result' | 'reason'
+  > {
   variant: Variant;
   counting: 'auto' | 'declare';
   /** The start, when not the usual one. */
@@ -13,19 +18,6 @@ export interface StandIn {
   mode?: TableMode;
   /** The board's game: a new number tells the game screen a new game begins. */
   game: number;
-  gameId?: string;
-  number: number;
-  fen: string;
-  turn: Color;
-  check: boolean;
-  moves: string[];
-  san: string[];
-  sanThai: string[];
-  legal: string[];
-  count: Count | null;
-  repetitions: number;
-  result: GameState['result'];
-  reason: string | null;
 }
 
 export function standIn(g: StandIn): { party: Party; state: GameState } {
