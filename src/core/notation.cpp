@@ -10,6 +10,14 @@ namespace {
 constexpr const char* SAN_LETTERS[PIECE_TYPE_NB] = {"", "", "M", "S", "N", "R", "K", "M"};
 constexpr const char* THAI_LETTERS[PIECE_TYPE_NB] = {"", "", "ม็", "ค", "ม", "ร", "ข", "ม็"};
 
+// The piece a SAN letter (M S N R K) names; PAWN for any other character.
+PieceType piece_of_letter(char c) {
+  static constexpr std::string_view LETTERS = "MSNRK";
+  static constexpr PieceType TYPES[] = {MET, KHON, KNIGHT, ROOK, KING};
+  const size_t i = LETTERS.find(c);
+  return i == std::string_view::npos ? PAWN : TYPES[i];
+}
+
 // Pieces that share a SAN letter (met and promoted pawn) disambiguate together.
 bool same_letter(PieceType a, PieceType b) {
   auto norm = [](PieceType t) { return t == PROMOTED ? MET : t; };
@@ -116,13 +124,8 @@ Move parse_san(const Position& pos, std::string_view text, std::string* error) {
     return Move();
   };
   if (s.size() < 2) return bad();
-  PieceType pt = PAWN;
-  static constexpr std::string_view LETTERS = "MSNRK";
-  static constexpr PieceType TYPES[] = {MET, KHON, KNIGHT, ROOK, KING};
-  if (size_t i = LETTERS.find(s[0]); i != std::string_view::npos) {
-    pt = TYPES[i];
-    s.remove_prefix(1);
-  }
+  const PieceType pt = piece_of_letter(s[0]);
+  if (pt != PAWN) s.remove_prefix(1);
   Square to;
   if (s.size() < 2 || !parse_square(s.substr(s.size() - 2), to)) return bad();
   s.remove_suffix(2);
@@ -239,23 +242,18 @@ Move parse_typed_move(const Position& pos, std::string_view text, TypedError* wh
   // SAN: a piece letter (Latin, either case, or Thai or Khmer), then which one,
   // an optional capture, the square.
   PieceType pt = PAWN;
-  static constexpr std::string_view LETTERS = "MSNRK";
-  static constexpr PieceType TYPES[] = {MET, KHON, KNIGHT, ROOK, KING};
-  auto letter_type = [&](char c) { return TYPES[LETTERS.find(c)]; };
   bool local = false;
   for (const auto& [word, letter] : LOCAL_PIECES)
     if (s.starts_with(word)) {
-      pt = letter_type(letter);
+      pt = piece_of_letter(letter);
       s.erase(0, word.size());
       local = true;
       break;
     }
   if (!local && !s.empty()) {
-    const char c = s[0] >= 'a' && s[0] <= 'z' ? char(s[0] - 'a' + 'A') : s[0];
-    if (LETTERS.find(c) != std::string_view::npos) {  // no piece letter is also a file letter
-      pt = letter_type(c);
-      s.erase(0, 1);
-    }
+    // Either case: no piece letter is also a file letter.
+    pt = piece_of_letter(s[0] >= 'a' && s[0] <= 'z' ? char(s[0] - 'a' + 'A') : s[0]);
+    if (pt != PAWN) s.erase(0, 1);
   }
   // After the piece, a lone file letter tells two pieces apart (รกง๑: the Ruea on the a-file).
   for (const auto* files : {THAI_FILES, KHMER_FILES})
