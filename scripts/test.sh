@@ -43,11 +43,22 @@ cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWith
 cmake --build build-fuzz -j"$jobs"
 # fuzz TARGET CORPUS SECONDS: runs a target from a copy of its seed corpus.
 fuzz() {
-  local corpus
+  local corpus log rc=0
   corpus=$(mktemp -d)
+  log=$(mktemp)
   cp "fuzz/$2"/* "$corpus"/
-  "build-fuzz/$1" -max_total_time="$3" -print_final_stats=1 -artifact_prefix=build-fuzz/ "$corpus" 2>&1 | tail -n 5
-  rm -rf "$corpus"
+  "build-fuzz/$1" -max_total_time="$3" -print_final_stats=1 -artifact_prefix=build-fuzz/ "$corpus" >"$log" 2>&1 || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    # A finding: show the whole report and the input that caused it, then fail.
+    cat "$log"
+    for f in build-fuzz/crash-* build-fuzz/leak-* build-fuzz/timeout-* build-fuzz/oom-*; do
+      [ -e "$f" ] && { echo "== $f (base64)"; base64 "$f"; }
+    done
+    rm -rf "$corpus" "$log"
+    return "$rc"
+  fi
+  tail -n 5 "$log"
+  rm -rf "$corpus" "$log"
 }
 fuzz fuzz_parse corpus "${MAKRUK_FUZZ_SECONDS:-60}"
 echo "== fuzzing the Web Push parsers (base64url, aes128gcm bodies, VAPID headers, URLs)"

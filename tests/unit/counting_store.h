@@ -25,7 +25,9 @@ class CountingStore final : public server::Store {
   void rename_seat(const std::string& code, int seat, const std::string& name) override {
     s_.rename_seat(code, seat, name);
   }
-  void set_rematch_offer(const std::string& code, int seat) override { s_.set_rematch_offer(code, seat); }
+  void set_rematch(const std::string& code, int offered_by, int declined_by) override {
+    s_.set_rematch(code, offered_by, declined_by);
+  }
   int64_t create_game(const std::string& code, int number, int white_seat, const std::string& start_fen, int64_t at,
                       bool cpu_to_act, const std::string& public_id) override {
     return s_.create_game(code, number, white_seat, start_fen, at, cpu_to_act, public_id);

@@ -278,7 +278,7 @@ TEST_P(StoreTest, RematchSwapsColoursWhenTheHouseRuleIsOn) {
   }
 }
 
-TEST_P(StoreTest, RematchIsByAgreementAndTheOfferSurvivesReload) {
+TEST_P(StoreTest, RematchIsByAgreementAndTheOfferAndDeclineSurviveReload) {
   Party p = new_party(rules());
   int seat;
   bool started = false;
@@ -299,6 +299,11 @@ TEST_P(StoreTest, RematchIsByAgreementAndTheOfferSurvivesReload) {
   EXPECT_EQ(p.rematch_offer(), -1);
   EXPECT_EQ(p.rematch_declined_by(), 1);
   EXPECT_EQ(p.game()->number, 1);
+  // The decline is shown after a restart too.
+  reopen();
+  p = Party::from_record(*store_->load_party("ABCDEF"));
+  EXPECT_EQ(p.rematch_offer(), -1);
+  EXPECT_EQ(p.rematch_declined_by(), 1);
 
   // Offered again and withdrawn: nobody declined.
   EXPECT_FALSE(p.rematch(*store_, 0, 0, started));
@@ -318,6 +323,7 @@ TEST_P(StoreTest, RematchIsByAgreementAndTheOfferSurvivesReload) {
   EXPECT_EQ(back.rematch_offer(), -1);
   reopen();
   EXPECT_EQ(store_->load_party("ABCDEF")->party.rematch_offer, -1);
+  EXPECT_EQ(store_->load_party("ABCDEF")->party.rematch_declined_by, -1);
 }
 
 TEST_P(StoreTest, DeclarationModeCountsThroughThePartyAndSurvivesReload) {

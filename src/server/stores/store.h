@@ -25,6 +25,7 @@ struct PartyRecord {
   int rematch_offer = -1;     // the seat offering a rematch of the finished game, -1: none
   std::string invite_key;     // carried by invite links: a visit with it is no guess at the code
   int64_t left_at = 0;        // when the last person left a live table that went out of memory, 0: unknown
+  int rematch_declined_by = -1;  // the seat that declined the last offer (shown until the next offer), -1: none
 };
 
 struct SeatRecord {
@@ -108,8 +109,9 @@ class Store {
   virtual void create_party(const PartyRecord& p, const SeatRecord& host) = 0;
   virtual void add_seat(const SeatRecord& s) = 0;
   virtual void rename_seat(const std::string& code, int seat, const std::string& name) = 0;
-  // Records the seat offering a rematch (-1: the offer is gone).
-  virtual void set_rematch_offer(const std::string& code, int seat) = 0;
+  // Records the seat offering a rematch and the seat that declined the last
+  // offer (-1: none).
+  virtual void set_rematch(const std::string& code, int offered_by, int declined_by) = 0;
   // Starts a game; `cpu_to_act` records whether the CPU must act first (see
   // cpu_turn_parties).
   virtual int64_t create_game(const std::string& code, int number, int white_seat,

@@ -110,6 +110,10 @@ constexpr const char* MIGRATIONS[] = {
     UPDATE games SET public_id = substr(md5(random()::text || id::text), 1, 12);
     CREATE UNIQUE INDEX games_public_id ON games(public_id);
     )sql",
+    // 4: a declined rematch is shown after a restart too.
+    R"sql(
+    ALTER TABLE parties ADD COLUMN rematch_declined_by INTEGER NOT NULL DEFAULT -1;
+    )sql",
 };
 
 // An arbitrary key for the advisory lock that serialises migrations.
@@ -187,9 +191,10 @@ class PostgresStore final : public Store {
     run("UPDATE seats SET name = $1 WHERE code = $2 AND seat = $3", Params()(name)(code)(int64_t(seat)));
   }
 
-  void set_rematch_offer(const std::string& code, int seat) override {
+  void set_rematch(const std::string& code, int offered_by, int declined_by) override {
     std::lock_guard lock(mutex_);
-    run("UPDATE parties SET rematch_offer = $1 WHERE code = $2", Params()(int64_t(seat))(code));
+    run("UPDATE parties SET rematch_offer = $1, rematch_declined_by = $2 WHERE code = $3",
+        Params()(int64_t(offered_by))(int64_t(declined_by))(code));
   }
 
   int64_t create_game(const std::string& code, int number, int white_seat, const std::string& start_fen, int64_t at,
@@ -254,13 +259,15 @@ class PostgresStore final : public Store {
   // A party with its seats and one game: `game`, or (0) its latest. The lock held.
   std::optional<PartyData> load(const std::string& code, int64_t game) {
     Result p = run("SELECT code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, start_fen, "
-                   "mode, starts_at, expired_at, rematch_offer, invite_key, left_at FROM parties WHERE code = $1",
+                   "mode, starts_at, expired_at, rematch_offer, invite_key, left_at, rematch_declined_by FROM parties "
+                   "WHERE code = $1",
                    Params()(code));
     if (p.rows() == 0) return std::nullopt;
     PartyData d;
     d.party = {p.text(0, 0),     p.text(0, 1),          p.text(0, 2),      p.integer(0, 3) != 0, p.integer(0, 4) != 0,
                p.integer(0, 5) != 0, int(p.integer(0, 6)), p.integer(0, 7), p.text(0, 8),         p.text(0, 9),
-               p.integer(0, 10), p.integer(0, 11),      int(p.integer(0, 12)), p.text(0, 13),    p.integer(0, 14)};
+               p.integer(0, 10), p.integer(0, 11),      int(p.integer(0, 12)), p.text(0, 13),    p.integer(0, 14),
+               int(p.integer(0, 15))};
     Result seats = run("SELECT seat, name, token_hash FROM seats WHERE code = $1 ORDER BY seat", Params()(code));
     for (int i = 0; i < seats.rows(); ++i)
       d.seats.push_back({code, int(seats.integer(i, 0)), seats.text(i, 1), seats.text(i, 2)});

@@ -127,6 +127,10 @@ constexpr const char* MIGRATIONS[] = {
     UPDATE games SET public_id = lower(hex(randomblob(6)));
     CREATE UNIQUE INDEX games_public_id ON games(public_id);
     )sql",
+    // 9: a declined rematch is shown after a restart too.
+    R"sql(
+    ALTER TABLE parties ADD COLUMN rematch_declined_by INTEGER NOT NULL DEFAULT -1;
+    )sql",
 };
 
 class Statement {
@@ -203,9 +207,13 @@ class SqliteStore final : public Store {
     t.commit();
   }
 
-  void set_rematch_offer(const std::string& code, int seat) override {
+  void set_rematch(const std::string& code, int offered_by, int declined_by) override {
     std::lock_guard lock(mutex_);
-    Statement(db_, "UPDATE parties SET rematch_offer = ?1 WHERE code = ?2").bind(1, int64_t(seat)).bind(2, code).step();
+    Statement(db_, "UPDATE parties SET rematch_offer = ?1, rematch_declined_by = ?2 WHERE code = ?3")
+        .bind(1, int64_t(offered_by))
+        .bind(2, int64_t(declined_by))
+        .bind(3, code)
+        .step();
   }
 
   void add_seat(const SeatRecord& s) override {
@@ -416,14 +424,15 @@ class SqliteStore final : public Store {
   std::optional<PartyData> load(const std::string& code, int64_t game) {
     Statement parties(db_,
                       "SELECT code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, start_fen, "
-                      "mode, starts_at, expired_at, rematch_offer, invite_key, left_at FROM parties WHERE code = ?1");
+                      "mode, starts_at, expired_at, rematch_offer, invite_key, left_at, rematch_declined_by FROM parties "
+                      "WHERE code = ?1");
     parties.bind(1, code);
     if (!parties.step()) return std::nullopt;
     PartyData d;
     d.party = {parties.text(0), parties.text(1), parties.text(2), parties.integer(3) != 0,
                parties.integer(4) != 0, parties.integer(5) != 0, int(parties.integer(6)), parties.integer(7),
                parties.text(8), parties.text(9), parties.integer(10), parties.integer(11),
-               int(parties.integer(12)), parties.text(13), parties.integer(14)};
+               int(parties.integer(12)), parties.text(13), parties.integer(14), int(parties.integer(15))};
     Statement seats(db_, "SELECT seat, name, token_hash FROM seats WHERE code = ?1 ORDER BY seat");
     seats.bind(1, code);
     while (seats.step()) d.seats.push_back({code, int(seats.integer(0)), seats.text(1), seats.text(2)});

@@ -280,9 +280,23 @@ std::string normalise_code(std::string code) {
   return code;
 }
 
+#ifdef MAKRUK_FUZZ_REPLAY
+// The hub fuzzer's build only: codes and tokens come from a generator the
+// fuzzer seeds before each input, so that a crashing input replays exactly.
+std::mt19937_64& replay_rng() {
+  static std::mt19937_64 rng;
+  return rng;
+}
+void seed_for_replay(uint64_t seed) { replay_rng().seed(seed); }
+#endif
+
 std::string random_token() {
   unsigned char bytes[16];
+#ifdef MAKRUK_FUZZ_REPLAY
+  for (unsigned char& b : bytes) b = static_cast<unsigned char>(replay_rng()());
+#else
   if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("no randomness from the OS");
+#endif
   return hex(bytes, sizeof bytes);
 }
 
@@ -294,7 +308,16 @@ std::string hash_token(const std::string& token) {
 }
 
 Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
-    : store_(store), post_(std::move(post)), now_(std::move(now)), rng_(std::random_device{}()), cpu_(cpu_threads) {}
+    : store_(store),
+      post_(std::move(post)),
+      now_(std::move(now)),
+#ifdef MAKRUK_FUZZ_REPLAY
+      rng_(replay_rng()()),
+#else
+      rng_(std::random_device{}()),
+#endif
+      cpu_(cpu_threads) {
+}
 
 Hub::~Hub() {
   if (bus_) bus_->stop();  // its thread posts to this hub

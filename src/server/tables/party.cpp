@@ -140,7 +140,6 @@ void Party::carry_presence_from(const Party& old) {
   elsewhere = old.elsewhere;
   opened_at = old.opened_at;
   last_present_ = std::max(last_present_, old.last_present_);
-  if (record_.rematch_offer == old.record_.rematch_offer) rematch_declined_by_ = old.rematch_declined_by_;
 }
 
 int Party::connections_anywhere(int seat) const {
@@ -210,13 +209,13 @@ LiveGame Party::fresh_game(int number) const {
 
 void Party::now_playing(LiveGame game, int64_t at) {
   record_.rematch_offer = -1;
-  rematch_declined_by_ = -1;
+  record_.rematch_declined_by = -1;
   game_ = std::move(game);
   last_activity_ = at;
 }
 
 void Party::begin_game(Store& store, int64_t now) {
-  if (record_.rematch_offer >= 0) store.set_rematch_offer(record_.code, -1);
+  if (record_.rematch_offer >= 0 || record_.rematch_declined_by >= 0) store.set_rematch(record_.code, -1, -1);
   LiveGame next = fresh_game(game_ ? game_->number + 1 : 1);
   next.public_id = random_token().substr(0, 12);
   next.id = store.create_game(record_.code, next.number, next.white_seat, next.game.position().fen(), now,
@@ -253,9 +252,9 @@ std::optional<Error> Party::rematch(Store& store, int seat, int64_t now, bool& s
   const int offer = record_.rematch_offer;
   if (offer == seat) return std::nullopt;  // offered already
   if (offer < 0 && !cpu_level()) {
-    store.set_rematch_offer(record_.code, seat);
+    store.set_rematch(record_.code, seat, -1);
     record_.rematch_offer = seat;
-    rematch_declined_by_ = -1;
+    record_.rematch_declined_by = -1;
     return std::nullopt;
   }
   begin_game(store, now);  // the other player's offer accepted, or the CPU's consent
@@ -267,9 +266,10 @@ std::optional<Error> Party::decline_rematch(Store& store, int seat) {
   if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, "spectators have no rematch to decline");
   const int offer = record_.rematch_offer;
   if (offer < 0) return err(ErrorCode::Conflict, "no rematch is on offer");
-  store.set_rematch_offer(record_.code, -1);
+  const int declined_by = offer == seat ? -1 : seat;  // an offer withdrawn is no decline
+  store.set_rematch(record_.code, -1, declined_by);
   record_.rematch_offer = -1;
-  rematch_declined_by_ = offer == seat ? -1 : seat;
+  record_.rematch_declined_by = declined_by;
   return std::nullopt;
 }
 

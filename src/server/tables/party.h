@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <utility>
@@ -33,6 +34,9 @@ struct Seat {
 
 // 128 random bits, in hex (seat tokens, invite keys, game links).
 std::string random_token();
+#ifdef MAKRUK_FUZZ_REPLAY
+void seed_for_replay(uint64_t seed);  // the hub fuzzer's build only (hub.cpp)
+#endif
 
 struct LiveGame {
   int64_t id = 0;
@@ -117,7 +121,7 @@ class Party {
   // The seat offering a rematch, -1 for none; the seat that declined the
   // last offer, -1 for none (cleared by a new offer or game).
   int rematch_offer() const { return record_.rematch_offer; }
-  int rematch_declined_by() const { return rematch_declined_by_; }
+  int rematch_declined_by() const { return record_.rematch_declined_by; }
   // Starts game number n+1 (used by start, rematch and CPU tables).
   void begin_game(Store& store, int64_t now);
   // The game that another instance started (stored as `id`, number `number`
@@ -158,7 +162,6 @@ class Party {
   PartyRecord record_;
   int64_t last_activity_ = 0;
   int64_t last_present_ = 0;  // in memory only
-  int rematch_declined_by_ = -1;  // in memory only
   bool store_conflict_ = false;
   std::vector<Seat> seats_;
   std::optional<LiveGame> game_;
