@@ -14,6 +14,7 @@
 #include "core/perft.h"
 #include "engine/bench.h"
 #include "engine/match.h"
+#include "engine/nnue_train.h"
 #include "engine/openings.h"
 #include "engine/tune.h"
 #include "engine/uci.h"
@@ -376,6 +377,24 @@ int main(int argc, char** argv) {
   tuneCmd->add_option("--report", tc.report, "print the error every N iterations (default 10)")
       ->check(CLI::Range(1, 1000000));
 
+  engine::nnue::TrainCommand nt;
+  auto* nnueCmd = app.add_subcommand("nnue-train", "train the learned evaluation on self-play positions");
+  nnueCmd->add_option("--variant", nt.variant, "the data's variant: makruk, ouk (default makruk)");
+  nnueCmd->add_option("--data", nt.data, "FEN;RESULT;SCORE file, or VARIANT:FILE (repeatable)");
+  nnueCmd->add_option("--out", nt.out, "write the network here");
+  nnueCmd->add_option("--epochs", nt.options.epochs, "passes over the data (default 10)")->check(CLI::Range(0, 10000));
+  nnueCmd->add_option("--batch", nt.options.batch, "positions per step (default 1024)")->check(CLI::Range(1, 1 << 20));
+  nnueCmd->add_option("--rate", nt.options.rate, "Adam's step (default 0.001)")->check(CLI::Range(1e-7, 1.0));
+  nnueCmd->add_option("--decay", nt.options.decay, "the step's factor after each epoch (default 0.85)")
+      ->check(CLI::Range(0.01, 1.0));
+  nnueCmd->add_option("--k", nt.options.k, "sigmoid scale (default 0.367, the tuned evaluation's)")
+      ->check(CLI::Range(0.01, 10.0));
+  nnueCmd->add_option("--lambda", nt.options.lambda, "target: lambda * result + (1 - lambda) * sigmoid(score) (0.5)")
+      ->check(CLI::Range(0.0, 1.0));
+  nnueCmd->add_option("--seed", nt.options.seed, "random seed of the first weights and the order (default 1)");
+  nnueCmd->add_option("--max-positions", nt.max_positions, "read at most this many positions");
+  nnueCmd->add_flag("!--no-hold-out", nt.options.hold_out, "train on every position (default: a tenth held out)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -398,6 +417,7 @@ int main(int argc, char** argv) {
   if (*matchCmd) return run_match_command(mo);
   if (*selfplayCmd) return engine::run_selfplay_command(sp, std::cerr);
   if (*tuneCmd) return engine::run_tune_command(tc, std::cerr);
+  if (*nnueCmd) return engine::nnue::run_train_command(nt, std::cerr);
   if (*serveCmd) {
     so.limits.live_idle_ms = liveIdleMinutes * 60000;
     so.drain_ms = drainSeconds * 1000;

@@ -1,0 +1,254 @@
+#include "nnue.h"
+
+#include <algorithm>
+#include <cstring>
+
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+#define MAKRUK_NNUE_AVX2 1
+#include <immintrin.h>
+#endif
+
+namespace makruk::engine::nnue {
+
+namespace {
+
+constexpr char MAGIC[4] = {'M', 'K', 'N', 'N'};
+
+bool scalar_forced = false;
+
+// The rights inputs of a rights byte, seen from `perspective`, into out[].
+int rights_inputs(uint8_t rights, Color perspective, int* out) {
+  const bool white = perspective == WHITE;
+  const uint8_t own_king = white ? WHITE_KING_RIGHT : BLACK_KING_RIGHT;
+  const uint8_t own_neang = white ? WHITE_NEANG_RIGHT : BLACK_NEANG_RIGHT;
+  const uint8_t their_king = white ? BLACK_KING_RIGHT : WHITE_KING_RIGHT;
+  const uint8_t their_neang = white ? BLACK_NEANG_RIGHT : WHITE_NEANG_RIGHT;
+  int n = 0;
+  if (rights & own_king) out[n++] = RIGHTS_INPUT;
+  if (rights & own_neang) out[n++] = RIGHTS_INPUT + 1;
+  if (rights & their_king) out[n++] = RIGHTS_INPUT + 2;
+  if (rights & their_neang) out[n++] = RIGHTS_INPUT + 3;
+  return n;
+}
+
+inline int16_t wrap_add(int16_t a, int16_t b) { return int16_t(uint16_t(a) + uint16_t(b)); }
+inline int16_t wrap_sub(int16_t a, int16_t b) { return int16_t(uint16_t(a) - uint16_t(b)); }
+
+void add_row_scalar(int16_t* acc, const int16_t* row) {
+  for (int i = 0; i < HIDDEN; ++i) acc[i] = wrap_add(acc[i], row[i]);
+}
+void sub_row_scalar(int16_t* acc, const int16_t* row) {
+  for (int i = 0; i < HIDDEN; ++i) acc[i] = wrap_sub(acc[i], row[i]);
+}
+
+// The first dense layer: 2 × HIDDEN clipped inputs (0..127) to L1 sums.
+void l1_scalar(const Network& net, const uint8_t* in, int32_t* out) {
+  for (int o = 0; o < L1; ++o) {
+    int32_t s = net.l1_bias[o];
+    const int8_t* w = net.l1_weights + o * 2 * HIDDEN;
+    for (int i = 0; i < 2 * HIDDEN; ++i) s += int32_t(in[i]) * int32_t(w[i]);
+    out[o] = s;
+  }
+}
+
+#ifdef MAKRUK_NNUE_AVX2
+__attribute__((target("avx2"))) void add_row_avx2(int16_t* acc, const int16_t* row) {
+  for (int i = 0; i < HIDDEN; i += 16) {
+    __m256i a = _mm256_load_si256(reinterpret_cast<const __m256i*>(acc + i));
+    __m256i r = _mm256_load_si256(reinterpret_cast<const __m256i*>(row + i));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(acc + i), _mm256_add_epi16(a, r));
+  }
+}
+__attribute__((target("avx2"))) void sub_row_avx2(int16_t* acc, const int16_t* row) {
+  for (int i = 0; i < HIDDEN; i += 16) {
+    __m256i a = _mm256_load_si256(reinterpret_cast<const __m256i*>(acc + i));
+    __m256i r = _mm256_load_si256(reinterpret_cast<const __m256i*>(row + i));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(acc + i), _mm256_sub_epi16(a, r));
+  }
+}
+// maddubs multiplies unsigned inputs (≤ 127) by signed weights and adds pairs
+// into int16: at most 2 × 127 × 128 in size, so it never saturates and the
+// sums equal the scalar code's.
+__attribute__((target("avx2"))) void l1_avx2(const Network& net, const uint8_t* in, int32_t* out) {
+  const __m256i ones = _mm256_set1_epi16(1);
+  for (int o = 0; o < L1; ++o) {
+    const int8_t* w = net.l1_weights + o * 2 * HIDDEN;
+    __m256i sum = _mm256_setzero_si256();
+    for (int i = 0; i < 2 * HIDDEN; i += 32) {
+      __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
+      __m256i y = _mm256_load_si256(reinterpret_cast<const __m256i*>(w + i));
+      sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(x, y), ones));
+    }
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    out[o] = net.l1_bias[o] + _mm_cvtsi128_si32(s);
+  }
+}
+bool cpu_has_avx2() {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+#endif
+
+bool avx2() {
+#ifdef MAKRUK_NNUE_AVX2
+  return !scalar_forced && cpu_has_avx2();
+#else
+  return false;
+#endif
+}
+
+void add_row(int16_t* acc, const int16_t* row) {
+#ifdef MAKRUK_NNUE_AVX2
+  if (avx2()) return add_row_avx2(acc, row);
+#endif
+  add_row_scalar(acc, row);
+}
+void sub_row(int16_t* acc, const int16_t* row) {
+#ifdef MAKRUK_NNUE_AVX2
+  if (avx2()) return sub_row_avx2(acc, row);
+#endif
+  sub_row_scalar(acc, row);
+}
+
+// An accumulator's value as the first dense layer's input, 0..127.
+inline uint8_t activation(int16_t v) {
+  return uint8_t(std::clamp((int32_t(v) + (1 << (ACC_SHIFT - 1))) >> ACC_SHIFT, 0, FT_SCALE));
+}
+
+template <typename T>
+bool read(std::string_view& in, T* out, size_t count) {
+  const size_t bytes = sizeof(T) * count;
+  if (in.size() < bytes) return false;
+  std::memcpy(out, in.data(), bytes);  // the file is little-endian, as is every target
+  in.remove_prefix(bytes);
+  return true;
+}
+template <typename T>
+void write(std::string& out, const T* in, size_t count) {
+  out.append(reinterpret_cast<const char*>(in), sizeof(T) * count);
+}
+
+}  // namespace
+
+int active_inputs(const Position& pos, Color perspective, int out[MAX_ACTIVE]) {
+  int n = 0;
+  for (Bitboard b = pos.pieces(); b;) {
+    const Square s = pop_lsb(b);
+    out[n++] = piece_input(perspective, pos.piece_on(s), s);
+  }
+  n += rights_inputs(pos.rights(), perspective, out + n);
+  if (pos.variant() == Variant::Ouk) out[n++] = OUK_INPUT;
+  return n;
+}
+
+std::unique_ptr<Network> load(std::string_view bytes, std::string* error) {
+  auto fail = [&](const std::string& why) {
+    if (error) *error = why;
+    return std::unique_ptr<Network>();
+  };
+  char magic[4];
+  uint32_t header[5];
+  if (!read(bytes, magic, 4) || std::memcmp(magic, MAGIC, 4) != 0) return fail("not a network file (no MKNN header)");
+  if (!read(bytes, header, 5)) return fail("the header is cut short");
+  if (header[0] != FILE_VERSION) return fail("format version " + std::to_string(header[0]) + ", expected " +
+                                             std::to_string(FILE_VERSION));
+  if (header[1] != INPUTS || header[2] != HIDDEN || header[3] != L1 || header[4] != L2)
+    return fail("the layer sizes differ from this build's (" + std::to_string(INPUTS) + ", " +
+                std::to_string(HIDDEN) + ", " + std::to_string(L1) + ", " + std::to_string(L2) + ")");
+  auto net = std::make_unique<Network>();
+  if (!read(bytes, net->ft_weights, std::size(net->ft_weights)) || !read(bytes, net->ft_bias, HIDDEN) ||
+      !read(bytes, net->l1_weights, std::size(net->l1_weights)) || !read(bytes, net->l1_bias, L1) ||
+      !read(bytes, net->l2_weights, std::size(net->l2_weights)) || !read(bytes, net->l2_bias, L2) ||
+      !read(bytes, net->out_weights, L2) || !read(bytes, &net->out_bias, 1))
+    return fail("the weights are cut short");
+  if (!bytes.empty()) return fail(std::to_string(bytes.size()) + " bytes after the weights");
+  return net;
+}
+
+std::string save(const Network& net) {
+  std::string out(MAGIC, 4);
+  const uint32_t header[5] = {FILE_VERSION, INPUTS, HIDDEN, L1, L2};
+  write(out, header, 5);
+  write(out, net.ft_weights, std::size(net.ft_weights));
+  write(out, net.ft_bias, HIDDEN);
+  write(out, net.l1_weights, std::size(net.l1_weights));
+  write(out, net.l1_bias, L1);
+  write(out, net.l2_weights, std::size(net.l2_weights));
+  write(out, net.l2_bias, L2);
+  write(out, net.out_weights, L2);
+  write(out, &net.out_bias, 1);
+  return out;
+}
+
+void refresh(const Network& net, const Position& pos, Accumulator& acc) {
+  for (Color c : {WHITE, BLACK}) {
+    std::memcpy(acc.v[c], net.ft_bias, sizeof acc.v[c]);
+    int inputs[MAX_ACTIVE];
+    const int n = active_inputs(pos, c, inputs);
+    for (int i = 0; i < n; ++i) add_row(acc.v[c], net.ft_weights + inputs[i] * HIDDEN);
+  }
+}
+
+Delta last_move_delta(const Position& after) {
+  Delta d;
+  const Move m = after.last_move();
+  if (m.is_none()) return d;
+  const Piece now = after.piece_on(m.to());
+  const Color us = color_of(now);
+  const Piece before = m.is_promotion() ? make_piece(us, PAWN) : now;
+  const Piece captured = after.captured_piece();
+  const uint8_t old_rights = after.state(after.history_size() - 2).rights;
+  for (Color c : {WHITE, BLACK}) {
+    int r = 0;
+    d.removed[c][r++] = piece_input(c, before, m.from());
+    if (captured != NO_PIECE) d.removed[c][r++] = piece_input(c, captured, m.to());
+    // Rights are only ever lost.
+    r += rights_inputs(uint8_t(old_rights & ~after.rights()), c, d.removed[c] + r);
+    d.added[c][0] = piece_input(c, now, m.to());
+    d.n_removed = r;
+  }
+  d.n_added = 1;
+  return d;
+}
+
+void update(const Network& net, const Accumulator& from, const Delta& d, Accumulator& to) {
+  for (Color c : {WHITE, BLACK}) {
+    if (&from != &to) std::memcpy(to.v[c], from.v[c], sizeof to.v[c]);
+    for (int i = 0; i < d.n_removed; ++i) sub_row(to.v[c], net.ft_weights + d.removed[c][i] * HIDDEN);
+    for (int i = 0; i < d.n_added; ++i) add_row(to.v[c], net.ft_weights + d.added[c][i] * HIDDEN);
+  }
+}
+
+Value evaluate(const Network& net, const Accumulator& acc, Color side_to_move) {
+  alignas(64) uint8_t in[2 * HIDDEN];
+  for (int i = 0; i < HIDDEN; ++i) {
+    in[i] = activation(acc.v[side_to_move][i]);
+    in[HIDDEN + i] = activation(acc.v[~side_to_move][i]);
+  }
+  int32_t s1[L1];
+#ifdef MAKRUK_NNUE_AVX2
+  if (avx2()) l1_avx2(net, in, s1);
+  else
+#endif
+    l1_scalar(net, in, s1);
+  int32_t h1[L1];
+  for (int o = 0; o < L1; ++o) h1[o] = std::clamp(s1[o], 0, HIDDEN_ONE);
+  int64_t h2[L2];
+  constexpr int64_t half = 1 << (DENSE_SHIFT - 1);  // rounds to the nearest
+  for (int o = 0; o < L2; ++o) {
+    int64_t s = net.l2_bias[o];
+    for (int i = 0; i < L1; ++i) s += int64_t(h1[i]) * net.l2_weights[o * L1 + i];
+    h2[o] = std::clamp<int64_t>((s + half) >> DENSE_SHIFT, 0, HIDDEN_ONE);
+  }
+  int64_t out = net.out_bias;
+  for (int i = 0; i < L2; ++i) out += h2[i] * net.out_weights[i];
+  const int64_t cp = out * OUTPUT_SCALE / (int64_t(HIDDEN_ONE) * DENSE_SCALE);
+  return Value(std::clamp<int64_t>(cp, -(VALUE_MATE_IN_MAX_PLY - 1), VALUE_MATE_IN_MAX_PLY - 1));
+}
+
+bool uses_avx2() { return avx2(); }
+void force_scalar(bool on) { scalar_forced = on; }
+
+}  // namespace makruk::engine::nnue

@@ -1,0 +1,111 @@
+// The learned evaluation: an efficiently updatable neural network (NNUE).
+//
+// Inputs, seen from each side ("perspective") in turn, the board turned over
+// for Black so that every side looks up the board:
+//   - one per (piece type, own or enemy, square): 7 × 2 × 64 (the promoted
+//     pawn is a type of its own);
+//   - the Ouk first-move rights: own king, own neang, enemy king, enemy neang;
+//   - one that is on in Ouk Chatrang (one network serves both variants).
+// A feature transformer (INPUTS → HIDDEN, int16) gives each perspective an
+// accumulator, kept up to date move by move; the side to move's accumulator
+// and the other's, clipped to [0, 1], feed two small dense layers (int8
+// weights, int32 sums) and one output, in centipawns for the side to move.
+//
+// Quantisation: transformer weights and biases × FT_SCALE × 2^ACC_SHIFT
+// (int16: the accumulators keep 3 more bits than the activations), its
+// output, rounded, shifted back and clipped to 0..127, stands for 0..1
+// (uint8, for the wide first dense layer, whose weights are × L1_SCALE, int8).
+// Past that layer the activations keep a finer unit, 1/HIDDEN_ONE (HIDDEN_ONE
+// = FT_SCALE × L1_SCALE): the first layer's sums are in it as they come. The
+// second layer's and the output's weights are × DENSE_SCALE (int16: these
+// layers are small and summed in 64 bits), the second's sums rounded back by
+// DENSE_SHIFT. Biases are in the unit of their layer's sums: × HIDDEN_ONE
+// (first), × HIDDEN_ONE × DENSE_SCALE (second and output). The output's sum ×
+// OUTPUT_SCALE / (HIDDEN_ONE × DENSE_SCALE) is centipawns. The trainer
+// (nnue_train.cpp) writes the same layout.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/position.h"
+#include "evaluate.h"
+
+namespace makruk::engine::nnue {
+
+constexpr int PIECE_INPUTS = 7 * 2 * 64;
+constexpr int RIGHTS_INPUT = PIECE_INPUTS;      // 4 inputs
+constexpr int OUK_INPUT = PIECE_INPUTS + 4;     // 1 input
+constexpr int INPUTS = PIECE_INPUTS + 5;
+constexpr int HIDDEN = 128;  // per perspective
+constexpr int L1 = 32;
+constexpr int L2 = 32;
+constexpr int MAX_ACTIVE = 40;  // 32 pieces, 4 rights, the variant
+
+constexpr int FT_SCALE = 127;
+constexpr int ACC_SHIFT = 3;
+constexpr int ACC_SCALE = FT_SCALE << ACC_SHIFT;
+constexpr int L1_SCALE = 128;
+constexpr int HIDDEN_ONE = FT_SCALE * L1_SCALE;
+constexpr int DENSE_SHIFT = 10;
+constexpr int DENSE_SCALE = 1 << DENSE_SHIFT;
+constexpr int OUTPUT_SCALE = 400;  // a network output of 1.0 is 400 cp
+
+// The input index of a piece on a square, seen from `perspective`.
+constexpr int piece_input(Color perspective, Piece p, Square s) {
+  const int sq = perspective == WHITE ? s : s ^ 56;
+  const int own = color_of(p) == perspective ? 0 : 1;
+  return ((int(type_of(p)) - 1) * 2 + own) * 64 + sq;
+}
+
+// The active inputs of a position from one perspective; returns how many.
+int active_inputs(const Position& pos, Color perspective, int out[MAX_ACTIVE]);
+
+struct Network {
+  alignas(64) int16_t ft_weights[INPUTS * HIDDEN];  // [input][hidden]
+  alignas(64) int16_t ft_bias[HIDDEN];
+  alignas(64) int8_t l1_weights[L1 * 2 * HIDDEN];  // [output][input]
+  alignas(64) int32_t l1_bias[L1];
+  alignas(64) int16_t l2_weights[L2 * L1];
+  alignas(64) int32_t l2_bias[L2];
+  alignas(64) int16_t out_weights[L2];
+  int32_t out_bias;
+};
+
+// The file: "MKNN", a format version (uint32), INPUTS, HIDDEN, L1, L2
+// (uint32 each), then the arrays in the order above, little-endian.
+constexpr uint32_t FILE_VERSION = 3;
+// Reads a network; on failure returns null and says why in *error.
+std::unique_ptr<Network> load(std::string_view bytes, std::string* error);
+std::string save(const Network& net);
+
+struct Accumulator {
+  alignas(64) int16_t v[COLOR_NB][HIDDEN];
+};
+
+// From scratch.
+void refresh(const Network& net, const Position& pos, Accumulator& acc);
+// The inputs a move (or anything else) switched off and on.
+struct Delta {
+  int removed[COLOR_NB][6];  // the mover's square, a captured piece, 4 rights
+  int added[COLOR_NB][2];    // the mover (or its promotion) on its new square
+  int n_removed = 0, n_added = 0;  // the same count for both perspectives
+};
+// The inputs the last move changed (the moved piece, a capture, a promotion,
+// the rights), read from the position after it; none after a null move.
+Delta last_move_delta(const Position& after);
+void update(const Network& net, const Accumulator& from, const Delta& d, Accumulator& to);
+
+// The network's evaluation, in centipawns for the side to move.
+Value evaluate(const Network& net, const Accumulator& acc, Color side_to_move);
+
+// Whether the AVX2 code runs (else the scalar code).
+bool uses_avx2();
+// For tests: run the scalar code even where AVX2 is there.
+void force_scalar(bool on);
+
+}  // namespace makruk::engine::nnue

@@ -1,0 +1,314 @@
+#include "nnue_train.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <numeric>
+#include <ostream>
+#include <random>
+
+#include "core/position.h"
+#include "tune.h"
+
+namespace makruk::engine::nnue {
+
+namespace {
+
+inline float clamp01(float x) { return std::min(1.0f, std::max(0.0f, x)); }
+inline double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+// The target for the side to move.
+float target_of(const TrainData::Entry& e, const TrainOptions& o) {
+  double t = e.result;
+  if (e.has_score) t = o.lambda * e.result + (1 - o.lambda) * sigmoid(e.score * o.k / 400.0);
+  return float(e.stm == WHITE ? t : 1 - t);
+}
+
+// One position's forward pass with what the backward pass needs.
+struct Pass {
+  float acc[2][HIDDEN];  // [0]: the side to move's perspective
+  float x[2 * HIDDEN], z1[L1], h1[L1], z2[L2], h2[L2];
+  float out;
+};
+
+void forward(const std::vector<float>& w, const uint16_t* in[2], const int n[2], Pass& p) {
+  for (int side = 0; side < 2; ++side) {
+    float* a = p.acc[side];
+    std::copy_n(&w[FloatNetwork::FT_B], HIDDEN, a);
+    for (int i = 0; i < n[side]; ++i) {
+      const float* row = &w[FloatNetwork::FT_W + size_t(in[side][i]) * HIDDEN];
+      for (int j = 0; j < HIDDEN; ++j) a[j] += row[j];
+    }
+    for (int j = 0; j < HIDDEN; ++j) p.x[side * HIDDEN + j] = clamp01(a[j]);
+  }
+  for (int o = 0; o < L1; ++o) {
+    const float* row = &w[FloatNetwork::L1_W + size_t(o) * 2 * HIDDEN];
+    float s = w[FloatNetwork::L1_B + o];
+    for (int i = 0; i < 2 * HIDDEN; ++i) s += row[i] * p.x[i];
+    p.z1[o] = s;
+    p.h1[o] = clamp01(s);
+  }
+  for (int o = 0; o < L2; ++o) {
+    const float* row = &w[FloatNetwork::L2_W + size_t(o) * L1];
+    float s = w[FloatNetwork::L2_B + o];
+    for (int i = 0; i < L1; ++i) s += row[i] * p.h1[i];
+    p.z2[o] = s;
+    p.h2[o] = clamp01(s);
+  }
+  float s = w[FloatNetwork::OUT_B];
+  for (int i = 0; i < L2; ++i) s += w[FloatNetwork::OUT_W + i] * p.h2[i];
+  p.out = s;
+}
+
+// Adds d(loss)/d(weights) for one position, given d(loss)/d(out), into g.
+void backward(const std::vector<float>& w, const uint16_t* in[2], const int n[2], const Pass& p, float d_out,
+              std::vector<float>& g) {
+  float d_z2[L2], d_h1[L1] = {}, d_z1[L1], d_x[2 * HIDDEN] = {};
+  for (int i = 0; i < L2; ++i) {
+    g[FloatNetwork::OUT_W + i] += d_out * p.h2[i];
+    d_z2[i] = p.z2[i] > 0 && p.z2[i] < 1 ? d_out * w[FloatNetwork::OUT_W + i] : 0;
+  }
+  g[FloatNetwork::OUT_B] += d_out;
+  for (int o = 0; o < L2; ++o) {
+    if (d_z2[o] == 0) continue;
+    const float* row = &w[FloatNetwork::L2_W + size_t(o) * L1];
+    float* grow = &g[FloatNetwork::L2_W + size_t(o) * L1];
+    for (int i = 0; i < L1; ++i) {
+      grow[i] += d_z2[o] * p.h1[i];
+      d_h1[i] += d_z2[o] * row[i];
+    }
+    g[FloatNetwork::L2_B + o] += d_z2[o];
+  }
+  for (int o = 0; o < L1; ++o) d_z1[o] = p.z1[o] > 0 && p.z1[o] < 1 ? d_h1[o] : 0;
+  for (int o = 0; o < L1; ++o) {
+    if (d_z1[o] == 0) continue;
+    const float* row = &w[FloatNetwork::L1_W + size_t(o) * 2 * HIDDEN];
+    float* grow = &g[FloatNetwork::L1_W + size_t(o) * 2 * HIDDEN];
+    for (int i = 0; i < 2 * HIDDEN; ++i) {
+      grow[i] += d_z1[o] * p.x[i];
+      d_x[i] += d_z1[o] * row[i];
+    }
+    g[FloatNetwork::L1_B + o] += d_z1[o];
+  }
+  for (int side = 0; side < 2; ++side) {
+    float d_acc[HIDDEN];
+    for (int j = 0; j < HIDDEN; ++j) {
+      const float a = p.acc[side][j];
+      d_acc[j] = a > 0 && a < 1 ? d_x[side * HIDDEN + j] : 0;
+      g[FloatNetwork::FT_B + j] += d_acc[j];
+    }
+    for (int i = 0; i < n[side]; ++i) {
+      float* grow = &g[FloatNetwork::FT_W + size_t(in[side][i]) * HIDDEN];
+      for (int j = 0; j < HIDDEN; ++j) grow[j] += d_acc[j];
+    }
+  }
+}
+
+// The side to move's perspective first.
+void inputs_of(const TrainData& data, const TrainData::Entry& e, const uint16_t* in[2], int n[2]) {
+  const uint16_t* white = data.inputs.data() + e.begin;
+  const uint16_t* black = white + e.n_white;
+  const bool w = e.stm == WHITE;
+  in[0] = w ? white : black, n[0] = w ? e.n_white : e.n_black;
+  in[1] = w ? black : white, n[1] = w ? e.n_black : e.n_white;
+}
+
+double mean_error(const FloatNetwork& net, const TrainData& data, const std::vector<uint32_t>& which,
+                  const TrainOptions& o) {
+  if (which.empty()) return 0;
+  double sum = 0;
+  Pass p;
+  for (uint32_t i : which) {
+    const auto& e = data.entries[i];
+    const uint16_t* in[2];
+    int n[2];
+    inputs_of(data, e, in, n);
+    forward(net.w, in, n, p);
+    const double d = sigmoid(p.out * OUTPUT_SCALE * o.k / 400.0) - target_of(e, o);
+    sum += d * d;
+  }
+  return sum / double(which.size());
+}
+
+}  // namespace
+
+void add_position(const Position& pos, double result, int score, bool has_score, TrainData& data) {
+  TrainData::Entry e;
+  e.begin = uint32_t(data.inputs.size());
+  int buf[MAX_ACTIVE];
+  e.n_white = uint8_t(active_inputs(pos, WHITE, buf));
+  data.inputs.insert(data.inputs.end(), buf, buf + e.n_white);
+  e.n_black = uint8_t(active_inputs(pos, BLACK, buf));
+  data.inputs.insert(data.inputs.end(), buf, buf + e.n_black);
+  e.stm = uint8_t(pos.side_to_move());
+  e.result = float(result);
+  e.has_score = has_score;
+  e.score = has_score ? float(score) : 0;
+  data.entries.push_back(e);
+}
+
+bool load_train_data(std::istream& in, Variant variant, size_t max_positions, TrainData& data, std::string* error) {
+  std::string line, fen;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.empty() || line[0] == '#') continue;
+    if (max_positions && data.entries.size() >= max_positions) break;
+    double result;
+    int score;
+    Position pos;
+    std::string why;
+    if (!parse_sample_line(line, fen, result, &score) || !pos.set(fen, variant, Counting::Automatic, &why)) {
+      if (error) *error = "line " + std::to_string(number) + ": expected FEN;RESULT[;SCORE] " + why;
+      return false;
+    }
+    if (!pos.pieces(PAWN)) continue;
+    add_position(pos, result, score, score != NO_SCORE, data);
+  }
+  return true;
+}
+
+FloatNetwork::FloatNetwork(uint64_t seed) : w(SIZE, 0.0f) {
+  std::mt19937_64 rng(seed);
+  auto fill = [&](size_t from, size_t count, float limit) {
+    std::uniform_real_distribution<float> u(-limit, limit);
+    for (size_t i = 0; i < count; ++i) w[from + i] = u(rng);
+  };
+  fill(FT_W, size_t(INPUTS) * HIDDEN, 0.1f);
+  std::fill_n(&w[FT_B], HIDDEN, 0.25f);
+  fill(L1_W, size_t(L1) * 2 * HIDDEN, std::sqrt(3.0f / (2 * HIDDEN)) * 2);
+  fill(L2_W, size_t(L2) * L1, std::sqrt(3.0f / L1) * 2);
+  std::fill_n(&w[L1_B], L1, 0.1f);
+  std::fill_n(&w[L2_B], L2, 0.1f);
+  fill(OUT_W, L2, 0.5f);
+}
+
+float FloatNetwork::forward(const uint16_t* us, int n_us, const uint16_t* them, int n_them) const {
+  const uint16_t* in[2] = {us, them};
+  const int n[2] = {n_us, n_them};
+  Pass p;
+  nnue::forward(w, in, n, p);
+  return p.out;
+}
+
+std::unique_ptr<Network> FloatNetwork::quantise() const {
+  auto net = std::make_unique<Network>();
+  auto q = [](float x, double scale, double lo, double hi) { return std::clamp(std::round(x * scale), lo, hi); };
+  for (size_t i = 0; i < size_t(INPUTS) * HIDDEN; ++i) net->ft_weights[i] = int16_t(q(w[FT_W + i], ACC_SCALE, -32767, 32767));
+  for (int i = 0; i < HIDDEN; ++i) net->ft_bias[i] = int16_t(q(w[FT_B + i], ACC_SCALE, -32767, 32767));
+  const double big = 2e9, dense_bias = double(HIDDEN_ONE) * DENSE_SCALE;
+  for (size_t i = 0; i < size_t(L1) * 2 * HIDDEN; ++i) net->l1_weights[i] = int8_t(q(w[L1_W + i], L1_SCALE, -128, 127));
+  for (int i = 0; i < L1; ++i) net->l1_bias[i] = int32_t(q(w[L1_B + i], HIDDEN_ONE, -big, big));
+  for (size_t i = 0; i < size_t(L2) * L1; ++i) net->l2_weights[i] = int16_t(q(w[L2_W + i], DENSE_SCALE, -32767, 32767));
+  for (int i = 0; i < L2; ++i) net->l2_bias[i] = int32_t(q(w[L2_B + i], dense_bias, -big, big));
+  for (int i = 0; i < L2; ++i) net->out_weights[i] = int16_t(q(w[OUT_W + i], DENSE_SCALE, -32767, 32767));
+  net->out_bias = int32_t(q(w[OUT_B], dense_bias, -big, big));
+  return net;
+}
+
+TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& o, std::ostream* log) {
+  TrainReport report;
+  std::vector<uint32_t> training, held_out;
+  for (uint32_t i = 0; i < data.entries.size(); ++i)
+    (o.hold_out && (i / 1000) % 10 == 9 ? held_out : training).push_back(i);
+  report.initial_error = mean_error(net, data, training, o);
+  if (log) *log << "nnue: " << training.size() << " positions to train on, " << held_out.size()
+                << " held out; error before training " << report.initial_error << "\n";
+
+  std::vector<float> grad(FloatNetwork::SIZE), m(FloatNetwork::SIZE), v(FloatNetwork::SIZE), best = net.w;
+  double best_error = 1e300, rate = o.rate;
+  const double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+  int64_t step = 0;
+  std::mt19937_64 rng(o.seed ^ 0x5eedULL);
+  Pass p;
+  for (int epoch = 0; epoch < o.epochs; ++epoch) {
+    const auto started = std::chrono::steady_clock::now();
+    std::shuffle(training.begin(), training.end(), rng);
+    double sum = 0;
+    for (size_t from = 0; from < training.size(); from += size_t(o.batch)) {
+      const size_t to = std::min(training.size(), from + size_t(o.batch));
+      std::fill(grad.begin(), grad.end(), 0.0f);
+      for (size_t k = from; k < to; ++k) {
+        const auto& e = data.entries[training[k]];
+        const uint16_t* in[2];
+        int n[2];
+        inputs_of(data, e, in, n);
+        forward(net.w, in, n, p);
+        const double scale = OUTPUT_SCALE * o.k / 400.0;
+        const double s = sigmoid(p.out * scale), d = s - target_of(e, o);
+        sum += d * d;
+        backward(net.w, in, n, p, float(2 * d * s * (1 - s) * scale / double(to - from)), grad);
+      }
+      ++step;
+      const double c1 = 1 - std::pow(beta1, double(step)), c2 = 1 - std::pow(beta2, double(step));
+      for (size_t i = 0; i < FloatNetwork::SIZE; ++i) {
+        m[i] = float(beta1 * m[i] + (1 - beta1) * grad[i]);
+        v[i] = float(beta2 * v[i] + (1 - beta2) * double(grad[i]) * grad[i]);
+        net.w[i] -= float(rate * (m[i] / c1) / (std::sqrt(v[i] / c2) + eps));
+      }
+      // The dense layers stay within what int8 holds once quantised.
+      auto limit = [&](size_t from, size_t to, float lim) {
+        for (size_t i = from; i < to; ++i) net.w[i] = std::clamp(net.w[i], -lim, lim);
+      };
+      limit(FloatNetwork::L1_W, FloatNetwork::L1_B, FloatNetwork::L1_LIMIT);
+      limit(FloatNetwork::L2_W, FloatNetwork::L2_B, FloatNetwork::DENSE_LIMIT);
+      limit(FloatNetwork::OUT_W, FloatNetwork::OUT_B, FloatNetwork::DENSE_LIMIT);
+    }
+    rate *= o.decay;
+    const double train_error = training.empty() ? 0 : sum / double(training.size());
+    const double held = held_out.empty() ? train_error : mean_error(net, data, held_out, o);
+    report.train_error.push_back(train_error);
+    report.held_out_error.push_back(held);
+    if (held < best_error) best_error = held, best = net.w, report.best_epoch = epoch;
+    if (log) {
+      const double secs =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      *log << "nnue: epoch " << epoch + 1 << ": training error " << train_error << ", held out " << held << " ("
+           << secs << " s)\n";
+    }
+  }
+  net.w = best;
+  return report;
+}
+
+int run_train_command(const TrainCommand& c, std::ostream& log) {
+  Variant default_variant;
+  if (!parse_variant(c.variant, default_variant)) {
+    log << "makruk nnue-train: unknown variant '" << c.variant << "'\n";
+    return 2;
+  }
+  if (c.data.empty() || c.out.empty()) {
+    log << "makruk nnue-train: needs --data FILE and --out FILE\n";
+    return 2;
+  }
+  TrainData data;
+  for (const std::string& spec : c.data) {
+    // "ouk:FILE" or "makruk:FILE" reads a file of the other variant.
+    Variant variant = default_variant;
+    std::string path = spec;
+    if (auto colon = spec.find(':'); colon != std::string::npos && parse_variant(spec.substr(0, colon), variant))
+      path = spec.substr(colon + 1);
+    else
+      variant = default_variant;
+    std::ifstream in(path);
+    std::string error;
+    const size_t before = data.entries.size();
+    if (!in || !load_train_data(in, variant, c.max_positions ? c.max_positions : 0, data, &error)) {
+      log << "makruk nnue-train: " << path << ": " << (in ? error : "cannot read") << "\n";
+      return 1;
+    }
+    log << "nnue: " << path << ": " << data.entries.size() - before << " positions with pawns\n";
+  }
+  FloatNetwork net(c.options.seed);
+  const TrainReport r = train(net, data, c.options, &log);
+  auto quantised = net.quantise();
+  std::ofstream out(c.out, std::ios::binary);
+  out << save(*quantised);
+  if (!out) {
+    log << "makruk nnue-train: cannot write " << c.out << "\n";
+    return 1;
+  }
+  log << "nnue: wrote " << c.out << " (epoch " << r.best_epoch + 1 << ")\n";
+  return 0;
+}
+
+}  // namespace makruk::engine::nnue

@@ -1,0 +1,97 @@
+// The trainer of the learned evaluation (nnue.h): plain C++ on the CPU, one
+// thread, seeded, so the same data and options give the same network.
+//
+// It fits the network's output to what a position is worth to the side to
+// move, with the hand-written evaluation's scale: the expected score is
+// sigmoid(cp · k / 400), and the target is λ · the game's result + (1 − λ) ·
+// sigmoid(search score · k / 400), as `makruk tune` does. Mini-batch Adam on
+// the mean squared error, the dense layers' weights kept within what int8
+// holds after quantisation; a tenth of the positions (every tenth block of
+// 1,000, whole games mostly) is held out and the network with the lowest
+// held-out error is the one kept.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "core/types.h"
+#include "nnue.h"
+
+namespace makruk::engine::nnue {
+
+// The positions, as the network's active inputs.
+struct TrainData {
+  struct Entry {
+    uint32_t begin = 0;      // into inputs: the White perspective's, then Black's
+    uint8_t n_white = 0, n_black = 0;
+    uint8_t stm = 0;         // Color
+    float result = 0.5f;     // the game's, White's view
+    float score = 0;         // the search's, White's view, in cp
+    bool has_score = false;
+  };
+  std::vector<uint16_t> inputs;
+  std::vector<Entry> entries;
+};
+
+// Reads "FEN;RESULT[;SCORE]" lines (makruk selfplay); positions without pawns
+// are left out (the count decides them, and the hand-written evaluation
+// keeps them). False, with the line's number in *error, on a bad line.
+bool load_train_data(std::istream& in, Variant variant, size_t max_positions, TrainData& data, std::string* error);
+void add_position(const Position& pos, double result, int score, bool has_score, TrainData& data);
+
+// The network in floats, as trained: all weights in one vector (ft_w, ft_b,
+// l1_w, l1_b, l2_w, l2_b, out_w, out_b).
+class FloatNetwork {
+ public:
+  static constexpr size_t FT_W = 0, FT_B = FT_W + size_t(INPUTS) * HIDDEN, L1_W = FT_B + HIDDEN,
+                          L1_B = L1_W + size_t(L1) * 2 * HIDDEN, L2_W = L1_B + L1, L2_B = L2_W + size_t(L2) * L1,
+                          OUT_W = L2_B + L2, OUT_B = OUT_W + L2, SIZE = OUT_B + 1;
+  // The largest weights that int8 (the first dense layer) and int16 (the
+  // second and the output) hold after quantisation.
+  static constexpr float L1_LIMIT = 127.0f / L1_SCALE;
+  static constexpr float DENSE_LIMIT = 32767.0f / DENSE_SCALE;
+
+  explicit FloatNetwork(uint64_t seed);
+  std::vector<float> w;
+
+  // The output (1.0 = OUTPUT_SCALE cp) for the side to move, from the active
+  // inputs of its perspective and the other's.
+  float forward(const uint16_t* us, int n_us, const uint16_t* them, int n_them) const;
+  // The quantised network (nnue.h), rounded; weights out of range are clipped.
+  std::unique_ptr<Network> quantise() const;
+};
+
+struct TrainOptions {
+  int epochs = 10;
+  int batch = 1024;
+  double rate = 1e-3;      // Adam's step
+  double decay = 0.85;     // the step's factor after each epoch
+  double k = 0.367;        // sigmoid scale (makruk tune's fitted k for these weights)
+  double lambda = 0.5;     // weight of the result against the search score
+  uint64_t seed = 1;
+  bool hold_out = true;
+};
+
+struct TrainReport {
+  std::vector<double> train_error, held_out_error;  // per epoch (mean squared error)
+  double initial_error = 0;                         // on the training positions, before the first step
+  int best_epoch = -1;
+};
+
+// Trains `net` on `data`; leaves in it the weights of the epoch with the lowest
+// held-out error (the last epoch's without a hold-out). Prints a line per
+// epoch to `log` when given.
+TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& o, std::ostream* log);
+
+struct TrainCommand {
+  std::string variant = "makruk";
+  std::vector<std::string> data;  // FEN;RESULT;SCORE files
+  std::string out;                // the network file
+  size_t max_positions = 0;       // 0: all
+  TrainOptions options;
+};
+int run_train_command(const TrainCommand& c, std::ostream& log);
+
+}  // namespace makruk::engine::nnue

@@ -1,0 +1,376 @@
+// The learned evaluation: its quantised inference against a straightforward
+// reference written here, incremental accumulators against a full refresh
+// along random games (moves made and unmade), the AVX2 code against the
+// scalar code, the file format, the float network against its quantised
+// copy, and the trainer (its error falls, and it is reproducible).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include "core/movegen.h"
+#include "core/position.h"
+#include "engine/nnue.h"
+#include "engine/nnue_train.h"
+
+using namespace makruk;
+using namespace makruk::engine;
+using namespace makruk::engine::nnue;
+
+namespace {
+
+// A network of random weights within the ranges a trained one has.
+std::unique_ptr<Network> random_network(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto net = std::make_unique<Network>();
+  auto in = [&](int lo, int hi) { return lo + int(rng() % uint64_t(hi - lo + 1)); };
+  for (auto& w : net->ft_weights) w = int16_t(in(-600, 600));
+  for (auto& b : net->ft_bias) b = int16_t(in(-300, 800));
+  for (auto& w : net->l1_weights) w = int8_t(in(-128, 127));
+  for (auto& b : net->l1_bias) b = in(-20000, 20000);
+  for (auto& w : net->l2_weights) w = int16_t(in(-3000, 3000));
+  for (auto& b : net->l2_bias) b = in(-8000000, 8000000);
+  for (auto& w : net->out_weights) w = int16_t(in(-8000, 8000));
+  net->out_bias = in(-500000000, 500000000);
+  return net;
+}
+
+Position start(Variant v) {
+  Position pos;
+  std::string error;
+  EXPECT_TRUE(pos.set(Position::start_fen(v), v, Counting::Automatic, &error)) << error;
+  return pos;
+}
+
+// The network's definition, written out plainly: every square looked at, the
+// board turned over for Black, sums in 32 bits, nothing kept between calls.
+int reference_eval(const Network& net, const Position& pos) {
+  int32_t acc[2][HIDDEN];
+  for (int c = 0; c < 2; ++c) {
+    std::vector<int> on;
+    for (Square s = 0; s < 64; ++s) {
+      const Piece p = pos.piece_on(s);
+      if (p == NO_PIECE) continue;
+      const int own = color_of(p) == c ? 0 : 1;
+      const int sq = c == 0 ? s : (7 - rank_of(s)) * 8 + file_of(s);
+      on.push_back((int(type_of(p)) - 1) * 128 + own * 64 + sq);
+    }
+    const uint8_t r = pos.rights();
+    const bool white = c == 0;
+    if (r & (white ? WHITE_KING_RIGHT : BLACK_KING_RIGHT)) on.push_back(PIECE_INPUTS + 0);
+    if (r & (white ? WHITE_NEANG_RIGHT : BLACK_NEANG_RIGHT)) on.push_back(PIECE_INPUTS + 1);
+    if (r & (white ? BLACK_KING_RIGHT : WHITE_KING_RIGHT)) on.push_back(PIECE_INPUTS + 2);
+    if (r & (white ? BLACK_NEANG_RIGHT : WHITE_NEANG_RIGHT)) on.push_back(PIECE_INPUTS + 3);
+    if (pos.variant() == Variant::Ouk) on.push_back(PIECE_INPUTS + 4);
+    for (int j = 0; j < HIDDEN; ++j) {
+      acc[c][j] = net.ft_bias[j];
+      for (int f : on) acc[c][j] += net.ft_weights[f * HIDDEN + j];
+    }
+  }
+  // The accumulators count in 1/1016; the activations in 1/127, rounded.
+  auto clip = [](int32_t v) { return std::min(127, std::max(0, int32_t(std::floor((v + 4) / 8.0)))); };
+  const int us = pos.side_to_move(), them = 1 - us;
+  int32_t x[2 * HIDDEN];
+  for (int j = 0; j < HIDDEN; ++j) x[j] = clip(acc[us][j]), x[HIDDEN + j] = clip(acc[them][j]);
+  // Past the first layer, activations are in units of 1 / (127 × 128).
+  int64_t h1[L1], h2[L2];
+  for (int o = 0; o < L1; ++o) {
+    int64_t s = net.l1_bias[o];
+    for (int i = 0; i < 2 * HIDDEN; ++i) s += x[i] * net.l1_weights[o * 2 * HIDDEN + i];
+    h1[o] = std::min<int64_t>(127 * 128, std::max<int64_t>(0, s));
+  }
+  for (int o = 0; o < L2; ++o) {
+    int64_t s = net.l2_bias[o];
+    for (int i = 0; i < L1; ++i) s += h1[i] * net.l2_weights[o * L1 + i];
+    s = int64_t(std::floor((double(s) + 512) / 1024.0));  // to the nearest, halves up
+    h2[o] = std::min<int64_t>(127 * 128, std::max<int64_t>(0, s));
+  }
+  int64_t out = net.out_bias;
+  for (int i = 0; i < L2; ++i) out += h2[i] * net.out_weights[i];
+  return int(out * 400 / (int64_t(127 * 128) * 1024));
+}
+
+// Random games of both variants, promotions and Ouk's first moves included;
+// calls f(position) after every move.
+template <typename F>
+void random_games(int games, uint64_t seed, F&& f) {
+  std::mt19937_64 rng(seed);
+  for (Variant v : {Variant::Makruk, Variant::Ouk})
+    for (int g = 0; g < games; ++g) {
+      Position pos = start(v);
+      for (int ply = 0; ply < 160; ++ply) {
+        MoveList list;
+        generate_legal(pos, list);
+        if (list.size == 0) break;
+        Move m = list.moves[rng() % uint64_t(list.size)];
+        for (Move c : list)  // captures and promotions now and then, so that endings come
+          if ((pos.piece_on(c.to()) != NO_PIECE || c.is_promotion()) && rng() % 2) m = c;
+        pos.do_move(m);
+        f(pos);
+      }
+    }
+}
+
+void expect_same(const Accumulator& a, const Accumulator& b, const char* what) {
+  for (int c = 0; c < 2; ++c)
+    for (int j = 0; j < HIDDEN; ++j) ASSERT_EQ(a.v[c][j], b.v[c][j]) << what << ": perspective " << c << ", " << j;
+}
+
+}  // namespace
+
+TEST(Nnue, InputsAreTheBoardSeenFromEachSide) {
+  const Position pos = start(Variant::Ouk);
+  int white[MAX_ACTIVE], black[MAX_ACTIVE];
+  ASSERT_EQ(active_inputs(pos, WHITE, white), 32 + 4 + 1);
+  ASSERT_EQ(active_inputs(pos, BLACK, black), 32 + 4 + 1);
+  // The start is not symmetric (kings and mets face each other), but each side's
+  // own pawns are on its third rank, seen from itself.
+  const Piece wp = make_piece(WHITE, PAWN), bp = make_piece(BLACK, PAWN);
+  EXPECT_EQ(piece_input(WHITE, wp, make_square(0, 2)), piece_input(BLACK, bp, make_square(0, 5)));
+  EXPECT_EQ(piece_input(WHITE, bp, make_square(4, 5)), piece_input(BLACK, wp, make_square(4, 2)));
+  EXPECT_NE(piece_input(WHITE, wp, 0), piece_input(WHITE, bp, 0));
+  EXPECT_EQ(active_inputs(start(Variant::Makruk), WHITE, white), 32);
+}
+
+TEST(Nnue, QuantisedInferenceMatchesTheReference) {
+#if defined(__x86_64__)
+  // Where the CPU has AVX2 the comparisons below check that code against the scalar code.
+  EXPECT_EQ(uses_avx2(), bool(__builtin_cpu_supports("avx2")));
+#endif
+  for (uint64_t seed : {1, 2, 3}) {
+    auto net = random_network(seed);
+    int checked = 0;
+    std::vector<Value> spread;
+    random_games(3, seed, [&](const Position& pos) {
+      Accumulator acc;
+      refresh(*net, pos, acc);
+      const int want = reference_eval(*net, pos);
+      ASSERT_EQ(evaluate(*net, acc, pos.side_to_move()), want) << pos.fen();
+      force_scalar(true);
+      ASSERT_EQ(evaluate(*net, acc, pos.side_to_move()), want) << pos.fen() << " (scalar)";
+      Accumulator scalar;
+      refresh(*net, pos, scalar);
+      force_scalar(false);
+      expect_same(acc, scalar, "AVX2 against scalar");
+      spread.push_back(want);
+      ++checked;
+    });
+    EXPECT_GT(checked, 500);
+    // The random networks give many different values: the comparison means something.
+    std::sort(spread.begin(), spread.end());
+    EXPECT_GT(std::unique(spread.begin(), spread.end()) - spread.begin(), 50);
+  }
+}
+
+TEST(Nnue, IncrementalAccumulatorsAgreeWithARefreshAfterMovesAndUndos) {
+  auto net = random_network(7);
+  std::mt19937_64 rng(11);
+  for (bool scalar : {false, true}) {
+    force_scalar(scalar);
+    for (Variant v : {Variant::Makruk, Variant::Ouk})
+      for (int game = 0; game < 20; ++game) {
+        Position pos = start(v);
+        std::vector<Accumulator> stack(1);
+        refresh(*net, pos, stack[0]);
+        for (int step = 0; step < 300; ++step) {
+          MoveList list;
+          generate_legal(pos, list);
+          // Mostly forward, sometimes back, so that undone moves are followed by others.
+          if ((list.size == 0 || rng() % 4 == 0) && stack.size() > 1) {
+            pos.undo_move();
+            stack.pop_back();
+          } else if (list.size > 0) {
+            Move m = list.moves[rng() % uint64_t(list.size)];
+            for (Move c : list)
+              if ((pos.piece_on(c.to()) != NO_PIECE || c.is_promotion()) && rng() % 3 == 0) m = c;
+            if (rng() % 10 == 0 && !pos.in_check()) {
+              pos.do_null_move();
+              stack.push_back(stack.back());
+              ASSERT_EQ(last_move_delta(pos).n_removed + last_move_delta(pos).n_added, 0);
+              pos.undo_null_move();
+              stack.pop_back();
+            }
+            pos.do_move(m);
+            stack.emplace_back();
+            update(*net, stack[stack.size() - 2], last_move_delta(pos), stack.back());
+          } else {
+            break;
+          }
+          Accumulator fresh;
+          refresh(*net, pos, fresh);
+          expect_same(stack.back(), fresh, "incremental against refresh");
+          ASSERT_EQ(evaluate(*net, stack.back(), pos.side_to_move()), reference_eval(*net, pos));
+        }
+      }
+    force_scalar(false);
+  }
+}
+
+TEST(Nnue, TheFileRoundTripsAndBadFilesAreRefused) {
+  auto net = random_network(3);
+  const std::string bytes = save(*net);
+  std::string error;
+  auto back = load(bytes, &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(save(*back), bytes);
+  const Position pos = start(Variant::Makruk);
+  Accumulator a, b;
+  refresh(*net, pos, a);
+  refresh(*back, pos, b);
+  EXPECT_EQ(evaluate(*net, a, WHITE), evaluate(*back, b, WHITE));
+
+  EXPECT_FALSE(load("", &error));
+  EXPECT_NE(error.find("MKNN"), std::string::npos);
+  EXPECT_FALSE(load(bytes.substr(0, bytes.size() - 1), &error));
+  EXPECT_NE(error.find("cut short"), std::string::npos);
+  EXPECT_FALSE(load(bytes + "x", &error));
+  EXPECT_NE(error.find("after the weights"), std::string::npos);
+  std::string other = bytes;
+  other[4] = 9;  // the format version
+  EXPECT_FALSE(load(other, &error));
+  EXPECT_NE(error.find("version"), std::string::npos);
+  other = bytes;
+  other[12] = 1;  // HIDDEN
+  EXPECT_FALSE(load(other, &error));
+  EXPECT_NE(error.find("layer sizes"), std::string::npos);
+  EXPECT_FALSE(load(bytes.substr(0, 10), &error));
+}
+
+namespace {
+
+// Positions of random games with a target the network can learn: the material
+// balance (pawn 1, met 2, khon 3, knight 3, rook 5) as a win probability.
+int material_balance(const Position& pos) {
+  static const int value[] = {0, 1, 2, 3, 3, 5, 0, 2};
+  int balance = 0;
+  for (Square s = 0; s < 64; ++s)
+    if (Piece p = pos.piece_on(s); p != NO_PIECE) balance += (color_of(p) == WHITE ? 1 : -1) * value[type_of(p)];
+  return balance;
+}
+
+TrainData material_fixture(int games, uint64_t seed) {
+  TrainData data;
+  random_games(games, seed, [&](const Position& pos) {
+    if (!pos.pieces(PAWN)) return;
+    const double result = 1.0 / (1.0 + std::exp(-0.5 * material_balance(pos)));
+    add_position(pos, result, 0, false, data);
+  });
+  return data;
+}
+
+TrainOptions material_options() {
+  TrainOptions o;
+  o.epochs = 8;
+  o.batch = 64;
+  o.rate = 3e-3;
+  o.k = 1.0;
+  o.hold_out = false;
+  return o;
+}
+
+const TrainData& material_data() {
+  static const TrainData data = material_fixture(20, 9);
+  return data;
+}
+
+// Trained once, for the tests below.
+const FloatNetwork& material_network(TrainReport* report = nullptr) {
+  static TrainReport r;
+  static const FloatNetwork net = [] {
+    FloatNetwork n(1);
+    r = train(n, material_data(), material_options(), nullptr);
+    return n;
+  }();
+  if (report) *report = r;
+  return net;
+}
+
+}  // namespace
+
+TEST(Nnue, TrainingLowersTheErrorAndIsReproducible) {
+  const TrainData& data = material_data();
+  ASSERT_GT(data.entries.size(), 3000u);
+  TrainReport ra;
+  const FloatNetwork& a = material_network(&ra);
+  ASSERT_EQ(ra.train_error.size(), 8u);
+  EXPECT_LT(ra.train_error.back(), ra.initial_error * 0.3) << "from " << ra.initial_error;
+  for (size_t i = 1; i < ra.train_error.size(); ++i) EXPECT_LE(ra.train_error[i], ra.train_error[i - 1] * 1.05);
+
+  FloatNetwork b(1);  // the same seed, the same network
+  const TrainReport rb = train(b, data, material_options(), nullptr);
+  EXPECT_EQ(a.w, b.w);
+  EXPECT_EQ(ra.train_error, rb.train_error);
+  FloatNetwork c(2);  // another seed, another network
+  train(c, data, material_options(), nullptr);
+  EXPECT_NE(a.w, c.w);
+
+  // What it learnt survives quantisation: on positions of other games, the
+  // quantised network's value (White's side) follows the material balance.
+  auto q = a.quantise();
+  std::vector<double> values, balances;
+  random_games(4, 99, [&](const Position& pos) {
+    if (!pos.pieces(PAWN)) return;
+    Accumulator acc;
+    refresh(*q, pos, acc);
+    const Value v = evaluate(*q, acc, pos.side_to_move());
+    values.push_back(pos.side_to_move() == WHITE ? v : -v);
+    balances.push_back(material_balance(pos));
+  });
+  ASSERT_GT(values.size(), 500u);
+  const double n = double(values.size());
+  const double mv = std::accumulate(values.begin(), values.end(), 0.0) / n;
+  const double mb = std::accumulate(balances.begin(), balances.end(), 0.0) / n;
+  double cov = 0, vv = 0, vb = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    cov += (values[i] - mv) * (balances[i] - mb);
+    vv += (values[i] - mv) * (values[i] - mv);
+    vb += (balances[i] - mb) * (balances[i] - mb);
+  }
+  EXPECT_GT(cov / std::sqrt(vv * vb), 0.8);
+}
+
+TEST(Nnue, TrainDataReadsSelfPlayLinesAndRefusesBadOnes) {
+  std::istringstream in(
+      "# a comment\n"
+      "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1;0.5;12\n"
+      "8/8/4k3/8/8/2R5/8/3K4 w - - 0 1;1;900\n"  // pawnless: left out
+      "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR b - - 0 1;0\n");
+  TrainData data;
+  std::string error;
+  ASSERT_TRUE(load_train_data(in, Variant::Makruk, 0, data, &error)) << error;
+  ASSERT_EQ(data.entries.size(), 2u);
+  EXPECT_TRUE(data.entries[0].has_score);
+  EXPECT_EQ(data.entries[0].score, 12);
+  EXPECT_FALSE(data.entries[1].has_score);
+  EXPECT_EQ(data.entries[1].stm, BLACK);
+  EXPECT_EQ(data.entries[0].n_white, 32);
+  std::istringstream bad("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1;0.5\nnot a fen;1\n");
+  EXPECT_FALSE(load_train_data(bad, Variant::Makruk, 0, data, &error));
+  EXPECT_NE(error.find("line 2"), std::string::npos);
+}
+
+TEST(Nnue, TheQuantisedNetworkFollowsTheFloatNetwork) {
+  const FloatNetwork& f = material_network();
+  auto q = f.quantise();
+  double total = 0;
+  int n = 0, wide = 0;
+  random_games(3, 5, [&](const Position& pos) {
+    int white[MAX_ACTIVE], black[MAX_ACTIVE];
+    const int nw = active_inputs(pos, WHITE, white), nb = active_inputs(pos, BLACK, black);
+    std::vector<uint16_t> us, them;
+    for (int i = 0; i < nw; ++i) (pos.side_to_move() == WHITE ? us : them).push_back(uint16_t(white[i]));
+    for (int i = 0; i < nb; ++i) (pos.side_to_move() == BLACK ? us : them).push_back(uint16_t(black[i]));
+    const double want = f.forward(us.data(), int(us.size()), them.data(), int(them.size())) * OUTPUT_SCALE;
+    Accumulator acc;
+    refresh(*q, pos, acc);
+    const double got = evaluate(*q, acc, pos.side_to_move());
+    EXPECT_NEAR(got, want, 20 + 0.04 * std::abs(want)) << pos.fen();
+    total += std::abs(got - want);
+    wide += std::abs(want) > 200;
+    ++n;
+  });
+  EXPECT_LT(total / n, 6.0);
+  EXPECT_GT(wide, n / 10);  // the network's values spread: the comparison means something
+}
