@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build-wasm}
-sources=(src/core/*.cpp src/engine/egtb.cpp src/engine/eval_params.cpp src/engine/evaluate.cpp
+sources=(src/core/*.cpp src/engine/egtb.cpp src/engine/eval_params.cpp src/engine/evaluate.cpp src/engine/nnue.cpp
   src/engine/search.cpp src/engine/tt.cpp src/wasm/api.cpp)
 if [ -f "$out/makruk.wasm" ] &&
   [ -z "$(find src/core src/engine src/wasm scripts/build-wasm.sh -newer "$out/makruk.wasm" -print -quit)" ]; then

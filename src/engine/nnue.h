@@ -107,5 +107,13 @@ Value evaluate(const Network& net, const Accumulator& acc, Color side_to_move);
 bool uses_avx2();
 // For tests: run the scalar code even where AVX2 is there.
 void force_scalar(bool on);
+// For tests: the search compares every accumulator it brings up to date with
+// a refresh, and counts the comparisons and the differences.
+void check_search_accumulators(bool on);
+bool checking_search_accumulators();
+struct AccumulatorChecks {
+  uint64_t checked = 0, differed = 0;
+};
+AccumulatorChecks& accumulator_checks();
 
 }  // namespace makruk::engine::nnue

@@ -133,11 +133,48 @@ struct Worker {
   }
   Move countermoves[PIECE_NB][64] = {};
   Value static_evals[MAX_PLY + 2] = {};
+  // The learned evaluation's accumulators by ply, brought up to date only
+  // when a node evaluates: each move records its changes (deltas), and the
+  // accumulator of the nearest ply computed before is updated from there.
+  const nnue::Network* net = nullptr;
+  std::unique_ptr<nnue::Accumulator[]> accs;
+  std::unique_ptr<nnue::Delta[]> deltas;
+  bool acc_computed[MAX_PLY + 3] = {};
+  void made_move(int child_ply, bool null_move = false) {
+    if (!net) return;
+    deltas[child_ply] = null_move ? nnue::Delta{} : nnue::last_move_delta(pos);
+    acc_computed[child_ply] = false;
+  }
+  Value eval(int ply) {
+    if (!net || !pos.pieces(PAWN) || pos.count().running()) return evaluate(pos);
+    int from = ply;
+    while (from > 0 && !acc_computed[from]) --from;
+    for (int p = from + 1; p <= ply; ++p) {
+      nnue::update(*net, accs[p - 1], deltas[p], accs[p]);
+      acc_computed[p] = true;
+    }
+    if (nnue::checking_search_accumulators()) [[unlikely]] check_accumulator(ply);
+    return nnue::evaluate(*net, accs[ply], pos.side_to_move());
+  }
+  void check_accumulator(int ply) const {
+    nnue::Accumulator fresh;
+    nnue::refresh(*net, pos, fresh);
+    auto& checks = nnue::accumulator_checks();
+    ++checks.checked;
+    if (std::memcmp(&fresh, &accs[ply], sizeof fresh) != 0) ++checks.differed;
+  }
   Move pv[MAX_PLY + 2][MAX_PLY + 2] = {};
   int pv_length[MAX_PLY + 2] = {};
 
   Worker(Engine& e, const Limits& l, const Budget& b, const Position& root, int i)
-      : engine(e), limits(l), budget(b), pos(root), id(i), root_history(root.history_size()) {}
+      : engine(e), limits(l), budget(b), pos(root), id(i), root_history(root.history_size()), net(e.network()) {
+    if (net) {
+      accs.reset(new nnue::Accumulator[MAX_PLY + 3]);
+      deltas.reset(new nnue::Delta[MAX_PLY + 3]);
+      nnue::refresh(*net, pos, accs[0]);
+      acc_computed[0] = true;
+    }
+  }
 
   bool stopped() const { return engine.stop_.load(std::memory_order_relaxed) && completed_depth > 0; }
   void count_node() { nodes.store(nodes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
@@ -330,7 +367,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
   if (Value v; last_move_of_count(ply, v)) return v;
   if (Value v; probe_tables(ply, v)) return v;
   const bool in_check = pos.in_check();
-  if (ply >= MAX_PLY) return in_check ? VALUE_DRAW : evaluate(pos);
+  if (ply >= MAX_PLY) return in_check ? VALUE_DRAW : eval(ply);
 
   const uint64_t key = pos.full_key();
   bool tt_hit;
@@ -342,7 +379,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
 
   Value best_value = -VALUE_INFINITE, stand_pat = VALUE_NONE;
   if (!in_check) {
-    stand_pat = tt_hit && tte->eval != VALUE_NONE ? tte->eval : evaluate(pos);
+    stand_pat = tt_hit && tte->eval != VALUE_NONE ? tte->eval : eval(ply);
     if (stand_pat >= beta) return stand_pat;
     alpha = std::max(alpha, stand_pat);
     best_value = stand_pat;
@@ -363,6 +400,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
       if (see(pos, m) < 0) continue;
     }
     pos.do_move(m);
+    made_move(ply + 1);
     Value v = -qsearch(-beta, -alpha, ply + 1);
     pos.undo_move();
     if (stopped()) return VALUE_ZERO;
@@ -402,7 +440,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
       engine.tt_.store(tte, key, value_to_tt(v, ply), VALUE_NONE, BOUND_EXACT, depth, 0);
       return v;
     }
-    if (ply >= MAX_PLY) return in_check ? VALUE_DRAW : evaluate(pos);
+    if (ply >= MAX_PLY) return in_check ? VALUE_DRAW : eval(ply);
     alpha = std::max(mated_in(ply), alpha);  // mate distance pruning
     beta = std::min(mate_in(ply + 1), beta);
     if (alpha >= beta) return alpha;
@@ -419,7 +457,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
     return tt_value;
 
   Value static_eval = VALUE_NONE;
-  if (!in_check) static_eval = tt_hit && tte->eval != VALUE_NONE ? tte->eval : evaluate(pos);
+  if (!in_check) static_eval = tt_hit && tte->eval != VALUE_NONE ? tte->eval : eval(ply);
   static_evals[ply] = static_eval;
   const bool improving = !in_check && ply >= 2 && static_evals[ply - 2] != VALUE_NONE &&
                          static_eval > static_evals[ply - 2];
@@ -438,6 +476,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
       int r = 3 + depth / 4 + std::min((static_eval - beta) / 200, 2);
       moved[ply] = NO_PIECE;
       pos.do_null_move();
+      made_move(ply + 1, true);
       Value v = -search(depth - r, -beta, -beta + 1, ply + 1, !cut_node);
       pos.undo_null_move();
       if (stopped()) return VALUE_ZERO;
@@ -470,6 +509,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
     moved[ply] = pos.piece_on(m.from());
     moved_to[ply] = m.to();
     pos.do_move(m);
+    made_move(ply + 1);
     const bool gives_check = pos.in_check();
     // Shallow pruning of quiet moves that neither check nor escape check.
     if (!root && quiet && !in_check && !gives_check && best_value > -VALUE_MATE_IN_MAX_PLY) {

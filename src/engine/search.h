@@ -5,11 +5,13 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/position.h"
 #include "evaluate.h"
+#include "nnue.h"
 #include "tt.h"
 
 namespace makruk::engine {
@@ -72,6 +74,14 @@ class Engine {
   void set_threads(int n) { threads_ = n < 1 ? 1 : n; }
   void set_move_overhead(int ms) { move_overhead_ = ms; }
   void new_game() { tt_.clear(); }
+  // The learned evaluation for positions with pawns on the board and no count
+  // running (the hand-written one keeps the rest); null: the hand-written
+  // evaluation everywhere. Clears the table, whose entries hold evaluations.
+  void set_network(std::shared_ptr<const nnue::Network> net) {
+    net_ = std::move(net);
+    tt_.clear();
+  }
+  const nnue::Network* network() const { return net_.get(); }
 
   // Searches `root` (a position with its game history, for repetitions) and
   // returns the best move. Blocks until done; stop() may be called from another
@@ -84,6 +94,7 @@ class Engine {
  private:
   friend struct Worker;
   TranspositionTable tt_;
+  std::shared_ptr<const nnue::Network> net_;
   int threads_ = 1;
   int move_overhead_ = 30;
   std::atomic<bool> stop_{false};

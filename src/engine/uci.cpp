@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <iterator>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -91,6 +92,7 @@ void Uci::cmd_uci() {
       "option name UCI_Elo type spin default " + std::to_string(MAX_ELO) + " min " +
       std::to_string(MIN_ELO) + " max " + std::to_string(MAX_ELO) + "\n"
       "option name EvalParams type string default <empty>\n"
+      "option name EvalFile type string default <empty>\n"
       "uciok");
 }
 
@@ -151,6 +153,21 @@ void Uci::cmd_setoption(std::istringstream& is) {
       say("info string option 'EvalParams': " + value + ": " + error);
     else
       set_eval_params(p);
+  } else if (name == "EvalFile") {
+    // A network written by `makruk nnue-train`; empty: the hand-written evaluation.
+    if (value.empty() || value == "<empty>") {
+      engine_.set_network(nullptr);
+      return;
+    }
+    std::ifstream in(value, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), error = "cannot open it";
+    std::shared_ptr<const nnue::Network> net;
+    if (in) net = nnue::load(bytes, &error);
+    if (!net) {
+      say("info string option 'EvalFile': " + value + ": " + error);
+      return;
+    }
+    engine_.set_network(std::move(net));
   } else if (name == "Ponder") {
     // The GUI decides when to ponder; nothing to set.
   } else {

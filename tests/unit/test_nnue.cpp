@@ -2,10 +2,14 @@
 // reference written here, incremental accumulators against a full refresh
 // along random games (moves made and unmade), the AVX2 code against the
 // scalar code, the file format, the float network against its quantised
-// copy, and the trainer (its error falls, and it is reproducible).
+// copy, the trainer (its error falls, and it is reproducible), and the search
+// with a network (its lazily updated accumulators, its scores, UCI's EvalFile).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -14,6 +18,8 @@
 #include "core/position.h"
 #include "engine/nnue.h"
 #include "engine/nnue_train.h"
+#include "engine/search.h"
+#include "engine/uci.h"
 
 using namespace makruk;
 using namespace makruk::engine;
@@ -373,4 +379,79 @@ TEST(Nnue, TheQuantisedNetworkFollowsTheFloatNetwork) {
   });
   EXPECT_LT(total / n, 6.0);
   EXPECT_GT(wide, n / 10);  // the network's values spread: the comparison means something
+}
+
+TEST(NnueSearch, TheSearchKeepsItsAccumulatorsExact) {
+  auto net = random_network(21);
+  Engine engine;
+  engine.set_network(std::shared_ptr<const Network>(std::move(net)));
+  check_search_accumulators(true);
+  accumulator_checks() = {};
+  std::mt19937_64 rng(5);
+  int searches = 0;
+  random_games(2, 17, [&](const Position& pos) {
+    if (rng() % 12 != 0) return;
+    MoveList legal;
+    generate_legal(pos, legal);
+    if (legal.size == 0) return;
+    Limits limits;
+    limits.nodes = 3000;
+    const SearchResult r = engine.search(pos, limits);
+    EXPECT_TRUE(legal.contains(r.best)) << pos.fen();
+    ++searches;
+  });
+  check_search_accumulators(false);
+  EXPECT_GT(searches, 10);
+  EXPECT_GT(accumulator_checks().checked, 10000u);
+  EXPECT_EQ(accumulator_checks().differed, 0u);
+}
+
+TEST(NnueSearch, TheNetworkDecidesTheScore) {
+  // Every weight zero, the output's bias alone: each position with pawns is worth
+  // 123 cp to the side to move.
+  auto net = std::make_unique<Network>();
+  std::memset(net.get(), 0, sizeof(Network));
+  net->out_bias = int32_t(123LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1;
+  Accumulator acc;
+  const Position pos = start(Variant::Makruk);
+  refresh(*net, pos, acc);
+  ASSERT_EQ(evaluate(*net, acc, WHITE), 123);
+  Engine engine;
+  Limits limits;
+  limits.depth = 3;
+  const Value hand_written = engine.search(pos, limits).score;
+  engine.set_network(std::shared_ptr<const Network>(std::move(net)));
+  const SearchResult r = engine.search(pos, limits);
+  EXPECT_EQ(std::abs(r.score), 123);
+  EXPECT_NE(r.score, hand_written);
+  engine.set_network(nullptr);
+  EXPECT_EQ(engine.search(pos, limits).score, hand_written);
+}
+
+TEST(NnueSearch, UciLoadsANetworkFileAndRefusesABadOne) {
+  const std::string path = ::testing::TempDir() + "/test.nnue";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << save(*random_network(4));
+  }
+  const std::string bad = ::testing::TempDir() + "/bad.nnue";
+  {
+    std::ofstream out(bad, std::ios::binary);
+    out << "MKNN";
+  }
+  std::istringstream in("uci\nsetoption name EvalFile value " + bad + "\nsetoption name EvalFile value " + path +
+                        "\nposition startpos moves c3c4\ngo depth 4\nsetoption name EvalFile value <empty>\n"
+                        "go depth 3\nquit\n");
+  std::ostringstream out;
+  uci_loop(in, out);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("option name EvalFile type string"), std::string::npos);
+  EXPECT_NE(text.find("info string option 'EvalFile': " + bad + ": the header is cut short"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("info string option 'EvalFile': " + path), std::string::npos) << text;
+  size_t bestmoves = 0;
+  for (size_t at = text.find("bestmove "); at != std::string::npos; at = text.find("bestmove ", at + 1)) ++bestmoves;
+  EXPECT_EQ(bestmoves, 2u) << text;
+  std::remove(path.c_str());
+  std::remove(bad.c_str());
 }
