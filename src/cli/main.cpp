@@ -394,6 +394,7 @@ int main(int argc, char** argv) {
   nnueCmd->add_option("--seed", nt.options.seed, "random seed of the first weights and the order (default 1)");
   nnueCmd->add_option("--max-positions", nt.max_positions, "read at most this many positions");
   nnueCmd->add_flag("!--no-hold-out", nt.options.hold_out, "train on every position (default: a tenth held out)");
+  nnueCmd->add_flag("--mirror", nt.mirror, "also train on each Makruk position with its files mirrored");
 
   try {
     app.parse(argc, argv);

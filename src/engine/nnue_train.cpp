@@ -145,10 +145,23 @@ void add_position(const Position& pos, double result, int score, bool has_score,
   e.result = float(result);
   e.has_score = has_score;
   e.score = has_score ? float(score) : 0;
+  e.hand_eval = float(engine::evaluate(pos));
   data.entries.push_back(e);
 }
 
-bool load_train_data(std::istream& in, Variant variant, size_t max_positions, TrainData& data, std::string* error) {
+void add_mirrored_last(TrainData& data) {
+  TrainData::Entry e = data.entries.back();
+  const uint32_t from = e.begin, count = uint32_t(e.n_white) + e.n_black;
+  e.begin = uint32_t(data.inputs.size());
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint16_t input = data.inputs[from + i];
+    data.inputs.push_back(input < PIECE_INPUTS ? uint16_t(input ^ 7) : input);  // the square's file turned over
+  }
+  data.entries.push_back(e);
+}
+
+bool load_train_data(std::istream& in, Variant variant, size_t max_positions, TrainData& data, std::string* error,
+                     bool mirror) {
   std::string line, fen;
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.empty() || line[0] == '#') continue;
@@ -163,6 +176,7 @@ bool load_train_data(std::istream& in, Variant variant, size_t max_positions, Tr
     }
     if (!pos.pieces(PAWN)) continue;
     add_position(pos, result, score, score != NO_SCORE, data);
+    if (mirror && variant == Variant::Makruk) add_mirrored_last(data);
   }
   return true;
 }
@@ -211,8 +225,15 @@ TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& 
   for (uint32_t i = 0; i < data.entries.size(); ++i)
     (o.hold_out && (i / 1000) % 10 == 9 ? held_out : training).push_back(i);
   report.initial_error = mean_error(net, data, training, o);
+  const std::vector<uint32_t>& reference = held_out.empty() ? training : held_out;
+  for (uint32_t i : reference) {
+    const auto& e = data.entries[i];
+    const double d = sigmoid(e.hand_eval * o.k / 400.0) - target_of(e, o);
+    report.hand_written_error += d * d / double(reference.size());
+  }
   if (log) *log << "nnue: " << training.size() << " positions to train on, " << held_out.size()
-                << " held out; error before training " << report.initial_error << "\n";
+                << " held out; error before training " << report.initial_error
+                << "; the hand-written evaluation's " << report.hand_written_error << "\n";
 
   std::vector<float> grad(FloatNetwork::SIZE), m(FloatNetwork::SIZE), v(FloatNetwork::SIZE), best = net.w;
   double best_error = 1e300, rate = o.rate;
@@ -292,7 +313,7 @@ int run_train_command(const TrainCommand& c, std::ostream& log) {
     std::ifstream in(path);
     std::string error;
     const size_t before = data.entries.size();
-    if (!in || !load_train_data(in, variant, c.max_positions ? c.max_positions : 0, data, &error)) {
+    if (!in || !load_train_data(in, variant, c.max_positions, data, &error, c.mirror)) {
       log << "makruk nnue-train: " << path << ": " << (in ? error : "cannot read") << "\n";
       return 1;
     }

@@ -30,6 +30,7 @@ struct TrainData {
     float result = 0.5f;     // the game's, White's view
     float score = 0;         // the search's, White's view, in cp
     bool has_score = false;
+    float hand_eval = 0;     // the hand-written evaluation's, for the side to move, in cp
   };
   std::vector<uint16_t> inputs;
   std::vector<Entry> entries;
@@ -37,9 +38,14 @@ struct TrainData {
 
 // Reads "FEN;RESULT[;SCORE]" lines (makruk selfplay); positions without pawns
 // are left out (the count decides them, and the hand-written evaluation
-// keeps them). False, with the line's number in *error, on a bad line.
-bool load_train_data(std::istream& in, Variant variant, size_t max_positions, TrainData& data, std::string* error);
+// keeps them). With `mirror`, each Makruk position comes a second time with
+// its files mirrored (a-h): Makruk's moves are the same either way, so the
+// value is too. False, with the line's number in *error, on a bad line.
+bool load_train_data(std::istream& in, Variant variant, size_t max_positions, TrainData& data, std::string* error,
+                     bool mirror = false);
 void add_position(const Position& pos, double result, int score, bool has_score, TrainData& data);
+// Adds the last entry again with its board mirrored (files a-h).
+void add_mirrored_last(TrainData& data);
 
 // The network in floats, as trained: all weights in one vector (ft_w, ft_b,
 // l1_w, l1_b, l2_w, l2_b, out_w, out_b).
@@ -77,6 +83,7 @@ struct TrainOptions {
 struct TrainReport {
   std::vector<double> train_error, held_out_error;  // per epoch (mean squared error)
   double initial_error = 0;                         // on the training positions, before the first step
+  double hand_written_error = 0;                    // the hand-written evaluation's on the held-out positions
   int best_epoch = -1;
 };
 
@@ -90,6 +97,7 @@ struct TrainCommand {
   std::vector<std::string> data;  // FEN;RESULT;SCORE files
   std::string out;                // the network file
   size_t max_positions = 0;       // 0: all
+  bool mirror = false;            // Makruk positions also mirrored (see load_train_data)
   TrainOptions options;
 };
 int run_train_command(const TrainCommand& c, std::ostream& log);
