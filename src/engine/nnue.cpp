@@ -149,15 +149,17 @@ std::unique_ptr<Network> load(std::string_view bytes, std::string* error) {
     return std::unique_ptr<Network>();
   };
   char magic[4];
-  uint32_t header[5];
+  uint32_t header[6];
   if (!read(bytes, magic, 4) || std::memcmp(magic, MAGIC, 4) != 0) return fail("not a network file (no MKNN header)");
-  if (!read(bytes, header, 5)) return fail("the header is cut short");
+  if (!read(bytes, header, 6)) return fail("the header is cut short");
   if (header[0] != FILE_VERSION) return fail("format version " + std::to_string(header[0]) + ", expected " +
                                              std::to_string(FILE_VERSION));
   if (header[1] != INPUTS || header[2] != HIDDEN || header[3] != L1 || header[4] != L2)
     return fail("the layer sizes differ from this build's (" + std::to_string(INPUTS) + ", " +
                 std::to_string(HIDDEN) + ", " + std::to_string(L1) + ", " + std::to_string(L2) + ")");
+  if (header[5] > 1) return fail("unknown flags " + std::to_string(header[5]));
   auto net = std::make_unique<Network>();
+  net->residual = header[5] & 1;
   if (!read(bytes, net->ft_weights, std::size(net->ft_weights)) || !read(bytes, net->ft_bias, HIDDEN) ||
       !read(bytes, net->l1_weights, std::size(net->l1_weights)) || !read(bytes, net->l1_bias, L1) ||
       !read(bytes, net->l2_weights, std::size(net->l2_weights)) || !read(bytes, net->l2_bias, L2) ||
@@ -169,8 +171,8 @@ std::unique_ptr<Network> load(std::string_view bytes, std::string* error) {
 
 std::string save(const Network& net) {
   std::string out(MAGIC, 4);
-  const uint32_t header[5] = {FILE_VERSION, INPUTS, HIDDEN, L1, L2};
-  write(out, header, 5);
+  const uint32_t header[6] = {FILE_VERSION, INPUTS, HIDDEN, L1, L2, net.residual ? 1u : 0u};
+  write(out, header, 6);
   write(out, net.ft_weights, std::size(net.ft_weights));
   write(out, net.ft_bias, HIDDEN);
   write(out, net.l1_weights, std::size(net.l1_weights));

@@ -74,11 +74,15 @@ struct Network {
   alignas(64) int32_t l2_bias[L2];
   alignas(64) int16_t out_weights[L2];
   int32_t out_bias;
+  // The output is a correction added to the hand-written evaluation (a
+  // network trained with --residual), not the whole evaluation.
+  bool residual = false;
 };
 
-// The file: "MKNN", a format version (uint32), INPUTS, HIDDEN, L1, L2
-// (uint32 each), then the arrays in the order above, little-endian.
-constexpr uint32_t FILE_VERSION = 3;
+// The file: "MKNN", a format version (uint32), INPUTS, HIDDEN, L1, L2 and
+// flags (bit 0: residual) (uint32 each), then the arrays in the order above,
+// little-endian.
+constexpr uint32_t FILE_VERSION = 4;
 // Reads a network; on failure returns null and says why in *error.
 std::unique_ptr<Network> load(std::string_view bytes, std::string* error);
 std::string save(const Network& net);

@@ -125,7 +125,8 @@ double mean_error(const FloatNetwork& net, const TrainData& data, const std::vec
     int n[2];
     inputs_of(data, e, in, n);
     forward(net.w, in, n, p);
-    const double d = sigmoid(p.out * OUTPUT_SCALE * o.k / 400.0) - target_of(e, o);
+    const double base = o.residual ? e.hand_eval : 0.0;
+    const double d = sigmoid((base + p.out * OUTPUT_SCALE) * o.k / 400.0) - target_of(e, o);
     sum += d * d;
   }
   return sum / double(which.size());
@@ -224,6 +225,8 @@ TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& 
   std::vector<uint32_t> training, held_out;
   for (uint32_t i = 0; i < data.entries.size(); ++i)
     (o.hold_out && (i / 1000) % 10 == 9 ? held_out : training).push_back(i);
+  if (o.residual)  // a correction starts at nothing
+    std::fill(net.w.begin() + FloatNetwork::OUT_W, net.w.end(), 0.0f);
   report.initial_error = mean_error(net, data, training, o);
   const std::vector<uint32_t>& reference = held_out.empty() ? training : held_out;
   for (uint32_t i : reference) {
@@ -255,7 +258,8 @@ TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& 
         inputs_of(data, e, in, n);
         forward(net.w, in, n, p);
         const double scale = OUTPUT_SCALE * o.k / 400.0;
-        const double s = sigmoid(p.out * scale), d = s - target_of(e, o);
+        const double base = o.residual ? e.hand_eval * o.k / 400.0 : 0.0;
+        const double s = sigmoid(base + p.out * scale), d = s - target_of(e, o);
         sum += d * d;
         backward(net.w, in, n, p, float(2 * d * s * (1 - s) * scale / double(to - from)), grad);
       }
@@ -264,7 +268,7 @@ TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& 
       for (size_t i = 0; i < FloatNetwork::SIZE; ++i) {
         m[i] = float(beta1 * m[i] + (1 - beta1) * grad[i]);
         v[i] = float(beta2 * v[i] + (1 - beta2) * double(grad[i]) * grad[i]);
-        net.w[i] -= float(rate * (m[i] / c1) / (std::sqrt(v[i] / c2) + eps));
+        net.w[i] -= float(rate * ((m[i] / c1) / (std::sqrt(v[i] / c2) + eps) + o.l2 * net.w[i]));
       }
       // The dense layers stay within what int8 holds once quantised.
       auto limit = [&](size_t from, size_t to, float lim) {
@@ -322,6 +326,7 @@ int run_train_command(const TrainCommand& c, std::ostream& log) {
   FloatNetwork net(c.options.seed);
   const TrainReport r = train(net, data, c.options, &log);
   auto quantised = net.quantise();
+  quantised->residual = c.options.residual;
   std::ofstream out(c.out, std::ios::binary);
   out << save(*quantised);
   if (!out) {

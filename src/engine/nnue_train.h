@@ -78,6 +78,8 @@ struct TrainOptions {
   double lambda = 0.5;     // weight of the result against the search score
   uint64_t seed = 1;
   bool hold_out = true;
+  bool residual = false;   // the network learns a correction added to the hand-written evaluation
+  double l2 = 0;           // weight decay (decoupled, per step: w -= rate × l2 × w)
 };
 
 struct TrainReport {

@@ -75,8 +75,8 @@ class Engine {
   void set_move_overhead(int ms) { move_overhead_ = ms; }
   void new_game() { tt_.clear(); }
   // The learned evaluation for positions with pawns on the board and no count
-  // running (the hand-written one keeps the rest); null: the hand-written
-  // evaluation everywhere. Clears the table, whose entries hold evaluations.
+  // running (the hand-written one keeps the rest; a residual network's output
+  // is added to it); null: the hand-written evaluation everywhere. Clears the table, whose entries hold evaluations.
   void set_network(std::shared_ptr<const nnue::Network> net) {
     net_ = std::move(net);
     tt_.clear();

@@ -243,6 +243,14 @@ TEST(Nnue, TheFileRoundTripsAndBadFilesAreRefused) {
   EXPECT_FALSE(load(other, &error));
   EXPECT_NE(error.find("layer sizes"), std::string::npos);
   EXPECT_FALSE(load(bytes.substr(0, 10), &error));
+  other = bytes;
+  other[24] = 2;  // flags: only bit 0 (residual) is known
+  EXPECT_FALSE(load(other, &error));
+  EXPECT_NE(error.find("flags"), std::string::npos);
+  net->residual = true;
+  back = load(save(*net), &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_TRUE(back->residual);
 }
 
 namespace {
@@ -427,6 +435,33 @@ TEST(NnueSearch, TheNetworkDecidesTheScore) {
   EXPECT_NE(r.score, hand_written);
   engine.set_network(nullptr);
   EXPECT_EQ(engine.search(pos, limits).score, hand_written);
+}
+
+TEST(NnueSearch, AResidualNetworkCorrectsTheHandWrittenEvaluation) {
+  // A residual network that outputs nothing leaves the search as it was; one
+  // that adds 50 cp for the side to move in every position with pawns moves
+  // the score by 50.
+  auto zero = std::make_unique<Network>();
+  std::memset(zero.get(), 0, sizeof(Network));
+  zero->residual = true;
+  auto plus = std::make_unique<Network>(*zero);
+  plus->out_bias = int32_t(50LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1;
+  const Position pos = start(Variant::Makruk);
+  Limits limits;
+  limits.depth = 5;
+  Engine engine;
+  const SearchResult hand = engine.search(pos, limits);
+  engine.set_network(std::shared_ptr<const Network>(std::move(zero)));
+  const SearchResult same = engine.search(pos, limits);
+  EXPECT_EQ(same.score, hand.score);
+  EXPECT_EQ(same.nodes, hand.nodes);
+  EXPECT_EQ(same.best, hand.best);
+  // One ply from the start (no capture is possible yet): the root's score is
+  // the best reply's evaluation turned round, now 50 cp better for the reply.
+  engine.set_network(std::shared_ptr<const Network>(std::move(plus)));
+  limits.depth = 1;
+  Engine plain;
+  EXPECT_EQ(engine.search(pos, limits).score, plain.search(pos, limits).score - 50);
 }
 
 TEST(NnueSearch, UciLoadsANetworkFileAndRefusesABadOne) {
