@@ -225,6 +225,8 @@ int main(int argc, char** argv) {
   int benchDepth = 11;
   auto* benchCmd = app.add_subcommand("bench", "search a fixed set of positions; print nodes and speed");
   benchCmd->add_option("depth", benchDepth, "search depth (default 11)")->check(CLI::Range(1, 60));
+  std::string benchEvalFile;
+  benchCmd->add_option("--eval-file", benchEvalFile, "evaluate with this network (makruk nnue-train)");
 
   engine::OpeningsOptions oo;
   std::string ooVariant = "makruk";
@@ -416,7 +418,7 @@ int main(int argc, char** argv) {
   if (*perftCmd) return run_perft(o);
   if (*adjCmd) return run_adjudicate(o);
   if (*uciCmd) return engine::uci_loop(std::cin, std::cout);
-  if (*benchCmd) return engine::run_bench(benchDepth, std::cout);
+  if (*benchCmd) return engine::run_bench(benchDepth, std::cout, benchEvalFile);
   if (*matchCmd) return run_match_command(mo);
   if (*selfplayCmd) return engine::run_selfplay_command(sp, std::cerr);
   if (*tuneCmd) return engine::run_tune_command(tc, std::cerr);

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
 
 namespace makruk::engine {
 
-int run_bench(int depth, std::ostream& out);
+// eval_file: a network to evaluate with (empty: the hand-written evaluation).
+int run_bench(int depth, std::ostream& out, const std::string& eval_file = "");
 
 }  // namespace makruk::engine

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
 #define MAKRUK_NNUE_AVX2 1
@@ -167,6 +169,16 @@ std::unique_ptr<Network> load(std::string_view bytes, std::string* error) {
     return fail("the weights are cut short");
   if (!bytes.empty()) return fail(std::to_string(bytes.size()) + " bytes after the weights");
   return net;
+}
+
+std::unique_ptr<Network> load_file(const std::string& path, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in) {
+    if (error) *error = "cannot read it";
+    return nullptr;
+  }
+  return load(bytes, error);
 }
 
 std::string save(const Network& net) {

@@ -85,6 +85,7 @@ struct Network {
 constexpr uint32_t FILE_VERSION = 4;
 // Reads a network; on failure returns null and says why in *error.
 std::unique_ptr<Network> load(std::string_view bytes, std::string* error);
+std::unique_ptr<Network> load_file(const std::string& path, std::string* error);
 std::string save(const Network& net);
 
 struct Accumulator {

@@ -3,7 +3,6 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
-#include <iterator>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -159,10 +158,8 @@ void Uci::cmd_setoption(std::istringstream& is) {
       engine_.set_network(nullptr);
       return;
     }
-    std::ifstream in(value, std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), error = "cannot open it";
-    std::shared_ptr<const nnue::Network> net;
-    if (in) net = nnue::load(bytes, &error);
+    std::string error;
+    std::shared_ptr<const nnue::Network> net = nnue::load_file(value, &error);
     if (!net) {
       say("info string option 'EvalFile': " + value + ": " + error);
       return;
