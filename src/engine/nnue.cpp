@@ -87,6 +87,36 @@ __attribute__((target("avx2"))) void l1_avx2(const Network& net, const uint8_t* 
     out[o] = net.l1_bias[o] + _mm_cvtsi128_si32(s);
   }
 }
+// The accumulators as the first layer's input: rounded, shifted, clipped to
+// 0..127; packus works within 128-bit lanes, the permute puts them back in order.
+__attribute__((target("avx2"))) void activations_avx2(const int16_t* acc, uint8_t* out) {
+  const __m256i round = _mm256_set1_epi16(1 << (ACC_SHIFT - 1)), zero = _mm256_setzero_si256(),
+                top = _mm256_set1_epi16(FT_SCALE);
+  for (int i = 0; i < HIDDEN; i += 32) {
+    __m256i a = _mm256_load_si256(reinterpret_cast<const __m256i*>(acc + i));
+    __m256i b = _mm256_load_si256(reinterpret_cast<const __m256i*>(acc + i + 16));
+    a = _mm256_min_epi16(_mm256_max_epi16(_mm256_srai_epi16(_mm256_adds_epi16(a, round), ACC_SHIFT), zero), top);
+    b = _mm256_min_epi16(_mm256_max_epi16(_mm256_srai_epi16(_mm256_adds_epi16(b, round), ACC_SHIFT), zero), top);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                        _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8));
+  }
+}
+// 32 int16 inputs times each row of int16 weights, into int32 sums.
+__attribute__((target("avx2"))) void dense_avx2(const int16_t* in, const int16_t* weights, const int32_t* bias,
+                                                int rows, int32_t* out) {
+  const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in));
+  const __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 16));
+  for (int o = 0; o < rows; ++o) {
+    const int16_t* w = weights + o * 32;
+    __m256i sum = _mm256_add_epi32(
+        _mm256_madd_epi16(x0, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w))),
+        _mm256_madd_epi16(x1, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 16))));
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    out[o] = bias[o] + _mm_cvtsi128_si32(s);
+  }
+}
 bool cpu_has_avx2() {
   static const bool has = __builtin_cpu_supports("avx2");
   return has;
@@ -235,32 +265,48 @@ void update(const Network& net, const Accumulator& from, const Delta& d, Accumul
   }
 }
 
+namespace {
+Value centipawns(int32_t out) {
+  const int64_t cp = int64_t(out) * OUTPUT_SCALE / (int64_t(HIDDEN_ONE) * DENSE_SCALE);
+  return Value(std::clamp<int64_t>(cp, -(VALUE_MATE_IN_MAX_PLY - 1), VALUE_MATE_IN_MAX_PLY - 1));
+}
+}  // namespace
+
 Value evaluate(const Network& net, const Accumulator& acc, Color side_to_move) {
+  static_assert(L1 == 32 && L2 == 32, "the dense code reads 32 inputs a row");
   alignas(64) uint8_t in[2 * HIDDEN];
+  int32_t s1[L1], s2[L2];
+  alignas(32) int16_t h1[L1], h2[L2];
+  constexpr int32_t half1 = 1 << (L1_SHIFT - 1), half2 = 1 << (DENSE_SHIFT - 1);  // round to the nearest
+#ifdef MAKRUK_NNUE_AVX2
+  if (avx2()) {
+    activations_avx2(acc.v[side_to_move], in);
+    activations_avx2(acc.v[~side_to_move], in + HIDDEN);
+    l1_avx2(net, in, s1);
+    for (int o = 0; o < L1; ++o) h1[o] = int16_t(std::clamp((s1[o] + half1) >> L1_SHIFT, 0, HIDDEN_ONE));
+    dense_avx2(h1, net.l2_weights, net.l2_bias, L2, s2);
+    for (int o = 0; o < L2; ++o) h2[o] = int16_t(std::clamp((s2[o] + half2) >> DENSE_SHIFT, 0, HIDDEN_ONE));
+    int32_t out;
+    dense_avx2(h2, net.out_weights, &net.out_bias, 1, &out);
+    return centipawns(out);
+  }
+#endif
   for (int i = 0; i < HIDDEN; ++i) {
     in[i] = activation(acc.v[side_to_move][i]);
     in[HIDDEN + i] = activation(acc.v[~side_to_move][i]);
   }
-  int32_t s1[L1];
-#ifdef MAKRUK_NNUE_AVX2
-  if (avx2()) l1_avx2(net, in, s1);
-  else
-#endif
-    l1_scalar(net, in, s1);
-  int32_t h1[L1];
-  for (int o = 0; o < L1; ++o) h1[o] = std::clamp(s1[o], 0, HIDDEN_ONE);
-  int64_t h2[L2];
-  constexpr int64_t half = 1 << (DENSE_SHIFT - 1);  // rounds to the nearest
+  l1_scalar(net, in, s1);
+  for (int o = 0; o < L1; ++o) h1[o] = int16_t(std::clamp((s1[o] + half1) >> L1_SHIFT, 0, HIDDEN_ONE));
   for (int o = 0; o < L2; ++o) {
-    int64_t s = net.l2_bias[o];
-    for (int i = 0; i < L1; ++i) s += int64_t(h1[i]) * net.l2_weights[o * L1 + i];
-    h2[o] = std::clamp<int64_t>((s + half) >> DENSE_SHIFT, 0, HIDDEN_ONE);
+    int32_t s = net.l2_bias[o];
+    for (int i = 0; i < L1; ++i) s += int32_t(h1[i]) * net.l2_weights[o * L1 + i];
+    h2[o] = int16_t(std::clamp((s + half2) >> DENSE_SHIFT, 0, HIDDEN_ONE));
   }
-  int64_t out = net.out_bias;
-  for (int i = 0; i < L2; ++i) out += h2[i] * net.out_weights[i];
-  const int64_t cp = out * OUTPUT_SCALE / (int64_t(HIDDEN_ONE) * DENSE_SCALE);
-  return Value(std::clamp<int64_t>(cp, -(VALUE_MATE_IN_MAX_PLY - 1), VALUE_MATE_IN_MAX_PLY - 1));
+  int32_t out = net.out_bias;
+  for (int i = 0; i < L2; ++i) out += int32_t(h2[i]) * net.out_weights[i];
+  return centipawns(out);
 }
+
 
 bool uses_avx2() { return avx2(); }
 void force_scalar(bool on) { scalar_forced = on; }

@@ -14,15 +14,15 @@
 // Quantisation: transformer weights and biases × FT_SCALE × 2^ACC_SHIFT
 // (int16: the accumulators keep 3 more bits than the activations), its
 // output, rounded, shifted back and clipped to 0..127, stands for 0..1
-// (uint8, for the wide first dense layer, whose weights are × L1_SCALE, int8).
-// Past that layer the activations keep a finer unit, 1/HIDDEN_ONE (HIDDEN_ONE
-// = FT_SCALE × L1_SCALE): the first layer's sums are in it as they come. The
-// second layer's and the output's weights are × DENSE_SCALE (int16: these
-// layers are small and summed in 64 bits), the second's sums rounded back by
-// DENSE_SHIFT. Biases are in the unit of their layer's sums: × HIDDEN_ONE
-// (first), × HIDDEN_ONE × DENSE_SCALE (second and output). The output's sum ×
-// OUTPUT_SCALE / (HIDDEN_ONE × DENSE_SCALE) is centipawns. The trainer
-// (nnue_train.cpp) writes the same layout.
+// (uint8, for the wide first dense layer, whose weights are × L1_SCALE, int8,
+// its bias × L1_ONE = FT_SCALE × L1_SCALE). Past that layer the activations
+// keep a finer unit, 1/HIDDEN_ONE (int16, HIDDEN_ONE = L1_ONE >> L1_SHIFT):
+// the first layer's sums rounded and shifted by L1_SHIFT. The second layer's
+// and the output's weights are × DENSE_SCALE (int16, within ±DENSE_LIMIT),
+// their biases × HIDDEN_ONE × DENSE_SCALE, their sums 32-bit; the second's
+// are rounded back by DENSE_SHIFT, and the output's × OUTPUT_SCALE /
+// (HIDDEN_ONE × DENSE_SCALE) is centipawns. The trainer (nnue_train.cpp)
+// writes the same layout.
 #pragma once
 
 #include <array>
@@ -50,9 +50,12 @@ constexpr int FT_SCALE = 127;
 constexpr int ACC_SHIFT = 3;
 constexpr int ACC_SCALE = FT_SCALE << ACC_SHIFT;
 constexpr int L1_SCALE = 128;
-constexpr int HIDDEN_ONE = FT_SCALE * L1_SCALE;
+constexpr int L1_ONE = FT_SCALE * L1_SCALE;
+constexpr int L1_SHIFT = 4;
+constexpr int HIDDEN_ONE = L1_ONE >> L1_SHIFT;  // 1016
 constexpr int DENSE_SHIFT = 10;
 constexpr int DENSE_SCALE = 1 << DENSE_SHIFT;
+constexpr int DENSE_LIMIT = 16;  // |weight| of the second and output layers: 32 × 1016 × 16 × 1024 fits int32
 constexpr int OUTPUT_SCALE = 400;  // a network output of 1.0 is 400 cp
 
 // The input index of a piece on a square, seen from `perspective`.
@@ -82,7 +85,7 @@ struct Network {
 // The file: "MKNN", a format version (uint32), INPUTS, HIDDEN, L1, L2 and
 // flags (bit 0: residual) (uint32 each), then the arrays in the order above,
 // little-endian.
-constexpr uint32_t FILE_VERSION = 4;
+constexpr uint32_t FILE_VERSION = 5;
 // Reads a network; on failure returns null and says why in *error.
 std::unique_ptr<Network> load(std::string_view bytes, std::string* error);
 std::unique_ptr<Network> load_file(const std::string& path, std::string* error);

@@ -57,7 +57,7 @@ class FloatNetwork {
   // The largest weights that int8 (the first dense layer) and int16 (the
   // second and the output) hold after quantisation.
   static constexpr float L1_LIMIT = 127.0f / L1_SCALE;
-  static constexpr float DENSE_LIMIT = 32767.0f / DENSE_SCALE;
+  static constexpr float DENSE_LIMIT = float(nnue::DENSE_LIMIT);
 
   explicit FloatNetwork(uint64_t seed);
   std::vector<float> w;

@@ -37,10 +37,10 @@ std::unique_ptr<Network> random_network(uint64_t seed) {
   for (auto& b : net->ft_bias) b = int16_t(in(-300, 800));
   for (auto& w : net->l1_weights) w = int8_t(in(-128, 127));
   for (auto& b : net->l1_bias) b = in(-20000, 20000);
-  for (auto& w : net->l2_weights) w = int16_t(in(-3000, 3000));
+  for (auto& w : net->l2_weights) w = int16_t(in(-16384, 16384));
   for (auto& b : net->l2_bias) b = in(-8000000, 8000000);
-  for (auto& w : net->out_weights) w = int16_t(in(-8000, 8000));
-  net->out_bias = in(-500000000, 500000000);
+  for (auto& w : net->out_weights) w = int16_t(in(-600, 600));
+  net->out_bias = in(-2000000, 2000000);
   return net;
 }
 
@@ -81,22 +81,23 @@ int reference_eval(const Network& net, const Position& pos) {
   const int us = pos.side_to_move(), them = 1 - us;
   int32_t x[2 * HIDDEN];
   for (int j = 0; j < HIDDEN; ++j) x[j] = clip(acc[us][j]), x[HIDDEN + j] = clip(acc[them][j]);
-  // Past the first layer, activations are in units of 1 / (127 × 128).
+  // Past the first layer, activations are in units of 1 / 1016 (the first
+  // layer's sums are in 1 / (127 × 128)); sums in 64 bits here.
+  auto to_nearest = [](int64_t s, int shift) { return int64_t(std::floor((double(s) + (1 << (shift - 1))) / (1 << shift))); };
   int64_t h1[L1], h2[L2];
   for (int o = 0; o < L1; ++o) {
     int64_t s = net.l1_bias[o];
     for (int i = 0; i < 2 * HIDDEN; ++i) s += x[i] * net.l1_weights[o * 2 * HIDDEN + i];
-    h1[o] = std::min<int64_t>(127 * 128, std::max<int64_t>(0, s));
+    h1[o] = std::min<int64_t>(1016, std::max<int64_t>(0, to_nearest(s, 4)));
   }
   for (int o = 0; o < L2; ++o) {
     int64_t s = net.l2_bias[o];
     for (int i = 0; i < L1; ++i) s += h1[i] * net.l2_weights[o * L1 + i];
-    s = int64_t(std::floor((double(s) + 512) / 1024.0));  // to the nearest, halves up
-    h2[o] = std::min<int64_t>(127 * 128, std::max<int64_t>(0, s));
+    h2[o] = std::min<int64_t>(1016, std::max<int64_t>(0, to_nearest(s, 10)));
   }
   int64_t out = net.out_bias;
   for (int i = 0; i < L2; ++i) out += h2[i] * net.out_weights[i];
-  return int(out * 400 / (int64_t(127 * 128) * 1024));
+  return int(out * 400 / (1016 * 1024));
 }
 
 // Random games of both variants, promotions and Ouk's first moves included;
