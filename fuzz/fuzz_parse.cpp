@@ -1,10 +1,12 @@
 // libFuzzer target for every text parser of the rules core: the input is read
 // as a FEN (both variants), as coordinate moves and SAN against the start
 // positions and the positions they lead to, and as a list of game actions
-// (both counting modes), and as PGN. Nothing may crash, and the invariants
-// below must hold.
+// (both counting modes), and as PGN; and as the learned evaluation's network
+// file, whole (the input repeated to its size after a valid header) and as it
+// comes. Nothing may crash, and the invariants below must hold.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "core/pgn.h"
+#include "engine/nnue.h"
 
 using namespace makruk;
 
@@ -214,6 +217,40 @@ void fuzz_pgn(std::string_view text) {
   CHECK(back->variant == g->variant && back->moves == g->moves);
 }
 
+// A network file: the input as it is (refused unless it is one), then a valid
+// header followed by the input repeated to the weights' size. A network that
+// loads evaluates positions without overflow (UBSan) and incremental updates
+// agree with a refresh.
+void fuzz_network(std::string_view text) {
+  namespace nnue = engine::nnue;
+  std::string error;
+  auto as_is = nnue::load(text, &error);
+  CHECK(as_is || !error.empty());  // refused with a reason
+  if (text.empty()) return;
+  static const std::string header = [] {
+    std::string full = nnue::save(nnue::Network{});
+    return full.substr(0, 4 + 6 * 4);
+  }();
+  static const size_t total = nnue::save(nnue::Network{}).size();
+  std::string bytes = header;
+  bytes[24] = char(text[0] & 1);  // the residual flag
+  while (bytes.size() < total) bytes.append(text.substr(0, total - bytes.size()));
+  auto net = nnue::load(bytes, &error);
+  if (!net) return;  // weights beyond the bounds the file may hold
+  Position pos;
+  CHECK(pos.set(Position::start_fen(Variant::Ouk), Variant::Ouk, Counting::Automatic, &error));
+  nnue::Accumulator acc, next, fresh;
+  nnue::refresh(*net, pos, acc);
+  (void)nnue::evaluate(*net, acc, pos.side_to_move());
+  MoveList list;
+  generate_legal(pos, list);
+  pos.do_move(list.moves[uint8_t(text[0]) % list.size]);
+  nnue::update(*net, acc, nnue::last_move_delta(pos), next);
+  nnue::refresh(*net, pos, fresh);
+  CHECK(std::memcmp(&next, &fresh, sizeof next) == 0);
+  (void)nnue::evaluate(*net, next, pos.side_to_move());
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -238,5 +275,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string_view rest = text.substr(lines[1].data() - text.data());
     fuzz_actions(lines[0], rest);
   }
+  fuzz_network(text);
   return 0;
 }

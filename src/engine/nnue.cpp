@@ -198,6 +198,17 @@ std::unique_ptr<Network> load(std::string_view bytes, std::string* error) {
       !read(bytes, net->out_weights, L2) || !read(bytes, &net->out_bias, 1))
     return fail("the weights are cut short");
   if (!bytes.empty()) return fail(std::to_string(bytes.size()) + " bytes after the weights");
+  // Within these bounds no sum can overflow (the trainer stays inside them).
+  constexpr int32_t max_weight = DENSE_LIMIT * DENSE_SCALE, max_bias = 1 << 29;
+  auto out_of_range = [](const auto* values, size_t n, int32_t limit) {
+    return std::any_of(values, values + n, [&](auto v) { return v > limit || v < -limit; });
+  };
+  if (out_of_range(net->l2_weights, std::size(net->l2_weights), max_weight) ||
+      out_of_range(net->out_weights, L2, max_weight))
+    return fail("a dense weight beyond ±" + std::to_string(max_weight));
+  if (out_of_range(net->l1_bias, L1, max_bias) || out_of_range(net->l2_bias, L2, max_bias) ||
+      out_of_range(&net->out_bias, 1, max_bias))
+    return fail("a bias beyond ±" + std::to_string(max_bias));
   return net;
 }
 

@@ -210,12 +210,12 @@ std::unique_ptr<Network> FloatNetwork::quantise() const {
   auto q = [](float x, double scale, double lo, double hi) { return std::clamp(std::round(x * scale), lo, hi); };
   for (size_t i = 0; i < size_t(INPUTS) * HIDDEN; ++i) net->ft_weights[i] = int16_t(q(w[FT_W + i], ACC_SCALE, -32767, 32767));
   for (int i = 0; i < HIDDEN; ++i) net->ft_bias[i] = int16_t(q(w[FT_B + i], ACC_SCALE, -32767, 32767));
-  const double big = 1e9, dense_bias = double(HIDDEN_ONE) * DENSE_SCALE;
+  const double big = double(1 << 29), dense_bias = double(HIDDEN_ONE) * DENSE_SCALE;
   for (size_t i = 0; i < size_t(L1) * 2 * HIDDEN; ++i) net->l1_weights[i] = int8_t(q(w[L1_W + i], L1_SCALE, -128, 127));
   for (int i = 0; i < L1; ++i) net->l1_bias[i] = int32_t(q(w[L1_B + i], L1_ONE, -big, big));
-  for (size_t i = 0; i < size_t(L2) * L1; ++i) net->l2_weights[i] = int16_t(q(w[L2_W + i], DENSE_SCALE, -32767, 32767));
+  for (size_t i = 0; i < size_t(L2) * L1; ++i) net->l2_weights[i] = int16_t(q(w[L2_W + i], DENSE_SCALE, -16384, 16384));
   for (int i = 0; i < L2; ++i) net->l2_bias[i] = int32_t(q(w[L2_B + i], dense_bias, -big, big));
-  for (int i = 0; i < L2; ++i) net->out_weights[i] = int16_t(q(w[OUT_W + i], DENSE_SCALE, -32767, 32767));
+  for (int i = 0; i < L2; ++i) net->out_weights[i] = int16_t(q(w[OUT_W + i], DENSE_SCALE, -16384, 16384));
   net->out_bias = int32_t(q(w[OUT_B], dense_bias, -big, big));
   return net;
 }

@@ -248,6 +248,15 @@ TEST(Nnue, TheFileRoundTripsAndBadFilesAreRefused) {
   other[24] = 2;  // flags: only bit 0 (residual) is known
   EXPECT_FALSE(load(other, &error));
   EXPECT_NE(error.find("flags"), std::string::npos);
+  // Weights or biases beyond what the sums hold are refused.
+  auto wide = std::make_unique<Network>(*net);
+  wide->out_weights[3] = 20000;
+  EXPECT_FALSE(load(save(*wide), &error));
+  EXPECT_NE(error.find("dense weight"), std::string::npos);
+  wide = std::make_unique<Network>(*net);
+  wide->l1_bias[0] = 1 << 30;
+  EXPECT_FALSE(load(save(*wide), &error));
+  EXPECT_NE(error.find("bias"), std::string::npos);
   net->residual = true;
   back = load(save(*net), &error);
   ASSERT_TRUE(back) << error;
