@@ -233,7 +233,7 @@ void fuzz_network(std::string_view text) {
   }();
   static const size_t total = nnue::save(nnue::Network{}).size();
   std::string bytes = header;
-  bytes[24] = char(text[0] & 1);  // the residual flag
+  bytes[24] = char(text[0] & 7);  // the flags: residual, variants
   while (bytes.size() < total) bytes.append(text.substr(0, total - bytes.size()));
   auto net = nnue::load(bytes, &error);
   if (!net) return;  // weights beyond the bounds the file may hold

@@ -189,9 +189,11 @@ std::unique_ptr<Network> load(std::string_view bytes, std::string* error) {
   if (header[1] != INPUTS || header[2] != HIDDEN || header[3] != L1 || header[4] != L2)
     return fail("the layer sizes differ from this build's (" + std::to_string(INPUTS) + ", " +
                 std::to_string(HIDDEN) + ", " + std::to_string(L1) + ", " + std::to_string(L2) + ")");
-  if (header[5] > 1) return fail("unknown flags " + std::to_string(header[5]));
+  if (header[5] > 7) return fail("unknown flags " + std::to_string(header[5]));
+  if (!(header[5] & 6)) return fail("trained on no variant (flags " + std::to_string(header[5]) + ")");
   auto net = std::make_unique<Network>();
   net->residual = header[5] & 1;
+  net->variants = uint8_t(header[5] >> 1);
   if (!read(bytes, net->ft_weights, std::size(net->ft_weights)) || !read(bytes, net->ft_bias, HIDDEN) ||
       !read(bytes, net->l1_weights, std::size(net->l1_weights)) || !read(bytes, net->l1_bias, L1) ||
       !read(bytes, net->l2_weights, std::size(net->l2_weights)) || !read(bytes, net->l2_bias, L2) ||
@@ -224,7 +226,8 @@ std::unique_ptr<Network> load_file(const std::string& path, std::string* error) 
 
 std::string save(const Network& net) {
   std::string out(MAGIC, 4);
-  const uint32_t header[6] = {FILE_VERSION, INPUTS, HIDDEN, L1, L2, net.residual ? 1u : 0u};
+  const uint32_t header[6] = {FILE_VERSION, INPUTS, HIDDEN, L1, L2,
+                              (net.residual ? 1u : 0u) | uint32_t(net.variants & 3) << 1};
   write(out, header, 6);
   write(out, net.ft_weights, std::size(net.ft_weights));
   write(out, net.ft_bias, HIDDEN);

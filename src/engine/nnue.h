@@ -80,12 +80,16 @@ struct Network {
   // The output is a correction added to the hand-written evaluation (a
   // network trained with --residual), not the whole evaluation.
   bool residual = false;
+  // The variants it was trained on (bit 0: Makruk, bit 1: Ouk Chatrang); the
+  // search uses it for those only.
+  uint8_t variants = 3;
+  bool plays(Variant v) const { return variants & (v == Variant::Makruk ? 1 : 2); }
 };
 
 // The file: "MKNN", a format version (uint32), INPUTS, HIDDEN, L1, L2 and
-// flags (bit 0: residual) (uint32 each), then the arrays in the order above,
-// little-endian.
-constexpr uint32_t FILE_VERSION = 5;
+// flags (bit 0: residual; bit 1: trained on Makruk, bit 2: on Ouk Chatrang)
+// (uint32 each), then the arrays in the order above, little-endian.
+constexpr uint32_t FILE_VERSION = 6;
 // Reads a network; on failure returns null and says why in *error.
 std::unique_ptr<Network> load(std::string_view bytes, std::string* error);
 std::unique_ptr<Network> load_file(const std::string& path, std::string* error);

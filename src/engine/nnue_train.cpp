@@ -147,6 +147,7 @@ void add_position(const Position& pos, double result, int score, bool has_score,
   e.has_score = has_score;
   e.score = has_score ? float(score) : 0;
   e.hand_eval = float(engine::evaluate(pos));
+  e.variant = uint8_t(pos.variant());
   data.entries.push_back(e);
 }
 
@@ -323,10 +324,16 @@ int run_train_command(const TrainCommand& c, std::ostream& log) {
     }
     log << "nnue: " << path << ": " << data.entries.size() - before << " positions with pawns\n";
   }
+  if (data.entries.empty()) {
+    log << "makruk nnue-train: no positions with pawns to train on\n";
+    return 1;
+  }
   FloatNetwork net(c.options.seed);
   const TrainReport r = train(net, data, c.options, &log);
   auto quantised = net.quantise();
   quantised->residual = c.options.residual;
+  quantised->variants = 0;
+  for (const auto& e : data.entries) quantised->variants |= Variant(e.variant) == Variant::Makruk ? 1 : 2;
   std::ofstream out(c.out, std::ios::binary);
   out << save(*quantised);
   if (!out) {

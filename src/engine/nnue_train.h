@@ -30,6 +30,7 @@ struct TrainData {
     float result = 0.5f;     // the game's, White's view
     float score = 0;         // the search's, White's view, in cp
     bool has_score = false;
+    uint8_t variant = 0;     // Variant
     float hand_eval = 0;     // the hand-written evaluation's, for the side to move, in cp
   };
   std::vector<uint16_t> inputs;

@@ -146,7 +146,7 @@ struct Worker {
     acc_computed[child_ply] = false;
   }
   Value eval(int ply) {
-    if (!net || !pos.pieces(PAWN) || pos.count().running()) return evaluate(pos);
+    if (!net || !pos.pieces(PAWN) || pos.count().running() || !net->plays(pos.variant())) return evaluate(pos);
     int from = ply;
     while (from > 0 && !acc_computed[from]) --from;
     for (int p = from + 1; p <= ply; ++p) {

@@ -245,9 +245,18 @@ TEST(Nnue, TheFileRoundTripsAndBadFilesAreRefused) {
   EXPECT_NE(error.find("layer sizes"), std::string::npos);
   EXPECT_FALSE(load(bytes.substr(0, 10), &error));
   other = bytes;
-  other[24] = 2;  // flags: only bit 0 (residual) is known
+  other[24] = 8;  // flags: bits 0-2 are known
   EXPECT_FALSE(load(other, &error));
   EXPECT_NE(error.find("flags"), std::string::npos);
+  other[24] = 1;  // residual, but for no variant
+  EXPECT_FALSE(load(other, &error));
+  EXPECT_NE(error.find("no variant"), std::string::npos);
+  net->variants = 2;
+  back = load(save(*net), &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_FALSE(back->plays(Variant::Makruk));
+  EXPECT_TRUE(back->plays(Variant::Ouk));
+  net->variants = 3;
   // Weights or biases beyond what the sums hold are refused.
   auto wide = std::make_unique<Network>(*net);
   wide->out_weights[3] = 20000;
@@ -430,6 +439,7 @@ TEST(NnueSearch, TheNetworkDecidesTheScore) {
   // 123 cp to the side to move.
   auto net = std::make_unique<Network>();
   std::memset(net.get(), 0, sizeof(Network));
+  net->variants = 3;
   net->out_bias = int32_t(123LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1;
   Accumulator acc;
   const Position pos = start(Variant::Makruk);
@@ -445,6 +455,17 @@ TEST(NnueSearch, TheNetworkDecidesTheScore) {
   EXPECT_NE(r.score, hand_written);
   engine.set_network(nullptr);
   EXPECT_EQ(engine.search(pos, limits).score, hand_written);
+
+  // A network trained on Makruk alone leaves Ouk Chatrang to the hand-written evaluation.
+  auto makruk_only = std::make_unique<Network>();
+  std::memset(makruk_only.get(), 0, sizeof(Network));
+  makruk_only->out_bias = int32_t(123LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1;
+  makruk_only->variants = 1;
+  const Position ouk = start(Variant::Ouk);
+  const Value ouk_hand = engine.search(ouk, limits).score;
+  engine.set_network(std::shared_ptr<const Network>(std::move(makruk_only)));
+  EXPECT_EQ(engine.search(ouk, limits).score, ouk_hand);
+  EXPECT_EQ(std::abs(engine.search(pos, limits).score), 123);
 }
 
 TEST(NnueSearch, AResidualNetworkCorrectsTheHandWrittenEvaluation) {
@@ -454,6 +475,7 @@ TEST(NnueSearch, AResidualNetworkCorrectsTheHandWrittenEvaluation) {
   auto zero = std::make_unique<Network>();
   std::memset(zero.get(), 0, sizeof(Network));
   zero->residual = true;
+  zero->variants = 3;
   auto plus = std::make_unique<Network>(*zero);
   plus->out_bias = int32_t(50LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1;
   const Position pos = start(Variant::Makruk);
