@@ -226,7 +226,8 @@ int main(int argc, char** argv) {
   auto* benchCmd = app.add_subcommand("bench", "search a fixed set of positions; print nodes and speed");
   benchCmd->add_option("depth", benchDepth, "search depth (default 11)")->check(CLI::Range(1, 60));
   std::string benchEvalFile;
-  benchCmd->add_option("--eval-file", benchEvalFile, "evaluate with this network (makruk nnue-train)");
+  benchCmd->add_option("--eval-file", benchEvalFile,
+                       "the network (a file from makruk nnue-train; default: the built-in one; none: hand-written)");
 
   engine::OpeningsOptions oo;
   std::string ooVariant = "makruk";
@@ -359,6 +360,8 @@ int main(int argc, char** argv) {
   selfplayCmd->add_option("--seed", sp.options.seed, "random seed (default 1)");
   selfplayCmd->add_option("--params", sp.params, "play with this weights file (default: the compiled-in table)");
   selfplayCmd->add_option("--out", sp.out, "append the positions to this file (default: standard output)");
+  selfplayCmd->add_option("--eval-file", sp.eval_file,
+                          "the network (a file from makruk nnue-train; default: the built-in one; none: hand-written)");
 
   engine::TuneCommand tc;
   auto* tuneCmd = app.add_subcommand("tune", "fit the evaluation's weights to self-play results (Texel)");

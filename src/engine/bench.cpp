@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "core/notation.h"
+#include "default_network.h"
 #include "search.h"
 
 namespace makruk::engine {
@@ -40,15 +41,13 @@ constexpr BenchPosition POSITIONS[] = {
 int run_bench(int depth, std::ostream& out, const std::string& eval_file) {
   Engine engine;
   engine.set_hash(16);
-  if (!eval_file.empty()) {
-    std::string error;
-    std::shared_ptr<const nnue::Network> net = nnue::load_file(eval_file, &error);
-    if (!net) {
-      out << "bench: " << eval_file << ": " << error << "\n";
-      return 2;
-    }
-    engine.set_network(std::move(net));
+  std::shared_ptr<const nnue::Network> net;
+  std::string error;
+  if (!nnue::network_by_name(eval_file, net, &error)) {
+    out << "bench: " << eval_file << ": " << error << "\n";
+    return 2;
   }
+  engine.set_network(std::move(net));
   uint64_t total = 0;
   auto start = std::chrono::steady_clock::now();
   int i = 0;

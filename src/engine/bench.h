@@ -7,7 +7,8 @@
 
 namespace makruk::engine {
 
-// eval_file: a network to evaluate with (empty: the hand-written evaluation).
+// eval_file: the network to evaluate with, by nnue::network_by_name ("": the
+// built-in one, "none": the hand-written evaluation).
 int run_bench(int depth, std::ostream& out, const std::string& eval_file = "");
 
 }  // namespace makruk::engine

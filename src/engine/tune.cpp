@@ -18,6 +18,7 @@
 #include "core/game.h"
 #include "core/movegen.h"
 #include "core/notation.h"
+#include "default_network.h"
 #include "search.h"
 
 namespace makruk::engine {
@@ -138,6 +139,7 @@ uint64_t run_selfplay(const SelfplayOptions& o, std::ostream& out, std::ostream*
   auto worker = [&] {
     Engine engine;
     engine.set_hash(16);
+    engine.set_network(o.network);
     for (uint64_t g; (g = next.fetch_add(1)) < uint64_t(o.games);) {
       double result;
       auto samples = play_game(o, engine, g, result);
@@ -429,6 +431,10 @@ int run_selfplay_command(SelfplayCommand& c, std::ostream& log) {
       return 2;
     }
     set_eval_params(p);
+  }
+  if (!nnue::network_by_name(c.eval_file, c.options.network, &error)) {
+    log << "makruk selfplay: " << c.eval_file << ": " << error << "\n";
+    return 2;
   }
   std::ofstream file;
   if (!c.out.empty()) {

@@ -7,12 +7,14 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/position.h"
 #include "evaluate.h"
 #include "match.h"
+#include "nnue.h"
 
 namespace makruk::engine {
 
@@ -32,6 +34,7 @@ struct SelfplayOptions {
   int draw_score = 10;
   int threads = 1;
   uint64_t seed = 1;
+  std::shared_ptr<const nnue::Network> network;  // null: the hand-written evaluation
 };
 
 // One data line: "FEN;RESULT[;SCORE]", RESULT 1, 0.5 or 0 from White's side,
@@ -116,6 +119,7 @@ bool read_params_source(std::istream& in, EvalParams& p, std::string* error);
 struct SelfplayCommand {
   std::string variant = "makruk", openings, out;  // out empty: standard output
   std::string params;                             // weights file to play with; empty: compiled in
+  std::string eval_file;                          // the network, by nnue::network_by_name
   SelfplayOptions options;
 };
 int run_selfplay_command(SelfplayCommand& c, std::ostream& log);

@@ -14,6 +14,7 @@
 #include "core/game.h"
 #include "core/movegen.h"
 #include "core/notation.h"
+#include "default_network.h"
 #include "levels.h"
 #include "search.h"
 #include "tune.h"
@@ -28,6 +29,7 @@ class Uci {
     std::string error;
     game_ = Game::create(variant_, Counting::Automatic, "", &error);
     beyond_.reset();
+    engine_.set_network(network_);
   }
   ~Uci() { wait(); }
 
@@ -73,6 +75,8 @@ class Uci {
   bool limit_strength_ = false;
   int elo_ = MAX_ELO;
   int multipv_ = 1;
+  bool use_nnue_ = true;
+  std::shared_ptr<const nnue::Network> network_ = nnue::default_network();  // EvalFile's
   std::mt19937_64 rng_{std::random_device{}()};
 
   int level() const { return limit_strength_ ? level_from_elo(elo_) : skill_level_; }
@@ -91,7 +95,8 @@ void Uci::cmd_uci() {
       "option name UCI_Elo type spin default " + std::to_string(MAX_ELO) + " min " +
       std::to_string(MIN_ELO) + " max " + std::to_string(MAX_ELO) + "\n"
       "option name EvalParams type string default <empty>\n"
-      "option name EvalFile type string default <empty>\n"
+      "option name UseNNUE type check default true\n"
+      "option name EvalFile type string default <built-in>\n"
       "uciok");
 }
 
@@ -152,19 +157,24 @@ void Uci::cmd_setoption(std::istringstream& is) {
       say("info string option 'EvalParams': " + value + ": " + error);
     else
       set_eval_params(p);
+  } else if (name == "UseNNUE") {
+    if (value != "true" && value != "false") {
+      say("info string option 'UseNNUE' needs true or false, got '" + value + "'");
+      return;
+    }
+    use_nnue_ = value == "true";
+    engine_.set_network(use_nnue_ ? network_ : nullptr);
   } else if (name == "EvalFile") {
-    // A network written by `makruk nnue-train`; empty: the hand-written evaluation.
-    if (value.empty() || value == "<empty>") {
-      engine_.set_network(nullptr);
-      return;
-    }
+    // A network written by `makruk nnue-train`; empty or <built-in>: the built-in one.
+    std::shared_ptr<const nnue::Network> net;
     std::string error;
-    std::shared_ptr<const nnue::Network> net = nnue::load_file(value, &error);
-    if (!net) {
-      say("info string option 'EvalFile': " + value + ": " + error);
+    if (value == "none" || !nnue::network_by_name(value, net, &error)) {
+      say("info string option 'EvalFile': " + value + ": " + (value == "none" ? "not a file (UseNNUE false "
+                                                                                "leaves the network out)" : error));
       return;
     }
-    engine_.set_network(std::move(net));
+    network_ = std::move(net);
+    if (use_nnue_) engine_.set_network(network_);
   } else if (name == "Ponder") {
     // The GUI decides when to ponder; nothing to set.
   } else {

@@ -17,6 +17,7 @@
 
 #include "core/movegen.h"
 #include "core/position.h"
+#include "engine/default_network.h"
 #include "engine/nnue.h"
 #include "engine/nnue_train.h"
 #include "engine/search.h"
@@ -496,6 +497,39 @@ TEST(NnueSearch, AResidualNetworkCorrectsTheHandWrittenEvaluation) {
   EXPECT_EQ(engine.search(pos, limits).score, plain.search(pos, limits).score - 50);
 }
 
+TEST(NnueSearch, TheBuiltInNetworkLoadsAndUciUsesItUnlessToldNot) {
+  const auto net = default_network();
+  ASSERT_TRUE(net);
+  EXPECT_TRUE(net->plays(Variant::Makruk));
+  EXPECT_EQ(default_network(), net);  // read once
+  // The built-in network and the hand-written evaluation score a middlegame
+  // differently, in the engine and over UCI (UseNNUE false: the hand-written).
+  const std::string fen = "rn1mksr1/2s5/pppp1ppp/4pn2/8/PPPPPPPP/R1KS4/1N2MSNR w - - 0 6";
+  Engine engine;
+  Limits limits;
+  limits.depth = 6;
+  Position pos;
+  std::string error;
+  ASSERT_TRUE(pos.set(fen, Variant::Makruk, Counting::Automatic, &error)) << error;
+  const Value hand = engine.search(pos, limits).score;
+  engine.set_network(net);
+  const Value learned = engine.search(pos, limits).score;
+  EXPECT_NE(hand, learned);
+  auto score_of = [&](const std::string& options) {
+    std::istringstream in(options + "position fen " + fen + "\ngo depth 6\n");  // no quit: the search runs to its end
+    std::ostringstream out;
+    uci_loop(in, out);
+    const std::string text = out.str();
+    const size_t at = text.rfind("score cp ");
+    EXPECT_NE(at, std::string::npos) << text;
+    return at == std::string::npos ? 0 : std::stoi(text.substr(at + 9));
+  };
+  const int uci_default = score_of("");
+  EXPECT_NE(score_of("setoption name UseNNUE value false\n"), uci_default);
+  EXPECT_EQ(score_of("setoption name UseNNUE value false\nsetoption name UseNNUE value true\n"), uci_default);
+  EXPECT_EQ(score_of("setoption name EvalFile value <built-in>\n"), uci_default);
+}
+
 TEST(NnueSearch, UciLoadsANetworkFileAndRefusesABadOne) {
   const std::string path = ::testing::TempDir() + "/test.nnue";
   {
@@ -508,12 +542,15 @@ TEST(NnueSearch, UciLoadsANetworkFileAndRefusesABadOne) {
     out << "MKNN";
   }
   std::istringstream in("uci\nsetoption name EvalFile value " + bad + "\nsetoption name EvalFile value " + path +
-                        "\nposition startpos moves c3c4\ngo depth 4\nsetoption name EvalFile value <empty>\n"
-                        "go depth 3\nquit\n");
+                        "\nposition startpos moves c3c4\ngo depth 4\nsetoption name EvalFile value <built-in>\n"
+                        "go depth 3\nsetoption name EvalFile value none\nsetoption name UseNNUE value maybe\nquit\n");
   std::ostringstream out;
   uci_loop(in, out);
   const std::string text = out.str();
-  EXPECT_NE(text.find("option name EvalFile type string"), std::string::npos);
+  EXPECT_NE(text.find("option name EvalFile type string default <built-in>"), std::string::npos);
+  EXPECT_NE(text.find("option name UseNNUE type check default true"), std::string::npos);
+  EXPECT_NE(text.find("info string option 'EvalFile': none: not a file"), std::string::npos) << text;
+  EXPECT_NE(text.find("info string option 'UseNNUE' needs true or false, got 'maybe'"), std::string::npos) << text;
   EXPECT_NE(text.find("info string option 'EvalFile': " + bad + ": the header is cut short"), std::string::npos)
       << text;
   EXPECT_EQ(text.find("info string option 'EvalFile': " + path), std::string::npos) << text;
