@@ -164,23 +164,11 @@ void add_mirrored_last(TrainData& data) {
 
 bool load_train_data(std::istream& in, Variant variant, size_t max_positions, TrainData& data, std::string* error,
                      bool mirror) {
-  std::string line, fen;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (line.empty() || line[0] == '#') continue;
-    if (max_positions && data.entries.size() >= max_positions) break;
-    double result;
-    int score;
-    Position pos;
-    std::string why;
-    if (!parse_sample_line(line, fen, result, &score) || !pos.set(fen, variant, Counting::Automatic, &why)) {
-      if (error) *error = "line " + std::to_string(number) + ": expected FEN;RESULT[;SCORE] " + why;
-      return false;
-    }
-    if (!pos.pieces(PAWN)) continue;
+  auto full = [&] { return max_positions && data.entries.size() >= max_positions; };
+  return read_sample_positions(in, variant, full, [&](const Position& pos, double result, int score) {
     add_position(pos, result, score, score != NO_SCORE, data);
     if (mirror && variant == Variant::Makruk) add_mirrored_last(data);
-  }
-  return true;
+  }, error);
 }
 
 FloatNetwork::FloatNetwork(uint64_t seed) : w(SIZE, 0.0f) {

@@ -175,22 +175,30 @@ double sigmoid(double v, double k) { return 1.0 / (1.0 + std::exp(-k * LN10 * v 
 
 }  // namespace
 
-bool load_tune_data(std::istream& in, Variant variant, size_t max_positions, TuneData& data,
-                    std::string* error) {
+bool read_sample_positions(std::istream& in, Variant variant, const std::function<bool()>& full,
+                           const std::function<void(const Position&, double, int)>& add, std::string* error) {
   std::string line, fen;
-  EvalFeatures f;
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.empty() || line[0] == '#') continue;
-    if (max_positions && data.entries.size() >= max_positions) break;
+    if (full()) break;
     double result;
     int score;
     Position pos;
     std::string why;
     if (!parse_sample_line(line, fen, result, &score) || !pos.set(fen, variant, Counting::Automatic, &why)) {
-      if (error) *error = "line " + std::to_string(number) + ": expected FEN;RESULT " + why;
+      if (error) *error = "line " + std::to_string(number) + ": expected FEN;RESULT[;SCORE] " + why;
       return false;
     }
-    if (!pos.pieces(PAWN)) continue;
+    if (pos.pieces(PAWN)) add(pos, result, score);
+  }
+  return true;
+}
+
+bool load_tune_data(std::istream& in, Variant variant, size_t max_positions, TuneData& data,
+                    std::string* error) {
+  EvalFeatures f;
+  auto full = [&] { return max_positions && data.entries.size() >= max_positions; };
+  return read_sample_positions(in, variant, full, [&](const Position& pos, double result, int score) {
     evaluation_features(pos, f);
     TuneEntry e;
     e.begin = uint32_t(data.features.size());
@@ -203,8 +211,7 @@ bool load_tune_data(std::istream& in, Variant variant, size_t max_positions, Tun
     e.has_score = score != NO_SCORE;
     e.score = e.has_score ? float(score) : 0;
     data.entries.push_back(e);
-  }
-  return true;
+  }, error);
 }
 
 double entry_eval(const TuneData& data, const TuneEntry& e, const std::vector<double>& w) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -43,6 +44,12 @@ constexpr int NO_SCORE = 1 << 30;
 std::string sample_line(const std::string& fen, double result, int score = NO_SCORE);
 bool parse_sample_line(const std::string& line, std::string& fen, double& result,
                        int* score = nullptr);
+// Reads data lines ('#' comments and blank lines skipped) and calls add(position,
+// result, score) for each position with pawns (pawnless ones follow the count,
+// not the evaluation) until full() says so. False, with the line's number in
+// *error, on a bad line.
+bool read_sample_positions(std::istream& in, Variant variant, const std::function<bool()>& full,
+                           const std::function<void(const Position&, double, int)>& add, std::string* error);
 
 // Whether a position is quiet enough to be labelled with a static evaluation:
 // not in check, not just after a capture, no winning capture or promotion.
