@@ -325,11 +325,6 @@ Value evaluate(const Network& net, const Accumulator& acc, Color side_to_move) {
 bool uses_avx2() { return avx2(); }
 void force_scalar(bool on) { scalar_forced = on; }
 
-namespace {
-bool checking = false;
-}
-void check_search_accumulators(bool on) { checking = on; }
-bool checking_search_accumulators() { return checking; }
 AccumulatorChecks& accumulator_checks() {
   static AccumulatorChecks checks;
   return checks;

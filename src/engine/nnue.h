@@ -121,8 +121,10 @@ bool uses_avx2();
 void force_scalar(bool on);
 // For tests: the search compares every accumulator it brings up to date with
 // a refresh, and counts the comparisons and the differences.
-void check_search_accumulators(bool on);
-bool checking_search_accumulators();
+// (Read on every evaluation, so inline.)
+inline bool search_accumulators_checked = false;
+inline void check_search_accumulators(bool on) { search_accumulators_checked = on; }
+inline bool checking_search_accumulators() { return search_accumulators_checked; }
 struct AccumulatorChecks {
   uint64_t checked = 0, differed = 0;
 };

@@ -25,6 +25,14 @@ float target_of(const TrainData::Entry& e, const TrainOptions& o) {
   return float(e.stm == WHITE ? t : 1 - t);
 }
 
+// The expected score (0..1, the side to move's) for a network output `out`:
+// sigmoid(cp · k / 400), the hand-written evaluation added for a residual
+// network.
+double expected_score(const TrainData::Entry& e, double out, const TrainOptions& o) {
+  const double base = o.residual ? e.hand_eval * o.k / 400.0 : 0.0;
+  return sigmoid(base + out * (OUTPUT_SCALE * o.k / 400.0));
+}
+
 // One position's forward pass with what the backward pass needs.
 struct Pass {
   float acc[2][HIDDEN];  // [0]: the side to move's perspective
@@ -125,8 +133,7 @@ double mean_error(const FloatNetwork& net, const TrainData& data, const std::vec
     int n[2];
     inputs_of(data, e, in, n);
     forward(net.w, in, n, p);
-    const double base = o.residual ? e.hand_eval : 0.0;
-    const double d = sigmoid((base + p.out * OUTPUT_SCALE) * o.k / 400.0) - target_of(e, o);
+    const double d = expected_score(e, p.out, o) - target_of(e, o);
     sum += d * d;
   }
   return sum / double(which.size());
@@ -246,11 +253,10 @@ TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& 
         int n[2];
         inputs_of(data, e, in, n);
         forward(net.w, in, n, p);
-        const double scale = OUTPUT_SCALE * o.k / 400.0;
-        const double base = o.residual ? e.hand_eval * o.k / 400.0 : 0.0;
-        const double s = sigmoid(base + p.out * scale), d = s - target_of(e, o);
+        const double s = expected_score(e, p.out, o), d = s - target_of(e, o);
         sum += d * d;
-        backward(net.w, in, n, p, float(2 * d * s * (1 - s) * scale / double(to - from)), grad);
+        backward(net.w, in, n, p, float(2 * d * s * (1 - s) * (OUTPUT_SCALE * o.k / 400.0) / double(to - from)),
+                 grad);
       }
       ++step;
       const double c1 = 1 - std::pow(beta1, double(step)), c2 = 1 - std::pow(beta2, double(step));
@@ -259,7 +265,7 @@ TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& 
         v[i] = float(beta2 * v[i] + (1 - beta2) * double(grad[i]) * grad[i]);
         net.w[i] -= float(rate * ((m[i] / c1) / (std::sqrt(v[i] / c2) + eps) + o.l2 * net.w[i]));
       }
-      // The dense layers stay within what int8 holds once quantised.
+      // The dense layers stay within what int8 (the first) and int16 (the others) hold once quantised.
       auto limit = [&](size_t from, size_t to, float lim) {
         for (size_t i = from; i < to; ++i) net.w[i] = std::clamp(net.w[i], -lim, lim);
       };

@@ -639,7 +639,7 @@ void Worker::iterate(const std::function<void(const Info&)>* on_info, const std:
   }
 }
 
-Engine::Engine() {
+Engine::Engine(std::shared_ptr<const nnue::Network> net) : net_(std::move(net)) {
   init_reductions();
   tt_.resize(16);
 }

@@ -65,7 +65,8 @@ std::string score_to_uci(Value v);
 
 class Engine {
  public:
-  Engine();
+  // `net`: as set_network.
+  explicit Engine(std::shared_ptr<const nnue::Network> net = nullptr);
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
@@ -76,7 +77,8 @@ class Engine {
   void new_game() { tt_.clear(); }
   // The learned evaluation for positions with pawns on the board and no count
   // running (the hand-written one keeps the rest; a residual network's output
-  // is added to it); null: the hand-written evaluation everywhere. Clears the table, whose entries hold evaluations.
+  // is added to it); null: the hand-written evaluation everywhere. Clears the
+  // table, whose entries hold evaluations.
   void set_network(std::shared_ptr<const nnue::Network> net) {
     net_ = std::move(net);
     tt_.clear();

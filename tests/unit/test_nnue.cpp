@@ -8,7 +8,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <numeric>
 #include <random>
@@ -438,8 +437,7 @@ TEST(NnueSearch, TheSearchKeepsItsAccumulatorsExact) {
 TEST(NnueSearch, TheNetworkDecidesTheScore) {
   // Every weight zero, the output's bias alone: each position with pawns is worth
   // 123 cp to the side to move.
-  auto net = std::make_unique<Network>();
-  std::memset(net.get(), 0, sizeof(Network));
+  std::unique_ptr<Network> net(new Network{});  // every weight zero
   net->variants = 3;
   net->out_bias = int32_t(123LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1;
   Accumulator acc;
@@ -458,8 +456,7 @@ TEST(NnueSearch, TheNetworkDecidesTheScore) {
   EXPECT_EQ(engine.search(pos, limits).score, hand_written);
 
   // A network trained on Makruk alone leaves Ouk Chatrang to the hand-written evaluation.
-  auto makruk_only = std::make_unique<Network>();
-  std::memset(makruk_only.get(), 0, sizeof(Network));
+  std::unique_ptr<Network> makruk_only(new Network{});  // every weight zero
   makruk_only->out_bias = int32_t(123LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1;
   makruk_only->variants = 1;
   const Position ouk = start(Variant::Ouk);
@@ -473,8 +470,7 @@ TEST(NnueSearch, AResidualNetworkCorrectsTheHandWrittenEvaluation) {
   // A residual network that outputs nothing leaves the search as it was; one
   // that adds 50 cp for the side to move in every position with pawns moves
   // the score by 50.
-  auto zero = std::make_unique<Network>();
-  std::memset(zero.get(), 0, sizeof(Network));
+  std::unique_ptr<Network> zero(new Network{});  // every weight zero
   zero->residual = true;
   zero->variants = 3;
   auto plus = std::make_unique<Network>(*zero);

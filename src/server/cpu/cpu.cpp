@@ -78,9 +78,7 @@ void CpuPool::run() {
 }
 
 std::vector<std::string> cpu_actions(const Position& root, int level, int max_ms, bool answer_offer, Color cpu) {
-  thread_local engine::Engine engine;
-  thread_local const bool with_network = (engine.set_network(engine::nnue::default_network()), true);
-  (void)with_network;
+  thread_local engine::Engine engine{engine::nnue::default_network()};
   thread_local std::mt19937_64 rng{std::random_device{}()};
   std::vector<std::string> actions;
   Position pos = root;
