@@ -804,6 +804,10 @@ export class GameView {
     document.removeEventListener('keydown', this.onKey);
     this.offNotation();
     connBanner.classList.remove('over-game');
+    // Chessground keeps observing the page's size after destroy() and may draw its
+    // shapes once more into the detached board, whose size is 0: an arrow there
+    // gets NaN coordinates (a console error). Nothing is left to draw.
+    this.cg?.setAutoShapes([]);
     this.cg?.destroy();
     this.cg = null;
   }
