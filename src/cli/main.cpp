@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -13,6 +14,7 @@
 #include "core/notation.h"
 #include "core/perft.h"
 #include "engine/bench.h"
+#include "engine/egtb.h"
 #include "engine/match.h"
 #include "engine/nnue_train.h"
 #include "engine/openings.h"
@@ -202,6 +204,52 @@ int run_match_command(const MatchOptions& mo) {
   return 0;
 }
 
+struct EgtbCommand {
+  std::vector<std::string> materials;
+  std::string dir;
+  bool save = false;
+};
+
+// Builds (or reads from --dir) each material's table and prints its figures;
+// with --save writes it to --dir. No material: every three-piece material a
+// game can reach (at most two rooks, two khons, two knights; any number of
+// mets, promoted pawns being mets).
+int run_egtb(EgtbCommand c) {
+  if (c.save && c.dir.empty()) {
+    std::cerr << "makruk egtb: --save needs --dir\n";
+    return EXIT_BAD_INPUT;
+  }
+  if (!c.dir.empty() && !std::filesystem::is_directory(c.dir)) {
+    std::cerr << "makruk egtb: --dir " << c.dir << " is not a folder\n";
+    return EXIT_BAD_INPUT;
+  }
+  if (c.materials.empty()) {
+    const std::string letters = "RSNM";
+    for (int a = 0; a < 4; ++a)
+      for (int b = a; b < 4; ++b)
+        for (int d = b; d < 4; ++d)
+          if (a != d || a == 3) c.materials.push_back({letters[a], letters[b], letters[d]});
+  }
+  engine::egtb_set_path(c.dir);
+  for (const std::string& m : c.materials) {
+    engine::EgtbStats s;
+    if (!engine::egtb_stats(m, s)) {
+      std::cerr << "makruk egtb: not a material (1 to 3 of R, S, N, M): " << m << "\n";
+      return EXIT_BAD_INPUT;
+    }
+    std::printf("%-6s %-5s %8.1f s %11zu bytes (%11zu while built)  longest win %3d plies  %5.1f%% won (%zu of %zu)\n",
+                s.name.c_str(), s.from_file ? "read" : "built", s.seconds, s.bytes, s.peak_bytes, s.max_plies,
+                s.legal ? 100.0 * double(s.wins) / double(s.legal) : 0.0, s.wins, s.legal);
+    std::fflush(stdout);
+    std::string error;
+    if (c.save && !engine::egtb_save(m, c.dir, &error)) {
+      std::cerr << "makruk egtb: " << error << "\n";
+      return 1;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -251,6 +299,8 @@ int main(int argc, char** argv) {
   serveCmd->add_option("--port", so.port, "TCP port (default 8080)");
   serveCmd->add_option("--address", so.address, "address to listen on (default 0.0.0.0)");
   serveCmd->add_option("--data", so.data_dir, "data folder for the database (default ./data)");
+  serveCmd->add_option("--egtb", so.egtb_dir,
+                       "folder of three-piece endgame tables from makruk egtb --save (default: DATA/egtb)");
   serveCmd->add_option("--store", so.store,
                        "a postgresql:// URL: keep the tables in PostgreSQL instead of SQLite in the data folder");
   serveCmd->add_option("--bus", so.bus,
@@ -382,6 +432,12 @@ int main(int argc, char** argv) {
   tuneCmd->add_option("--report", tc.report, "print the error every N iterations (default 10)")
       ->check(CLI::Range(1, 1000000));
 
+  EgtbCommand ec;
+  auto* egtbCmd = app.add_subcommand("egtb", "build endgame tables (a bare king against 1 to 3 pieces); print their figures");
+  egtbCmd->add_option("materials", ec.materials, "the hunter's pieces, e.g. NMM (default: every three-piece material)");
+  egtbCmd->add_option("--dir", ec.dir, "read tables from this folder, and write them there with --save");
+  egtbCmd->add_flag("--save", ec.save, "write each table to --dir (KNMMK.mktb …)");
+
   engine::nnue::TrainCommand nt;
   auto* nnueCmd = app.add_subcommand("nnue-train", "train the learned evaluation on self-play positions");
   nnueCmd->add_option("--variant", nt.variant, "the data's variant: makruk, ouk (default makruk)");
@@ -426,6 +482,7 @@ int main(int argc, char** argv) {
   if (*selfplayCmd) return engine::run_selfplay_command(sp, std::cerr);
   if (*tuneCmd) return engine::run_tune_command(tc, std::cerr);
   if (*nnueCmd) return engine::nnue::run_train_command(nt, std::cerr);
+  if (*egtbCmd) return run_egtb(ec);
   if (*serveCmd) {
     so.limits.live_idle_ms = liveIdleMinutes * 60000;
     so.drain_ms = drainSeconds * 1000;

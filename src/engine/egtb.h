@@ -1,6 +1,8 @@
-// Endgame tables: distance to mate for a bare king against king + one or two
-// pieces (rook, khon, knight, met; a promoted pawn is a met), no pawns on the
-// board. Built in memory by retrograde analysis, each table on first use.
+// Endgame tables: distance to mate for a bare king against king + one, two
+// or three pieces (rook, khon, knight, met; a promoted pawn is a met), no
+// pawns on the board. Built in memory by retrograde analysis, each table on
+// first use; the three-piece ones (minutes and up to 540 MB each) are read
+// from files that `makruk egtb` writes, or built when asked for.
 //
 // A table knows nothing of the count: it gives the plies to mate with best
 // play (the winner mating as fast as it can, the loser delaying it). The
@@ -26,7 +28,7 @@ struct DtmProbe {
 };
 
 // Whether the position's material is covered: no pawns, no Ouk first-move
-// rights, one side a bare king, the other king + 1 or 2 of rook, khon,
+// rights, one side a bare king, the other king + 1 to 3 of rook, khon,
 // knight, met or promoted pawn.
 bool egtb_covers(const Position& pos);
 
@@ -34,7 +36,10 @@ bool egtb_covers(const Position& pos);
 // (thread-safe). False when the material is not covered. With wait = false a
 // two-piece table not built yet (about a second's work) is started on a thread
 // of its own and the call returns false at once; the one-piece tables take
-// milliseconds and are always built on the spot.
+// milliseconds and are always built on the spot. A three-piece table is then
+// read on a thread of its own when the table directory holds it, built there
+// only after egtb_set_build_in_search(true), and otherwise not probed. With
+// wait = true every table is read or built before the call returns.
 bool probe_dtm(const Position& pos, DtmProbe& out, bool wait = true);
 
 // Convenience form: plies_to_mate > 0 the side to move mates in that many
@@ -45,17 +50,39 @@ bool probe_dtm(const Position& pos, int& plies_to_mate);
 // Figures of one table, generating it if needed. `material` names the hunter's
 // pieces by FEN letters, e.g. "R", "SS", "SM" (any order, upper or lower case).
 struct EgtbStats {
-  std::string name;         // "KRK", "KSMK", …
-  double seconds = 0;       // generation time, this table only
-  size_t bytes = 0;         // memory the finished table holds
-  size_t peak_bytes = 0;    // memory while generating it
+  std::string name;         // "KRK", "KSMK", "KNMMK", …
+  double seconds = 0;       // generation (or reading) time, this table only
+  size_t bytes = 0;         // memory the finished table holds (a file's: mapped)
+  size_t peak_bytes = 0;    // memory while generating it (0: read from a file)
   int max_plies = 0;        // longest win, hunter to move (plies)
   size_t wins = 0;          // positions won for the hunter, hunter to move
   size_t legal = 0;         // legal positions, hunter to move
+  bool from_file = false;   // read from the table directory, not built
 };
 bool egtb_stats(const std::string& material, EgtbStats& out);
 
 // Every table generated so far.
 std::vector<EgtbStats> egtb_generated();
+
+// The directory three-piece tables are read from (empty: none). Every table
+// file there is mapped into memory at once (the system reads the pages a
+// probe touches); a table already read or built stays as it is. Returns how
+// many three-piece tables are now read from files.
+int egtb_set_path(const std::string& dir);
+std::string egtb_path();
+
+// How many three-piece tables dir holds (files of the right size).
+int egtb_files_present(const std::string& dir);
+
+// Whether a search that meets a three-piece ending with no file may build its
+// table in the background (default false).
+void egtb_set_build_in_search(bool allowed);
+
+// Whether dir holds the material's table, entry for entry as built here (or
+// as read, when this process read its table from dir).
+bool egtb_check_file(const std::string& material, const std::string& dir, std::string* error);
+
+// Writes the material's table (building it if needed) to dir as KxxxK.mktb.
+bool egtb_save(const std::string& material, const std::string& dir, std::string* error);
 
 }  // namespace makruk::engine

@@ -263,13 +263,13 @@ bool Worker::last_move_of_count(int ply, Value& v) {
   return true;
 }
 
-// Endgame tables (a bare king against king + 1 or 2 pieces, no pawns): the
+// Endgame tables (a bare king against king + 1 to 3 pieces, no pawns): the
 // node's exact value. The hunter's mate counts only if it comes before the
 // bare king's count runs out: the bare king moves plies / 2 times before the
 // mate, and may move limit - n times before the hunter's one last move
 // (RULES.md §5).
 bool Worker::probe_tables(int ply, Value& v) {
-  if (pos.pieces(PAWN) || popcount(pos.pieces()) > 4) return false;
+  if (pos.pieces(PAWN) || popcount(pos.pieces()) > 5) return false;
   DtmProbe p;
   if (!probe_dtm(pos, p, false)) return false;  // builds the table on first use, in the background
   if (p.wdl == Wdl::Draw) {

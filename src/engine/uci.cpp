@@ -15,6 +15,7 @@
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "default_network.h"
+#include "egtb.h"
 #include "levels.h"
 #include "search.h"
 #include "tune.h"
@@ -97,6 +98,7 @@ void Uci::cmd_uci() {
       "option name EvalParams type string default <empty>\n"
       "option name UseNNUE type check default true\n"
       "option name EvalFile type string default <built-in>\n"
+      "option name EgtbPath type string default <empty>\n"
       "uciok");
 }
 
@@ -175,6 +177,11 @@ void Uci::cmd_setoption(std::istringstream& is) {
     }
     network_ = std::move(net);
     if (use_nnue_) engine_.set_network(network_);
+  } else if (name == "EgtbPath") {
+    // A folder of three-piece endgame tables written by `makruk egtb --save`.
+    const std::string dir = value == "<empty>" ? "" : value;
+    const int mapped = egtb_set_path(dir);
+    if (!dir.empty()) say("info string EgtbPath: " + std::to_string(mapped) + " three-piece tables from " + dir);
   } else if (name == "Ponder") {
     // The GUI decides when to ponder; nothing to set.
   } else {

@@ -483,5 +483,34 @@ echo "$out" | sed -n 's/.*# cp //p' | while read -r cp; do
 done || fail "a score out of 80..150"
 pass
 
+test_case "endgame tables: three mets written to a folder, read by the UCI engine"
+run egtb MMM --dir "$TMP/egtb" --save
+expect_rc 2
+echo "$err" | grep -q "is not a folder" || fail "expected the missing folder named"
+mkdir "$TMP/egtb"
+run egtb MMM --dir "$TMP/egtb" --save
+expect_rc 0
+echo "$out" | grep -q "^KMMMK  built .* longest win  79 plies" || fail "expected the table built"
+[ -f "$TMP/egtb/KMMMK.mktb" ] || fail "expected KMMMK.mktb"
+run egtb MMM --dir "$TMP/egtb"
+expect_rc 0
+echo "$out" | grep -q "^KMMMK  read .* longest win  79 plies" || fail "expected the table read"
+# Three plies see no mate without the table, and the mate's distance with it.
+fen='8/8/8/3k4/8/8/2MMM3/3K4 w - - 0 1'
+printf 'setoption name EgtbPath value %s\nposition fen %s\ngo depth 3\n' "$TMP/egtb" "$fen" >"$TMP/in"
+run uci <"$TMP/in"
+echo "$out" | grep -q "info string EgtbPath: 1 three-piece tables from" || fail "expected the table mapped"
+echo "$out" | grep -q "^info depth 3 .*score mate " || fail "expected a mate score at depth 3"
+printf 'position fen %s\ngo depth 3\n' "$fen" >"$TMP/in"
+run uci <"$TMP/in"
+echo "$out" | grep -q "^info depth 3 .*score cp " || fail "expected no mate score without the table"
+run egtb MMMM
+expect_rc 2
+echo "$err" | grep -q "not a material" || fail "expected the material refused"
+run egtb M --save
+expect_rc 2
+echo "$err" | grep -q "needs --dir" || fail "expected --dir asked for"
+pass
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -7,6 +7,8 @@
 #include <random>
 #include <string>
 
+#include <unistd.h>
+
 #include "core/game.h"
 #include "core/movegen.h"
 #include "core/notation.h"
@@ -133,7 +135,7 @@ TEST(Egtb, TableFigures) {
   EXPECT_GT(khon.wins, 0u);
   EXPECT_LT(khon.wins, khon.legal / 1000);
   EgtbStats bad;
-  EXPECT_FALSE(egtb_stats("RRR", bad));
+  EXPECT_FALSE(egtb_stats("RRRR", bad));
   EXPECT_FALSE(egtb_stats("P", bad));
 }
 
@@ -169,8 +171,8 @@ TEST(Egtb, HandCheckedDistances) {
   int plies;
   EXPECT_TRUE(probe_dtm(position("4k3/R7/1R6/8/8/8/8/6K1 b - - 0 1"), plies));
   EXPECT_EQ(plies, -2);
-  // Not covered: pawns, three pieces, material on both sides, Ouk first-move rights.
-  for (const char* fen : {"4k3/8/8/8/8/2P5/8/R2K4 w - - 0 1", "4k3/8/8/8/8/2S5/8/RN1K4 w - - 0 1",
+  // Not covered: pawns, four pieces, material on both sides, Ouk first-move rights.
+  for (const char* fen : {"4k3/8/8/8/8/2P5/8/R2K4 w - - 0 1", "4k3/8/8/8/8/2S5/8/RNMK4 w - - 0 1",
                           "4k3/8/8/8/8/2s5/8/R2K4 w - - 0 1"})
     EXPECT_FALSE(egtb_covers(position(fen))) << fen;
   EXPECT_FALSE(egtb_covers(position("4k3/8/8/8/8/8/8/R2K4 w D - 0 1", Variant::Ouk)));
@@ -178,37 +180,118 @@ TEST(Egtb, HandCheckedDistances) {
 }
 
 // Every probed value must be what one ply of search over the legal moves
-// (the rules core's move generator) makes of its children's probes.
+// (the rules core's move generator) makes of its children's probes. Checks
+// `count` random positions of the material; returns how many are decided.
+int check_against_move_generator(std::mt19937_64& rng, const std::string& material, int count) {
+  int checked = 0, wins = 0;
+  while (checked < count) {
+    Position pos;
+    if (!pos.set(random_fen(rng, material, rng() & 1, rng() & 1), Variant::Makruk,
+                 Counting::Automatic, nullptr))
+      continue;  // the side not to move is in check
+    DtmProbe p;
+    EXPECT_TRUE(probe_dtm(pos, p)) << pos.fen();
+    ++checked;
+    wins += p.wdl != Wdl::Draw;
+    MoveList list;
+    generate_legal(pos, list);
+    int best = list.size ? -100000 : pos.in_check() ? -1000 : 0;
+    for (Move m : list) {
+      pos.do_move(m);
+      DtmProbe child;
+      int v = count_legal(pos) == 0 ? (pos.in_check() ? -1000 : 0)
+              : probe_dtm(pos, child) ? score_of(child)
+                                      : 0;  // bare kings
+      pos.undo_move();
+      best = std::max(best, v > 0 ? 1 - v : v < 0 ? -v - 1 : 0);
+    }
+    EXPECT_EQ(score_of(p), best) << material << " " << pos.fen();
+    if (score_of(p) != best) break;
+  }
+  return wins;
+}
+
 TEST(Egtb, AgreesWithTheMoveGenerator) {
   std::mt19937_64 rng(11);
-  for (const char* material : {"R", "S", "N", "M", "RR", "SS", "SM"}) {
-    int checked = 0, wins = 0;
-    while (checked < 2000) {
-      Position pos;
-      if (!pos.set(random_fen(rng, material, rng() & 1, rng() & 1), Variant::Makruk,
-                   Counting::Automatic, nullptr))
-        continue;  // the side not to move is in check
-      DtmProbe p;
-      ASSERT_TRUE(probe_dtm(pos, p)) << pos.fen();
-      ++checked;
-      wins += p.wdl != Wdl::Draw;
-      MoveList list;
-      generate_legal(pos, list);
-      int best = list.size ? -100000 : pos.in_check() ? -1000 : 0;
-      for (Move m : list) {
-        pos.do_move(m);
-        DtmProbe child;
-        int v = count_legal(pos) == 0 ? (pos.in_check() ? -1000 : 0)
-                : probe_dtm(pos, child) ? score_of(child)
-                                        : 0;  // bare kings
-        pos.undo_move();
-        best = std::max(best, v > 0 ? 1 - v : v < 0 ? -v - 1 : 0);
-      }
-      ASSERT_EQ(score_of(p), best) << material << " " << pos.fen();
-    }
-    if (std::string(material).find_first_of("NMS") == std::string::npos || std::string(material).size() == 2) {
+  for (const char* material : {"R", "S", "N", "M", "RR", "SS", "SM", "NM"}) {
+    const int wins = check_against_move_generator(rng, material, 2000);
+    if (std::string(material).find_first_of("NMS") == std::string::npos ||
+        (std::string(material).size() == 2 && std::string(material) != "NM")) {
       EXPECT_GT(wins, 500) << material;
     }
+  }
+}
+
+// Three mets (promoted pawns) against the bare king: the smallest three-piece
+// table, checked against the move generator, written to a file and checked
+// there, and played out by the engine under the count.
+TEST(Egtb, ThreeMets) {
+  EgtbStats s;
+  ASSERT_TRUE(egtb_stats("MMM", s));
+  EXPECT_EQ(s.name, "KMMMK");
+  EXPECT_FALSE(s.from_file);
+  EXPECT_GT(s.wins, s.legal / 2);  // most placements are won
+  EXPECT_LT(s.wins, s.legal);
+  EXPECT_GT(s.max_plies, 60);
+  EXPECT_EQ(s.max_plies % 2, 1);
+  std::printf("%s %.1f s, %zu bytes (%zu while built), longest %d plies, %zu of %zu won\n", s.name.c_str(),
+              s.seconds, s.bytes, s.peak_bytes, s.max_plies, s.wins, s.legal);
+
+  std::mt19937_64 rng(12);
+  EXPECT_GT(check_against_move_generator(rng, "MMM", 3000), 1000);
+
+  // A met promoted from a pawn is the same piece.
+  EXPECT_EQ(score_of(probe("8/8/8/3k4/8/2MMM3/3K4/8 w - - 0 1")),
+            score_of(probe("8/8/8/3k4/8/2M~MM~3/3K4/8 w - - 0 1")));
+
+  // The file: written, read back entry for entry; a changed byte or a
+  // truncated file is refused.
+  char tmpl[] = "/tmp/makruk-egtb-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  std::string error;
+  EXPECT_FALSE(egtb_check_file("MMM", dir, &error));
+  EXPECT_NE(error.find("missing"), std::string::npos) << error;
+  ASSERT_TRUE(egtb_save("MMM", dir, &error)) << error;
+  EXPECT_TRUE(egtb_check_file("MMM", dir, &error)) << error;
+  EXPECT_EQ(egtb_files_present(dir), 1);
+  const std::string path = dir + "/KMMMK.mktb";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "r+b");
+    ASSERT_NE(f, nullptr);
+    std::fseek(f, 1000000, SEEK_SET);
+    const int c = std::fgetc(f);
+    std::fseek(f, 1000000, SEEK_SET);
+    std::fputc(c ^ 1, f);
+    std::fclose(f);
+  }
+  EXPECT_FALSE(egtb_check_file("MMM", dir, &error));
+  EXPECT_NE(error.find("differs"), std::string::npos) << error;
+  ASSERT_EQ(truncate(path.c_str(), 1000), 0);
+  EXPECT_FALSE(egtb_check_file("MMM", dir, &error));
+  EXPECT_EQ(egtb_files_present(dir), 0);
+  std::remove(path.c_str());
+  rmdir(dir.c_str());
+
+  // A search does not build a three-piece table it has no file for.
+  egtb_set_path("");
+  egtb_set_build_in_search(false);
+  DtmProbe p;
+  EXPECT_FALSE(probe_dtm(position("8/8/8/3k4/8/8/2NMM3/3K4 w - - 0 1"), p, false));
+  for (const EgtbStats& g : egtb_generated()) EXPECT_NE(g.name, "KNMMK");
+
+  // The engine mates from won placements, both colours, within the count.
+  int played = 0;
+  while (played < 4) {
+    const bool black = played & 1;
+    Position pos;
+    if (!pos.set(random_fen(rng, "MMM", black, true), Variant::Makruk, Counting::Automatic, nullptr) ||
+        !mates_within_count(pos))
+      continue;
+    ++played;
+    Game g = play_out(pos.fen(), Variant::Makruk);
+    EXPECT_EQ(g.reason(), Reason::Checkmate) << pos.fen();
+    EXPECT_EQ(g.result(), black ? Result::BlackWins : Result::WhiteWins) << pos.fen();
   }
 }
 

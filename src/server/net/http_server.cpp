@@ -23,6 +23,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "engine/egtb.h"
 #include "server/image/game_pictures.h"
 #include "server/tables/hub.h"
 #include "server/text.h"
@@ -855,6 +856,10 @@ int run_server(const ServerOptions& o) {
                                          : std::filesystem::perms::owner_all,
                                    fsError);
   }
+  // The CPU players' endgame tables: three-piece ones only from files.
+  const std::string egtbDir = o.egtb_dir.empty() ? (std::filesystem::path(o.data_dir) / "egtb").string() : o.egtb_dir;
+  if (const int n = engine::egtb_set_path(egtbDir))
+    std::cerr << "makruk serve: " << n << " three-piece endgame tables in " << egtbDir << "\n";
   std::vector<asio::ip::address> proxies;
   for (const std::string& a : o.trusted_proxies) {
     boost::system::error_code ec;

@@ -13,6 +13,7 @@ struct ServerOptions {
   std::string address = "0.0.0.0";
   uint16_t port = 8080;
   std::string data_dir = "data";
+  std::string egtb_dir;  // three-piece endgame tables (makruk egtb --save); empty: data_dir/egtb
   std::string store;  // a postgresql:// URL; empty: SQLite in data_dir
   std::string bus;    // a redis:// URL for instances sharing the store; empty: one process
   bool sqlite_full_sync = false;  // SQLite: every commit reaches the disk (synchronous=FULL)
