@@ -1,15 +1,19 @@
 // Endgame conversion benchmark: random positions of a bare king against king +
-// the given pieces (no table covers three), the engine on both sides at a fixed
-// number of nodes a move, played out under the rules core's referee. Prints how
-// many were mated before the count ran out, and the unconverted ones.
+// the given pieces, the engine on both sides at a fixed number of nodes a
+// move, played out under the rules core's referee. Prints how many were mated
+// before the count ran out, and the unconverted ones. With EGTB_DIR the engine
+// reads three-piece tables from there (makruk egtb --save), and the table
+// says how many of the positions are won within the count at all.
 //
 // Usage: endgames [MATERIAL (White's FEN letters R S N M, default NMM)] [POSITIONS (40)] [NODES (20000)] [SEED (1)]
+//                 [EGTB_DIR]
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <string>
 
 #include "core/game.h"
+#include "engine/egtb.h"
 #include "engine/search.h"
 
 using namespace makruk;
@@ -25,7 +29,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: endgames [MATERIAL] [POSITIONS] [NODES] [SEED]\n");
     return 2;
   }
-  int won = 0, played = 0;
+  if (argc > 5 && engine::egtb_set_path(argv[5]) == 0) {
+    std::fprintf(stderr, "endgames: no three-piece tables in %s\n", argv[5]);
+    return 2;
+  }
+  int won = 0, played = 0, winnable = 0, unknown = 0;
   long plies = 0;
   while (played < positions) {
     char board[64] = {};
@@ -50,6 +58,10 @@ int main(int argc, char** argv) {
     // Legal, not decided already, and material that can mate at all.
     if (!game || game->over() || game->position().in_check() || !can_checkmate(game->position(), WHITE))
       continue;
+    DtmProbe p;
+    const Count& c = game->position().count();
+    if (argc <= 5 || !probe_dtm(game->position(), p)) ++unknown;
+    else if (p.wdl == Wdl::Win && p.plies / 2 <= c.limit - c.n) ++winnable;
     Engine engine;
     while (!game->over() && game->plies() < 400) {
       Limits limits;
@@ -68,7 +80,9 @@ int main(int argc, char** argv) {
                   std::string(reason_string(game->reason())).c_str());
     }
   }
-  std::printf("K%sK: %d of %d mated, %.1f plies on average\n", material.c_str(), won, played,
+  std::printf("K%sK: %d of %d mated, %.1f plies on average", material.c_str(), won, played,
               won ? double(plies) / won : 0.0);
+  if (!unknown) std::printf("; %d won within the count (the table)", winnable);
+  std::printf("\n");
   return 0;
 }

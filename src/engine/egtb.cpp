@@ -617,7 +617,8 @@ bool parse_material(const std::string& material, int& k, int t[MAX_K]) {
     if (x < 0) return false;
     t[k++] = x;
   }
-  std::sort(t, t + k);
+  for (int a = 1; a < k; ++a)  // ascending
+    for (int b = a; b > 0 && t[b - 1] > t[b]; --b) std::swap(t[b - 1], t[b]);
   return k >= 1;
 }
 
@@ -642,6 +643,16 @@ bool available_without_waiting(Table& tb, int slot) {
     }
   }
   return false;
+}
+
+// The material's table, read or built; nullptr (and why) for a bad name.
+const Table* table_for(const std::string& material, std::string* error) {
+  int k, t[MAX_K];
+  if (!parse_material(material, k, t)) {
+    if (error) *error = "not a material: " + material;
+    return nullptr;
+  }
+  return &get_table(slot_of(k, t));
 }
 
 }  // namespace
@@ -675,10 +686,9 @@ bool probe_dtm(const Position& pos, int& plies_to_mate) {
 }
 
 bool egtb_stats(const std::string& material, EgtbStats& out) {
-  int k, t[MAX_K];
-  if (!parse_material(material, k, t)) return false;
-  out = get_table(slot_of(k, t)).stats;
-  return true;
+  const Table* tb = table_for(material, nullptr);
+  if (tb) out = tb->stats;
+  return tb != nullptr;
 }
 
 std::vector<EgtbStats> egtb_generated() {
@@ -715,14 +725,11 @@ int egtb_files_present(const std::string& dir) {
 void egtb_set_build_in_search(bool allowed) { build_three_in_search.store(allowed); }
 
 bool egtb_check_file(const std::string& material, const std::string& dir, std::string* error) {
-  int k, t[MAX_K];
-  if (!parse_material(material, k, t)) {
-    if (error) *error = "not a material: " + material;
-    return false;
-  }
-  const Table& tb = get_table(slot_of(k, t));
+  const Table* built = table_for(material, error);
+  if (!built) return false;
+  const Table& tb = *built;
   Table file;
-  set_layout(file, k, t);
+  set_layout(file, tb.k, tb.type);
   const std::string path = file_path(dir, file);
   if (!load_table(file, path)) {
     if (error) *error = path + ": missing, or not a table of this material";
@@ -735,12 +742,9 @@ bool egtb_check_file(const std::string& material, const std::string& dir, std::s
 }
 
 bool egtb_save(const std::string& material, const std::string& dir, std::string* error) {
-  int k, t[MAX_K];
-  if (!parse_material(material, k, t)) {
-    if (error) *error = "not a material: " + material;
-    return false;
-  }
-  const Table& tb = get_table(slot_of(k, t));
+  const Table* built = table_for(material, error);
+  if (!built) return false;
+  const Table& tb = *built;
   const std::string path = file_path(dir, tb);
   const std::string tmp = path + ".tmp";
   FileHeader h{};
