@@ -24,6 +24,24 @@ bool same_letter(PieceType a, PieceType b) {
   return norm(a) == norm(b);
 }
 
+// The legal moves to `to` by a piece written with pt's letter, from the file
+// and rank given (-1: any); capture 1: must take, 0: must not, -1: either;
+// promo: must promote. Returns how many; `found` is one of them.
+int matching_moves(const Position& pos, const MoveList& legal, PieceType pt, Square to, int from_file,
+                   int from_rank, int capture, bool promo, Move& found) {
+  int matches = 0;
+  for (Move m : legal) {
+    if (m.to() != to || !same_letter(type_of(pos.piece_on(m.from())), pt)) continue;
+    if (from_file >= 0 && file_of(m.from()) != from_file) continue;
+    if (from_rank >= 0 && rank_of(m.from()) != from_rank) continue;
+    if (capture >= 0 && capture != (pos.piece_on(to) != NO_PIECE)) continue;
+    if (promo && !m.is_promotion()) continue;
+    found = m;
+    ++matches;
+  }
+  return matches;
+}
+
 bool parse_square(std::string_view s, Square& out) {
   if (s.size() != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8') return false;
   out = make_square(s[0] - 'a', s[1] - '1');
@@ -142,17 +160,7 @@ Move parse_san(const Position& pos, std::string_view text, std::string* error) {
   MoveList legal;
   generate_legal(pos, legal);
   Move found;
-  int matches = 0;
-  for (Move m : legal) {
-    PieceType mover = type_of(pos.piece_on(m.from()));
-    if (m.to() != to || !same_letter(mover, pt)) continue;
-    if (fromFile >= 0 && file_of(m.from()) != fromFile) continue;
-    if (fromRank >= 0 && rank_of(m.from()) != fromRank) continue;
-    if (capture != (pos.piece_on(to) != NO_PIECE)) continue;
-    if (promo && !m.is_promotion()) continue;
-    found = m;
-    ++matches;
-  }
+  const int matches = matching_moves(pos, legal, pt, to, fromFile, fromRank, capture ? 1 : 0, promo, found);
   if (matches == 1) return found;
   set_error(error, matches ? "ambiguous SAN '" + std::string(text) + "'"
                            : "illegal move '" + std::string(text) + "'");
@@ -277,16 +285,7 @@ Move parse_typed_move(const Position& pos, std::string_view text, TypedError* wh
   }
   if (!v.empty() || (pt == PAWN && from_rank >= 0)) return fail(TypedError::Bad);
   Move found;
-  int matches = 0;
-  for (Move m : legal) {
-    const Piece p = pos.piece_on(m.from());
-    if (m.to() != to || !same_letter(type_of(p), pt)) continue;
-    if (from_file >= 0 && file_of(m.from()) != from_file) continue;
-    if (from_rank >= 0 && rank_of(m.from()) != from_rank) continue;
-    if (capture && pos.piece_on(to) == NO_PIECE) continue;
-    found = m;
-    ++matches;
-  }
+  const int matches = matching_moves(pos, legal, pt, to, from_file, from_rank, capture ? 1 : -1, false, found);
   if (matches == 1) return found;
   return fail(matches ? TypedError::Ambiguous : TypedError::Illegal);
 }
