@@ -624,12 +624,11 @@ bool parse_material(const std::string& material, int& k, int t[MAX_K]) {
 
 // Whether the search may probe the table now. Otherwise a two-piece table
 // (about a second's work) is built on a thread of its own; a three-piece one
-// is read from the table directory on a thread of its own, or built there
-// only when the search is allowed to (minutes, hundreds of MB).
+// (minutes, hundreds of MB) only when the search is allowed to build it: its
+// file, if the table directory has one, was mapped when the directory was set.
 bool available_without_waiting(Table& tb, int slot) {
   if (tb.ready.load(std::memory_order_acquire) || tb.k == 1) return true;
-  if (tb.k == MAX_K && !build_three_in_search.load() && !file_present(tb, current_dir()))
-    return false;
+  if (tb.k == MAX_K && !build_three_in_search.load(std::memory_order_relaxed)) return false;
   if (!tb.requested.exchange(true)) {
     try {
       std::thread([slot] {

@@ -36,9 +36,9 @@ bool egtb_covers(const Position& pos);
 // (thread-safe). False when the material is not covered. With wait = false a
 // two-piece table not built yet (about a second's work) is started on a thread
 // of its own and the call returns false at once; the one-piece tables take
-// milliseconds and are always built on the spot. A three-piece table is then
-// read on a thread of its own when the table directory holds it, built there
-// only after egtb_set_build_in_search(true), and otherwise not probed. With
+// milliseconds and are always built on the spot. A three-piece table is
+// probed when egtb_set_path found its file, built on a thread of its own only
+// after egtb_set_build_in_search(true), and otherwise not probed. With
 // wait = true every table is read or built before the call returns.
 bool probe_dtm(const Position& pos, DtmProbe& out, bool wait = true);
 
