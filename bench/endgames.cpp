@@ -3,7 +3,8 @@
 // move, played out under the rules core's referee. Prints how many were mated
 // before the count ran out, and the unconverted ones. With EGTB_DIR the engine
 // reads three-piece tables from there (makruk egtb --save), and the table
-// says how many of the positions are won within the count at all.
+// says how many of the positions are won within the count at all; NODES 0
+// then counts those without playing the games out.
 //
 // Usage: endgames [MATERIAL (White's FEN letters R S N M, default NMM)] [POSITIONS (40)] [NODES (20000)] [SEED (1)]
 //                 [EGTB_DIR]
@@ -25,8 +26,8 @@ int main(int argc, char** argv) {
   const uint64_t nodes = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 20000;
   std::mt19937_64 rng(argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 1);
   const bool letters = material.find_first_not_of("RSNM") == std::string::npos;
-  if (material.empty() || material.size() > 6 || !letters || positions <= 0 || nodes == 0) {
-    std::fprintf(stderr, "usage: endgames [MATERIAL] [POSITIONS] [NODES] [SEED]\n");
+  if (material.empty() || material.size() > 6 || !letters || positions <= 0 || (nodes == 0 && argc <= 5)) {
+    std::fprintf(stderr, "usage: endgames [MATERIAL] [POSITIONS] [NODES] [SEED] [EGTB_DIR]\n");
     return 2;
   }
   if (argc > 5 && engine::egtb_set_path(argv[5]) == 0) {
@@ -62,6 +63,10 @@ int main(int argc, char** argv) {
     const Count& c = game->position().count();
     if (argc <= 5 || !probe_dtm(game->position(), p)) ++unknown;
     else if (p.wdl == Wdl::Win && p.plies / 2 <= c.limit - c.n) ++winnable;
+    if (nodes == 0) {
+      ++played;
+      continue;
+    }
     Engine engine;
     while (!game->over() && game->plies() < 400) {
       Limits limits;
@@ -79,6 +84,10 @@ int main(int argc, char** argv) {
       std::printf("not mated: %s (%s)\n", game->start_fen().c_str(),
                   std::string(reason_string(game->reason())).c_str());
     }
+  }
+  if (nodes == 0) {
+    std::printf("K%sK: %d of %d won within the count (the table)\n", material.c_str(), winnable, played);
+    return 0;
   }
   std::printf("K%sK: %d of %d mated, %.1f plies on average", material.c_str(), won, played,
               won ? double(plies) / won : 0.0);
