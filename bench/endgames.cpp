@@ -30,9 +30,20 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: endgames [MATERIAL] [POSITIONS] [NODES] [SEED] [EGTB_DIR]\n");
     return 2;
   }
-  if (argc > 5 && engine::egtb_set_path(argv[5]) == 0) {
-    std::fprintf(stderr, "endgames: no three-piece tables in %s\n", argv[5]);
-    return 2;
+  if (argc > 5) {
+    if (engine::egtb_set_path(argv[5]) == 0) {
+      std::fprintf(stderr, "endgames: no three-piece tables in %s\n", argv[5]);
+      return 2;
+    }
+    // The smaller tables a capture leads to, built now: the search would
+    // build each in the background and play on without it meanwhile.
+    const std::string letters = "RSNM";
+    for (char a : letters)
+      for (char b : letters) {
+        EgtbStats s;
+        egtb_stats(std::string(1, a), s);
+        egtb_stats(std::string{a, b}, s);
+      }
   }
   int won = 0, played = 0, winnable = 0, unknown = 0;
   long plies = 0;
