@@ -41,13 +41,13 @@ constexpr BenchPosition POSITIONS[] = {
 int run_bench(int depth, std::ostream& out, const std::string& eval_file) {
   Engine engine;
   engine.set_hash(16);
-  std::shared_ptr<const nnue::Network> net;
+  nnue::Networks nets;
   std::string error;
-  if (!nnue::network_by_name(eval_file, net, &error)) {
+  if (!nnue::network_by_name(eval_file, nets, &error)) {
     out << "bench: " << eval_file << ": " << error << "\n";
     return 2;
   }
-  engine.set_network(std::move(net));
+  engine.set_networks(std::move(nets));
   uint64_t total = 0;
   auto start = std::chrono::steady_clock::now();
   int i = 0;

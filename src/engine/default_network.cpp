@@ -9,29 +9,37 @@
 
 namespace makruk::engine::nnue {
 
-std::shared_ptr<const Network> default_network() {
-  static const std::shared_ptr<const Network> net = [] {
-    std::string error;
-    std::shared_ptr<const Network> n =
-        load(std::string_view(reinterpret_cast<const char*>(DEFAULT_NETWORK), sizeof DEFAULT_NETWORK), &error);
-    if (!n) {  // the build embedded a file this code cannot read: a build error in all but name
-      std::fprintf(stderr, "makruk: the built-in network does not load: %s\n", error.c_str());
-      std::abort();
-    }
-    return n;
-  }();
-  return net;
+namespace {
+
+std::shared_ptr<const Network> built_in(const unsigned char* data, size_t size, const char* name) {
+  std::string error;
+  std::shared_ptr<const Network> n = load(std::string_view(reinterpret_cast<const char*>(data), size), &error);
+  if (!n) {  // the build embedded a file this code cannot read: a build error in all but name
+    std::fprintf(stderr, "makruk: the built-in network %s does not load: %s\n", name, error.c_str());
+    std::abort();
+  }
+  return n;
 }
 
-bool network_by_name(const std::string& name, std::shared_ptr<const Network>& out, std::string* error) {
+}  // namespace
+
+std::shared_ptr<const Network> default_network(Variant v) {
+  static const std::shared_ptr<const Network> makruk = built_in(DEFAULT_NETWORK, sizeof DEFAULT_NETWORK, "default.nnue");
+  static const std::shared_ptr<const Network> ouk = built_in(OUK_NETWORK, sizeof OUK_NETWORK, "ouk.nnue");
+  return v == Variant::Ouk ? ouk : makruk;
+}
+
+Networks default_networks() { return {default_network(Variant::Makruk), default_network(Variant::Ouk)}; }
+
+bool network_by_name(const std::string& name, Networks& out, std::string* error) {
   if (name.empty() || name == "<built-in>") {
-    out = default_network();
+    out = default_networks();
   } else if (name == "none") {
-    out = nullptr;
+    out = Networks{};
   } else {
     std::shared_ptr<const Network> net = load_file(name, error);
     if (!net) return false;
-    out = std::move(net);
+    out = Networks::all(net);
   }
   return true;
 }

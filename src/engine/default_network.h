@@ -1,5 +1,6 @@
-// The network built into the program (src/engine/nets/default.nnue), the
-// evaluation the UCI engine, the server's CPU players and self-play start with.
+// The networks built into the program (src/engine/nets/default.nnue for
+// Makruk, ouk.nnue for Ouk Chatrang), the evaluation the UCI engine, the
+// server's CPU players and self-play start with.
 #pragma once
 
 #include <memory>
@@ -9,12 +10,14 @@
 
 namespace makruk::engine::nnue {
 
-// Read once, on first use; shared by every engine.
-std::shared_ptr<const Network> default_network();
+// The built-in network of a variant. Read once, on first use; shared by every engine.
+std::shared_ptr<const Network> default_network(Variant v = Variant::Makruk);
+Networks default_networks();
 
-// The network a command line names: "" or "<built-in>" the built-in one,
-// "none" no network (the hand-written evaluation: out is null), else a file.
-// False, with the reason in *error, when the file does not load.
-bool network_by_name(const std::string& name, std::shared_ptr<const Network>& out, std::string* error);
+// The networks a command line names: "" or "<built-in>" the built-in ones,
+// "none" no network (the hand-written evaluation), else a file (for every
+// variant it was trained on). False, with the reason in *error, when the
+// file does not load.
+bool network_by_name(const std::string& name, Networks& out, std::string* error);
 
 }  // namespace makruk::engine::nnue

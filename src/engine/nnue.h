@@ -86,6 +86,17 @@ struct Network {
   bool plays(Variant v) const { return variants & (v == Variant::Makruk ? 1 : 2); }
 };
 
+// The network each variant is evaluated with (null, or one that was not
+// trained on the variant: the hand-written evaluation).
+struct Networks {
+  std::shared_ptr<const Network> makruk, ouk;
+  static Networks all(const std::shared_ptr<const Network>& net) { return {net, net}; }
+  const Network* of(Variant v) const {
+    const Network* n = (v == Variant::Ouk ? ouk : makruk).get();
+    return n && n->plays(v) ? n : nullptr;
+  }
+};
+
 // The file: "MKNN", a format version (uint32), INPUTS, HIDDEN, L1, L2 and
 // flags (bit 0: residual; bit 1: trained on Makruk, bit 2: on Ouk Chatrang)
 // (uint32 each), then the arrays in the order above, little-endian.

@@ -169,7 +169,8 @@ struct Worker {
   int pv_length[MAX_PLY + 2] = {};
 
   Worker(Engine& e, const Limits& l, const Budget& b, const Position& root, int i)
-      : engine(e), limits(l), budget(b), pos(root), id(i), root_history(root.history_size()), net(e.network()) {
+      : engine(e), limits(l), budget(b), pos(root), id(i), root_history(root.history_size()),
+        net(e.network(root.variant())) {
     if (net) {
       accs.reset(new nnue::Accumulator[MAX_PLY + 3]);
       deltas.reset(new nnue::Delta[MAX_PLY + 3]);
@@ -639,7 +640,7 @@ void Worker::iterate(const std::function<void(const Info&)>* on_info, const std:
   }
 }
 
-Engine::Engine(std::shared_ptr<const nnue::Network> net) : net_(std::move(net)) {
+Engine::Engine(nnue::Networks nets) : nets_(std::move(nets)) {
   init_reductions();
   tt_.resize(16);
 }

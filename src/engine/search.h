@@ -65,8 +65,8 @@ std::string score_to_uci(Value v);
 
 class Engine {
  public:
-  // `net`: as set_network.
-  explicit Engine(std::shared_ptr<const nnue::Network> net = nullptr);
+  // `nets`: as set_networks.
+  explicit Engine(nnue::Networks nets = {});
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
@@ -75,15 +75,17 @@ class Engine {
   void set_threads(int n) { threads_ = n < 1 ? 1 : n; }
   void set_move_overhead(int ms) { move_overhead_ = ms; }
   void new_game() { tt_.clear(); }
-  // The learned evaluation for positions with pawns on the board and no count
-  // running (the hand-written one keeps the rest; a residual network's output
-  // is added to it); null: the hand-written evaluation everywhere. Clears the
-  // table, whose entries hold evaluations.
-  void set_network(std::shared_ptr<const nnue::Network> net) {
-    net_ = std::move(net);
-    tt_.clear();
+  // The learned evaluation, by variant, for positions with pawns on the board
+  // and no count running (the hand-written one keeps the rest; a residual
+  // network's output is added to it); null: the hand-written evaluation.
+  // Starts afresh (new_game): the table's entries hold evaluations.
+  void set_networks(nnue::Networks nets) {
+    nets_ = std::move(nets);
+    new_game();
   }
-  const nnue::Network* network() const { return net_.get(); }
+  // One network for every variant it was trained on.
+  void set_network(const std::shared_ptr<const nnue::Network>& net) { set_networks(nnue::Networks::all(net)); }
+  const nnue::Network* network(Variant v) const { return nets_.of(v); }
 
   // Searches `root` (a position with its game history, for repetitions) and
   // returns the best move. Blocks until done; stop() may be called from another
@@ -96,7 +98,7 @@ class Engine {
  private:
   friend struct Worker;
   TranspositionTable tt_;
-  std::shared_ptr<const nnue::Network> net_;
+  nnue::Networks nets_;
   int threads_ = 1;
   int move_overhead_ = 30;
   std::atomic<bool> stop_{false};

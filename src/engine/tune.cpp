@@ -139,7 +139,7 @@ uint64_t run_selfplay(const SelfplayOptions& o, std::ostream& out, std::ostream*
   auto worker = [&] {
     Engine engine;
     engine.set_hash(16);
-    engine.set_network(o.network);
+    engine.set_networks(o.networks);
     for (uint64_t g; (g = next.fetch_add(1)) < uint64_t(o.games);) {
       double result;
       auto samples = play_game(o, engine, g, result);
@@ -439,7 +439,7 @@ int run_selfplay_command(SelfplayCommand& c, std::ostream& log) {
     }
     set_eval_params(p);
   }
-  if (!nnue::network_by_name(c.eval_file, c.options.network, &error)) {
+  if (!nnue::network_by_name(c.eval_file, c.options.networks, &error)) {
     log << "makruk selfplay: " << c.eval_file << ": " << error << "\n";
     return 2;
   }

@@ -35,7 +35,7 @@ struct SelfplayOptions {
   int draw_score = 10;
   int threads = 1;
   uint64_t seed = 1;
-  std::shared_ptr<const nnue::Network> network;  // null: the hand-written evaluation
+  nnue::Networks networks;  // null: the hand-written evaluation
 };
 
 // One data line: "FEN;RESULT[;SCORE]", RESULT 1, 0.5 or 0 from White's side,

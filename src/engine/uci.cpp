@@ -30,7 +30,7 @@ class Uci {
     std::string error;
     game_ = Game::create(variant_, Counting::Automatic, "", &error);
     beyond_.reset();
-    engine_.set_network(network_);
+    engine_.set_networks(networks_);
   }
   ~Uci() { wait(); }
 
@@ -77,7 +77,7 @@ class Uci {
   int elo_ = MAX_ELO;
   int multipv_ = 1;
   bool use_nnue_ = true;
-  std::shared_ptr<const nnue::Network> network_ = nnue::default_network();  // EvalFile's
+  nnue::Networks networks_ = nnue::default_networks();  // EvalFile's
   std::mt19937_64 rng_{std::random_device{}()};
 
   int level() const { return limit_strength_ ? level_from_elo(elo_) : skill_level_; }
@@ -165,18 +165,19 @@ void Uci::cmd_setoption(std::istringstream& is) {
       return;
     }
     use_nnue_ = value == "true";
-    engine_.set_network(use_nnue_ ? network_ : nullptr);
+    engine_.set_networks(use_nnue_ ? networks_ : nnue::Networks{});
   } else if (name == "EvalFile") {
-    // A network written by `makruk nnue-train`; empty or <built-in>: the built-in one.
-    std::shared_ptr<const nnue::Network> net;
+    // A network written by `makruk nnue-train` (for the variants it was
+    // trained on); empty or <built-in>: the built-in ones.
+    nnue::Networks nets;
     std::string error;
-    if (value == "none" || !nnue::network_by_name(value, net, &error)) {
+    if (value == "none" || !nnue::network_by_name(value, nets, &error)) {
       say("info string option 'EvalFile': " + value + ": " + (value == "none" ? "not a file (UseNNUE false "
                                                                                 "leaves the network out)" : error));
       return;
     }
-    network_ = std::move(net);
-    if (use_nnue_) engine_.set_network(network_);
+    networks_ = std::move(nets);
+    if (use_nnue_) engine_.set_networks(networks_);
   } else if (name == "EgtbPath") {
     // A folder of three-piece endgame tables written by `makruk egtb --save`.
     const std::string dir = value == "<empty>" ? "" : value;

@@ -526,6 +526,43 @@ TEST(NnueSearch, TheBuiltInNetworkLoadsAndUciUsesItUnlessToldNot) {
   EXPECT_EQ(score_of("setoption name EvalFile value <built-in>\n"), uci_default);
 }
 
+// Each variant has its built-in network: Ouk Chatrang's is its own and plays
+// it, and a search of an Ouk position uses it (UCI too, after UCI_Variant).
+TEST(NnueSearch, EachVariantHasItsBuiltInNetwork) {
+  const auto makruk = default_network(Variant::Makruk), ouk = default_network(Variant::Ouk);
+  ASSERT_TRUE(makruk && ouk);
+  EXPECT_NE(makruk, ouk);
+  EXPECT_TRUE(ouk->plays(Variant::Ouk));
+  EXPECT_EQ(default_network(Variant::Ouk), ouk);  // read once
+  Engine engine{default_networks()};
+  EXPECT_EQ(engine.network(Variant::Makruk), makruk.get());
+  EXPECT_EQ(engine.network(Variant::Ouk), ouk.get());
+  engine.set_network(makruk);  // one network for every variant it plays
+  EXPECT_EQ(engine.network(Variant::Makruk), makruk.get());
+  EXPECT_EQ(engine.network(Variant::Ouk), makruk->plays(Variant::Ouk) ? makruk.get() : nullptr);
+
+  // An Ouk middlegame: the built-in networks, the hand-written evaluation and
+  // the Makruk network alone score it three ways; UCI's default is the first.
+  const std::string fen = "rn1mksr1/2s5/pppp1ppp/4pn2/8/PPPPPPPP/R1KS4/1N2MSNR w - - 0 6";
+  Position pos;
+  std::string error;
+  ASSERT_TRUE(pos.set(fen, Variant::Ouk, Counting::Automatic, &error)) << error;
+  Limits limits;
+  limits.depth = 6;
+  engine.set_networks(default_networks());
+  const Value built_in = engine.search(pos, limits).score;
+  engine.set_networks({});
+  const Value hand = engine.search(pos, limits).score;
+  EXPECT_NE(built_in, hand);
+  std::istringstream in("setoption name UCI_Variant value ouk\nposition fen " + fen + "\ngo depth 6\n");
+  std::ostringstream out;
+  uci_loop(in, out);
+  const std::string text = out.str();
+  const size_t at = text.rfind("score cp ");
+  ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_EQ(std::stoi(text.substr(at + 9)), built_in) << text;
+}
+
 TEST(NnueSearch, UciLoadsANetworkFileAndRefusesABadOne) {
   const std::string path = ::testing::TempDir() + "/test.nnue";
   {

@@ -78,7 +78,7 @@ void CpuPool::run() {
 }
 
 std::vector<std::string> cpu_actions(const Position& root, int level, int max_ms, bool answer_offer, Color cpu) {
-  thread_local engine::Engine engine{engine::nnue::default_network()};
+  thread_local engine::Engine engine{engine::nnue::default_networks()};
   thread_local std::mt19937_64 rng{std::random_device{}()};
   std::vector<std::string> actions;
   Position pos = root;
