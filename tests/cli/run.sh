@@ -504,6 +504,10 @@ echo "$out" | grep -q "^info depth 3 .*score mate " || fail "expected a mate sco
 printf 'position fen %s\ngo depth 3\n' "$fen" >"$TMP/in"
 run uci <"$TMP/in"
 echo "$out" | grep -q "^info depth 3 .*score cp " || fail "expected no mate score without the table"
+# The server's CPU players read the folder too (--egtb; by default DATA/egtb).
+timeout 3 "$MAKRUK" serve --address 127.0.0.1 --port 0 --data "$TMP/data" --egtb "$TMP/egtb" \
+  >"$TMP/out" 2>"$TMP/err"
+grep -q "1 three-piece endgame tables in $TMP/egtb" "$TMP/err" || fail "expected serve to read the table"
 run egtb MMMM
 expect_rc 2
 echo "$err" | grep -q "not a material" || fail "expected the material refused"
