@@ -93,7 +93,27 @@ struct Budget {
   uint64_t nodes = 0;
 };
 
+// Move-ordering statistics a search thread keeps from one search to the next
+// of a game: history by side and from-to squares, continuation histories (how
+// a quiet move, piece and to-square, fared after the move one and two plies
+// before it), countermoves.
+struct Histories {
+  using ContHist = int16_t[PIECE_NB][64];
+  int history[COLOR_NB][64][64] = {};
+  ContHist cont[PIECE_NB * 64] = {};
+  Move countermoves[PIECE_NB][64] = {};
+  void age() {
+    for (auto& side : history)
+      for (auto& from : side)
+        for (int& h : from) h /= 2;
+    for (auto& table : cont)
+      for (auto& piece : table)
+        for (int16_t& h : piece) h = int16_t(h / 2);
+  }
+};
+
 struct Worker {
+  using ContHist = Histories::ContHist;
   Engine& engine;
   const Limits& limits;
   const Budget& budget;
@@ -114,24 +134,19 @@ struct Worker {
   int pv_index = 0;
 
   Move killers[MAX_PLY + 2][2] = {};
-  int history[COLOR_NB][64][64] = {};
-  // Continuation history: how a quiet move (piece, to-square) fared after the
-  // move one and two plies before it (piece, to-square), by the same gravity.
-  using ContHist = int16_t[PIECE_NB][64];
-  std::unique_ptr<ContHist[]> cont_hist{new ContHist[PIECE_NB * 64]()};
+  Histories& hist;  // kept from search to search of one game (Engine::new_game clears them)
   Piece moved[MAX_PLY + 2] = {};  // the piece that moved at each ply of the search (NO_PIECE: a null move)
   Square moved_to[MAX_PLY + 2] = {};
   ContHist* cont_at(int ply) const {  // the table for the move made at `ply`, or none
-    return ply >= 0 && moved[ply] != NO_PIECE ? &cont_hist[moved[ply] * 64 + moved_to[ply]] : nullptr;
+    return ply >= 0 && moved[ply] != NO_PIECE ? &hist.cont[moved[ply] * 64 + moved_to[ply]] : nullptr;
   }
   int quiet_history(Color us, Move m, int ply) const {
     const Piece pc = pos.piece_on(m.from());
-    int h = history[us][m.from()][m.to()];
+    int h = hist.history[us][m.from()][m.to()];
     if (const ContHist* c = cont_at(ply - 1)) h += (*c)[pc][m.to()];
     if (const ContHist* c = cont_at(ply - 2)) h += (*c)[pc][m.to()];
     return h;
   }
-  Move countermoves[PIECE_NB][64] = {};
   Value static_evals[MAX_PLY + 2] = {};
   // The learned evaluation's accumulators by ply, brought up to date only
   // when a node evaluates: each move records its changes (deltas), and the
@@ -168,8 +183,8 @@ struct Worker {
   Move pv[MAX_PLY + 2][MAX_PLY + 2] = {};
   int pv_length[MAX_PLY + 2] = {};
 
-  Worker(Engine& e, const Limits& l, const Budget& b, const Position& root, int i)
-      : engine(e), limits(l), budget(b), pos(root), id(i), root_history(root.history_size()),
+  Worker(Engine& e, const Limits& l, const Budget& b, const Position& root, int i, Histories& h)
+      : engine(e), limits(l), budget(b), pos(root), id(i), root_history(root.history_size()), hist(h),
         net(e.network(root.variant())) {
     if (net) {
       accs.reset(new nnue::Accumulator[MAX_PLY + 3]);
@@ -304,7 +319,7 @@ bool Worker::probe_tables(int ply, Value& v) {
 
 void Worker::score_moves(const MoveList& list, int scores[], Move tt_move, int ply) const {
   Move prev = pos.last_move();
-  Move counter = prev.is_none() ? Move() : countermoves[pos.piece_on(prev.to())][prev.to()];
+  Move counter = prev.is_none() ? Move() : hist.countermoves[pos.piece_on(prev.to())][prev.to()];
   Color us = pos.side_to_move();
   for (int i = 0; i < list.size; ++i) {
     Move m = list.moves[i];
@@ -334,7 +349,7 @@ void Worker::update_quiet_stats(Move best, const Move* quiets, int quiet_count, 
   Color us = pos.side_to_move();
   int bonus = std::min(depth * depth, 400);
   auto update = [&](Move m, int b) {
-    int& h = history[us][m.from()][m.to()];
+    int& h = hist.history[us][m.from()][m.to()];
     h += b - h * std::abs(b) / 16384;
   };
   auto update_cont = [&](Move m, int b) {
@@ -357,7 +372,7 @@ void Worker::update_quiet_stats(Move best, const Move* quiets, int quiet_count, 
     killers[ply][0] = best;
   }
   if (Move prev = pos.last_move(); !prev.is_none())
-    countermoves[pos.piece_on(prev.to())][prev.to()] = best;
+    hist.countermoves[pos.piece_on(prev.to())][prev.to()] = best;
 }
 
 Value Worker::qsearch(Value alpha, Value beta, int ply) {
@@ -647,6 +662,11 @@ Engine::Engine(nnue::Networks nets) : nets_(std::move(nets)) {
 
 Engine::~Engine() = default;
 
+void Engine::new_game() {
+  tt_.clear();
+  for (auto& h : histories_) h = std::make_unique<Histories>();
+}
+
 SearchResult Engine::search(const Position& root, const Limits& limits,
                             const std::function<void(const Info&)>& on_info) {
   stop_.store(false);
@@ -675,8 +695,10 @@ SearchResult Engine::search(const Position& root, const Limits& limits,
 
   std::vector<std::unique_ptr<Worker>> workers;
   std::vector<Worker*> all;
+  while (histories_.size() < size_t(threads_)) histories_.push_back(std::make_unique<Histories>());
+  for (auto& h : histories_) h->age();  // what the last search learnt counts half
   for (int i = 0; i < threads_; ++i) {
-    workers.push_back(std::make_unique<Worker>(*this, limits, budget, root, i));
+    workers.push_back(std::make_unique<Worker>(*this, limits, budget, root, i, *histories_[i]));
     all.push_back(workers.back().get());
   }
   std::vector<std::thread> helpers;

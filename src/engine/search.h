@@ -63,6 +63,8 @@ int see(const Position& pos, Move m);
 // "cp 35" or "mate -3", as UCI writes scores.
 std::string score_to_uci(Value v);
 
+struct Histories;
+
 class Engine {
  public:
   // `nets`: as set_networks.
@@ -74,7 +76,9 @@ class Engine {
   void set_hash(size_t megabytes) { tt_.resize(megabytes); }
   void set_threads(int n) { threads_ = n < 1 ? 1 : n; }
   void set_move_overhead(int ms) { move_overhead_ = ms; }
-  void new_game() { tt_.clear(); }
+  // Clears the transposition table and the move-ordering histories (which are
+  // otherwise kept from one search to the next).
+  void new_game();
   // The learned evaluation, by variant, for positions with pawns on the board
   // and no count running (the hand-written one keeps the rest; a residual
   // network's output is added to it); null: the hand-written evaluation.
@@ -98,6 +102,7 @@ class Engine {
  private:
   friend struct Worker;
   TranspositionTable tt_;
+  std::vector<std::unique_ptr<Histories>> histories_;  // one per search thread
   nnue::Networks nets_;
   int threads_ = 1;
   int move_overhead_ = 30;
