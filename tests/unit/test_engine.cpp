@@ -186,6 +186,26 @@ TEST(Search, BestMoveIsLegalInRandomPositions) {
   }
 }
 
+// What a search learns about move ordering carries over to the next search of
+// the game (halved), so a second search of the same position (with the table
+// cleared) differs from the first; new_game forgets it, and the search is again
+// what it was.
+TEST(Search, HistoriesCarryOverUntilANewGame) {
+  const Position pos = position("rn1mksr1/2s5/pppp1ppp/4pn2/8/PPPPPPPP/R1KS4/1N2MSNR w - - 0 6");
+  Limits limits;
+  limits.depth = 7;
+  Engine engine;
+  const SearchResult first = engine.search(pos, limits);
+  engine.set_hash(16);  // a fresh table, the histories kept
+  const SearchResult second = engine.search(pos, limits);
+  EXPECT_NE(first.nodes, second.nodes);
+  engine.new_game();
+  const SearchResult again = engine.search(pos, limits);
+  EXPECT_EQ(first.nodes, again.nodes);
+  EXPECT_EQ(first.best, again.best);
+  EXPECT_EQ(first.score, again.score);
+}
+
 TEST(Search, OukNeangJumpBlocksCheck) {
   Engine engine;
   // The rook on a3 checks the king on f3; the neang's jump e1-e3 is a legal block.
