@@ -301,6 +301,7 @@ TEST_F(Limits, QuickMessagesAreFixedPhrasesFromPlayersAtAPace) {
   auto watcher = connect("", "", "10.0.0.3");
   hub_->on_message(host, R"({"t":"say","phrase":"good-luck","id":"q1"})");
   EXPECT_EQ(host->last("ack")["id"], "q1");
+  EXPECT_TRUE(host->last("ack").contains("v"));  // every ack carries the game's version
   for (auto* c : {&host, &guest, &watcher}) {
     json::object said = (*c)->last("said");
     EXPECT_EQ(said["seat"], 0);

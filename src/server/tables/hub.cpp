@@ -1001,7 +1001,7 @@ void Hub::say(const std::shared_ptr<Client>& c, Party& p, const std::string& id,
   if (t - c->last_said < QUICK_MESSAGE_GAP_MS)
     return send_error(*c, id, Error{ErrorCode::RateLimited, "one quick message every 2 seconds"});
   c->last_said = t;
-  json::object ack{{"t", "ack"}};
+  json::object ack{{"t", "ack"}, {"v", p.game() ? p.game()->version : 0}};  // as every ack (docs/api.md)
   if (!id.empty()) ack["id"] = id;
   c->send(message(ack));
   auto it = watchers_.find(p.code());
