@@ -41,20 +41,6 @@ int tb_piece(PieceType pt) {
   }
 }
 
-// The slot of a material given as k types in ascending order.
-int slot_of(int k, const int* t) {
-  int slot = 0;
-  for (int a = 0; a < TB_PIECES; ++a, ++slot)
-    if (k == 1 && t[0] == a) return slot;
-  for (int a = 0; a < TB_PIECES; ++a)
-    for (int b = a; b < TB_PIECES; ++b, ++slot)
-      if (k == 2 && t[0] == a && t[1] == b) return slot;
-  for (int a = 0; a < TB_PIECES; ++a)
-    for (int b = a; b < TB_PIECES; ++b)
-      for (int c = b; c < TB_PIECES; ++c, ++slot)
-        if (k == 3 && t[0] == a && t[1] == b && t[2] == c) return slot;
-  return -1;
-}
 
 // Squares a White piece of type t attacks from s.
 inline Bitboard attacks(int t, Square s, Bitboard occupied) {
@@ -173,6 +159,16 @@ Table* all_tables() {
   return tables;
 }
 
+// The slot of a material given as k types in ascending order (all_tables
+// lays the slots out).
+int slot_of(int k, const int* t) {
+  for (int slot = 0; slot < SLOTS; ++slot) {
+    const Table& tb = all_tables()[slot];
+    if (tb.k == k && std::equal(t, t + k, tb.type)) return slot;
+  }
+  return -1;
+}
+
 std::string table_name(const Table& tb) {
   std::string s = "K";
   for (int j = 0; j < tb.k; ++j) s += LETTER[tb.type[j]];
@@ -271,7 +267,6 @@ inline Bitboard piece_attacks(const Table& tb, const Square* p, Bitboard occupie
 // The hunter to move: the distance to mate in plies (one ply of search over
 // the defender-to-move entries), or -1 when it has no forced mate.
 int hunter_dtm(const Table& tb, Square wk, const Square* p, Square bk) {
-  if (tb.k == 0) return -1;
   const Bitboard occ = pieces_bb(tb, p) | square_bb(wk) | square_bb(bk);
   const uint8_t* dv = tb.data;
   int best = BLOCKED;
@@ -711,8 +706,6 @@ int egtb_set_path(const std::string& dir) {
   }
   return mapped;
 }
-
-std::string egtb_path() { return current_dir(); }
 
 int egtb_files_present(const std::string& dir) {
   int n = 0;

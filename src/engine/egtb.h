@@ -69,7 +69,6 @@ std::vector<EgtbStats> egtb_generated();
 // probe touches); a table already read or built stays as it is. Returns how
 // many three-piece tables are now read from files.
 int egtb_set_path(const std::string& dir);
-std::string egtb_path();
 
 // How many three-piece tables dir holds (files of the right size).
 int egtb_files_present(const std::string& dir);
