@@ -137,7 +137,7 @@ int run_adjudicate(const Options& o) {
 }
 
 struct MatchOptions {
-  std::vector<std::string> commands, names, options[2];
+  std::vector<std::string> commands, names, options[2], resume;
   std::string variant = "makruk", tc, openings, pgn, sprt;
   double sprt_alpha = 0.05, sprt_beta = 0.05;
   int games = 2, concurrency = 1, depth = 0, max_plies = 800, nodes_vary = 0;
@@ -200,6 +200,11 @@ int run_match_command(const MatchOptions& mo) {
   cfg.concurrency = mo.concurrency;
   cfg.pgn_path = mo.pgn;
   cfg.max_plies = mo.max_plies;
+  for (const std::string& log : mo.resume)
+    if (!engine::read_match_log(log, cfg, &error)) {
+      std::cerr << "makruk match: " << error << "\n";
+      return EXIT_BAD_INPUT;
+    }
   engine::run_match(cfg, std::cout);
   return 0;
 }
@@ -396,6 +401,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.001, 0.5));
   matchCmd->add_option("--max-plies", mo.max_plies, "adjudicate a draw after this many plies (default 800)")
       ->check(CLI::Range(10, 100000));
+  matchCmd->add_option("--resume", mo.resume,
+                       "an earlier run's output (repeatable): its games count and are not played again");
 
   engine::SelfplayCommand sp;
   auto* selfplayCmd = app.add_subcommand("selfplay", "play fast engine games; write quiet positions and results");

@@ -269,6 +269,49 @@ bool load_openings(const std::string& path, Variant variant, std::vector<Opening
   return true;
 }
 
+bool read_match_log(const std::string& path, MatchConfig& config, std::string* error) {
+  std::ifstream in(path);
+  if (!in) {
+    if (error) *error = "cannot read match log '" + path + "'";
+    return false;
+  }
+  auto fail = [&](int number, const std::string& why) {
+    if (error) *error = path + ":" + std::to_string(number) + ": " + why;
+    return false;
+  };
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.rfind("Game ", 0) != 0) continue;
+    auto words = split(line);  // Game N: WHITE - BLACK RESULT (termination) …
+    if (words.size() < 6 || words[1].size() < 2 || words[1].back() != ':' || words[3] != "-")
+      return fail(number, "not a game line");
+    int g = 0;
+    try {
+      size_t used = 0;
+      g = std::stoi(words[1], &used) - 1;
+      if (used + 1 != words[1].size()) throw std::invalid_argument("");
+    } catch (...) {
+      return fail(number, "bad game number");
+    }
+    const std::string game = "game " + std::to_string(g + 1);
+    if (g < 0 || g >= config.games) return fail(number, game + " lies outside --games");
+    const bool firstIsWhite = g % 2 == 0;
+    const std::string& first = config.engines[0].name;
+    const std::string& second = config.engines[1].name;
+    if (words[2] != (firstIsWhite ? first : second) || words[4] != (firstIsWhite ? second : first))
+      return fail(number, "the game was played by other engines or colours (expected " +
+                              (firstIsWhite ? first + " - " + second : second + " - " + first) + ")");
+    int half;
+    if (words[5] == "1/2-1/2") half = 1;
+    else if (words[5] == "1-0") half = firstIsWhite ? 2 : 0;
+    else if (words[5] == "0-1") half = firstIsWhite ? 0 : 2;
+    else return fail(number, "unknown result '" + words[5] + "'");
+    auto [it, added] = config.played.emplace(g, half);
+    if (!added && it->second != half) return fail(number, game + " read twice with different results");
+  }
+  return true;
+}
+
 std::pair<double, double> elo_with_interval(const MatchScore& s) {
   double n = s.wins + s.draws + s.losses;
   if (n == 0) return {0, 0};
@@ -332,9 +375,31 @@ MatchScore run_match(const MatchConfig& cfg, std::ostream& out) {
   std::atomic<int> next{0};
   std::atomic<bool> decided{false};
   std::vector<int> points(size_t(cfg.games), -1);  // half-points for the first engine, by game
+  // A pair's points once both its games are in.
+  auto count_pair = [&](int g) {
+    const size_t mate = size_t(g ^ 1);
+    if (mate >= points.size() || points[mate] < 0) return;
+    ++score.pentanomial.pairs[points[size_t(g)] + points[mate]];
+    if (cfg.sprt.enabled) {
+      score.llr = sprt_llr(score.pentanomial, cfg.sprt.elo0, cfg.sprt.elo1);
+      if (score.llr >= cfg.sprt.upper()) score.decision = 1;
+      if (score.llr <= cfg.sprt.lower()) score.decision = -1;
+      if (score.decision) decided = true;
+    }
+  };
+  for (auto [g, half] : cfg.played) {
+    if (g < 0 || g >= cfg.games || half < 0 || half > 2) continue;
+    points[size_t(g)] = half;
+    ++(half == 2 ? score.wins : half == 1 ? score.draws : score.losses);
+    if (g % 2 == 1) count_pair(g);
+  }
+  if (!cfg.played.empty())
+    out << "Resumed: " << cfg.played.size() << " games already played, score " << score.wins << "-"
+        << score.losses << "-" << score.draws << std::endl;
   auto worker = [&] {
     UciPlayer players[2] = {UciPlayer(cfg.engines[0], cfg.variant), UciPlayer(cfg.engines[1], cfg.variant)};
     for (int g; !decided && (g = next++) < cfg.games;) {
+      if (points[size_t(g)] >= 0) continue;  // played in an earlier run
       const Opening& opening = openings[size_t(g / 2) % openings.size()];
       bool firstIsWhite = g % 2 == 0;
       UciPlayer* white = &players[firstIsWhite ? 0 : 1];
@@ -365,17 +430,7 @@ MatchScore run_match(const MatchConfig& cfg, std::ostream& out) {
       out << "Game " << g + 1 << ": " << white->name() << " - " << black->name() << " "
           << result_string(r) << " (" << outcome.termination << ")  score " << score.wins << "-"
           << score.losses << "-" << score.draws << std::endl;
-      // A pair is complete when both colours of its opening are played.
-      const size_t mate = size_t(g ^ 1);
-      if (mate < points.size() && points[mate] >= 0) {
-        ++score.pentanomial.pairs[half + points[mate]];
-        if (cfg.sprt.enabled) {
-          score.llr = sprt_llr(score.pentanomial, cfg.sprt.elo0, cfg.sprt.elo1);
-          if (score.llr >= cfg.sprt.upper()) score.decision = 1;
-          if (score.llr <= cfg.sprt.lower()) score.decision = -1;
-          if (score.decision) decided = true;
-        }
-      }
+      count_pair(g);  // a pair is complete when both colours of its opening are played
       if (pgn) pgn << pgn_for(cfg, g + 1, white->name(), black->name(), *game, outcome) << std::flush;
     }
   };

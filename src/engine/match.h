@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -63,7 +64,17 @@ struct MatchConfig {
   int max_plies = 800;  // a game this long is adjudicated a draw
   int nodes_vary_percent = 0;  // with a node limit: each pair's limit within ± this much
   SprtConfig sprt;      // when enabled, the match stops as soon as the test decides
+  // Games already played (by an earlier run of the same match, read with
+  // read_match_log): game index (0-based) to the first engine's half-points
+  // (0, 1, 2). They count in the score and are not played again.
+  std::map<int, int> played;
 };
+
+// Reads the "Game N: WHITE - BLACK RESULT …" lines an earlier run of the same
+// match printed, into config.played (other lines are skipped). False (with
+// *error naming the line) when a game lies beyond config.games, names engines
+// other than config's in the wrong colours, or contradicts a game already read.
+bool read_match_log(const std::string& path, MatchConfig& config, std::string* error);
 
 // Parses an openings file: one opening a line, "startpos [moves …]" or
 // "FEN [moves …]"; '#' starts a comment. Each opening is checked with the

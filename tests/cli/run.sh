@@ -474,6 +474,47 @@ run match --engine "$MAKRUK uci" --engine "$MAKRUK uci" --depth 1 --sprt five
 expect_rc 2
 pass
 
+test_case "a match resumed from an earlier run's output plays only the games it lacks"
+printf '%s\n' 'Game 1: a - b 1-0 (checkmate)  score 1-0-0' 'some other line' \
+  'Game 2: b - a 1/2-1/2 (repetition)  score 1-0-1' > "$TMP/match1.log"
+run match --engine "$MAKRUK uci" --engine "$MAKRUK uci" --name a --name b --depth 1 --games 2 \
+  --resume "$TMP/match1.log"
+expect_rc 0
+echo "$out" | grep -q "^Resumed: 2 games already played, score 1-0-1" || fail "expected the resumed score"
+[ "$(echo "$out" | grep -c '^Game ')" -eq 0 ] || fail "expected no game played again"
+echo "$out" | grep -q "^Score of a vs b: 1 - 0 - 1 " || fail "expected the earlier games in the score"
+echo "$out" | grep -q "^Pairs (0, 1/2, 1, 3/2, 2 points): 0, 0, 0, 1, 0 " || fail "expected one pair of 3/2"
+run match --engine "$MAKRUK uci" --engine "$MAKRUK uci" --name a --name b --depth 1 --games 4 \
+  --resume "$TMP/match1.log"
+expect_rc 0
+[ "$(echo "$out" | grep -c '^Game ')" -eq 2 ] || fail "expected two games played"
+echo "$out" | grep -q "^Game 3: a - b " || fail "expected game 3 played"
+echo "$out" | grep -q "^Game 4: b - a " || fail "expected game 4 played"
+echo "$out" | grep -q "^Score of a vs b: .* 4$" || fail "expected four games in the score"
+echo "$out" > "$TMP/match2.log"
+run match --engine "$MAKRUK uci" --engine "$MAKRUK uci" --name a --name b --depth 1 --games 4 \
+  --resume "$TMP/match1.log" --resume "$TMP/match2.log"
+expect_rc 0
+[ "$(echo "$out" | grep -c '^Game ')" -eq 0 ] || fail "expected nothing left to play"
+pass
+run match --engine "$MAKRUK uci" --engine "$MAKRUK uci" --name b --name a --depth 1 --games 4 \
+  --resume "$TMP/match1.log"
+expect_rc 2
+echo "$err" | grep -q "match1.log:1: the game was played by other engines or colours" || fail "expected the names refused"
+run match --engine "$MAKRUK uci" --engine "$MAKRUK uci" --name a --name b --depth 1 --games 1 \
+  --resume "$TMP/match1.log"
+expect_rc 2
+echo "$err" | grep -q "match1.log:3: game 2 lies outside --games" || fail "expected the game number refused"
+printf '%s\n' 'Game 1: a - b 0-1 (checkmate)' > "$TMP/match3.log"
+run match --engine "$MAKRUK uci" --engine "$MAKRUK uci" --name a --name b --depth 1 --games 4 \
+  --resume "$TMP/match1.log" --resume "$TMP/match3.log"
+expect_rc 2
+echo "$err" | grep -q "read twice with different results" || fail "expected the contradiction refused"
+run match --engine "$MAKRUK uci" --engine "$MAKRUK uci" --depth 1 --resume "$TMP/missing.log"
+expect_rc 2
+echo "$err" | grep -q "cannot read match log" || fail "expected the missing log named"
+pass
+
 test_case "unbalanced openings: the side to move is ahead"
 run openings --count 3 --plies 8 --depth 6 --min-score 80 --max-score 150 --seed 3
 expect_rc 0
