@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iomanip>
@@ -33,6 +35,35 @@ std::vector<std::string> split(const std::string& s) {
 struct GameOutcome {
   Result result = Result::Ongoing;
   std::string termination;  // for the PGN and the log
+  size_t book_plies = 0;    // the opening's moves, at the start of the record
+  // For each move the engines played: the mover's last reported score (in
+  // pawns, or ±M and the moves to mate), the depth and the time, as "+0.35/12 0.41s".
+  std::vector<std::string> notes;
+};
+
+// What an engine's last "info" line said about its search.
+struct SearchNote {
+  std::string score;  // "+0.35", "-M3", or empty when none was reported
+  int depth = 0;
+  void read(const std::vector<std::string>& words) {
+    for (size_t i = 1; i + 1 < words.size(); ++i) {
+      if (words[i] == "multipv" && words[i + 1] != "1") return;  // only the best line counts
+      if (words[i] == "depth") depth = std::atoi(words[i + 1].c_str());
+      if (words[i] == "score" && i + 2 < words.size()) {
+        const int n = std::atoi(words[i + 2].c_str());
+        char text[32];
+        if (words[i + 1] == "cp") std::snprintf(text, sizeof text, "%+.2f", n / 100.0);
+        else if (words[i + 1] == "mate") std::snprintf(text, sizeof text, "%sM%d", n < 0 ? "-" : "+", std::abs(n));
+        else continue;
+        score = text;
+      }
+    }
+  }
+  std::string text(int64_t ms) const {
+    char t[32];
+    std::snprintf(t, sizeof t, "%.2fs", ms / 1000.0);
+    return (score.empty() ? std::string() : score + "/" + std::to_string(depth) + " ") + t;
+  }
 };
 
 // One engine process, started and made ready on demand.
@@ -58,7 +89,8 @@ class UciPlayer {
   // Sends the position and go command; returns the bestmove text, or empty
   // (with *why) on a crash or time-out.
   std::string best_move(const std::string& position, const std::string& go, int64_t timeout_ms,
-                        std::string* why) {
+                        std::string* why, SearchNote& note) {
+    note = SearchNote{};
     if (!proc_.write_line(position) || !proc_.write_line(go)) {
       *why = "crashed";
       return {};
@@ -80,6 +112,7 @@ class UciPlayer {
       }
       auto words = split(line);
       if (words.size() >= 2 && words[0] == "bestmove") return words[1];
+      if (!words.empty() && words[0] == "info") note.read(words);
     }
   }
 
@@ -133,18 +166,30 @@ std::string pgn_for(const MatchConfig& cfg, int round, const std::string& white,
   std::string error;
   auto replay = Game::create(cfg.variant, Counting::Automatic, game.start_fen(), &error);
   std::string text;
-  for (const std::string& action : game.record()) {
+  bool after_comment = false;
+  for (size_t i = 0; i < game.record().size(); ++i) {
+    const std::string& action = game.record()[i];
     const Position& pos = replay->position();
     Move m = parse_move(pos, action);
     if (m.is_none()) break;
-    if (pos.side_to_move() == WHITE || text.empty())
+    if (pos.side_to_move() == WHITE || text.empty() || after_comment)
       text += std::to_string(pos.game_ply() / 2 + 1) + (pos.side_to_move() == WHITE ? ". " : "... ");
     text += move_to_san(pos, m) + " ";
+    after_comment = false;
+    if (i >= outcome.book_plies && i - outcome.book_plies < outcome.notes.size()) {
+      text += "{" + outcome.notes[i - outcome.book_plies] + "} ";
+      after_comment = true;
+    }
     replay->apply(action, &error);
   }
-  // Wrap the movetext at 80 columns.
-  std::string line;
+  // Wrap the movetext at 80 columns (a comment is not split).
+  std::vector<std::string> words;
   for (const std::string& word : split(text + result)) {
+    if (!words.empty() && words.back().front() == '{' && words.back().back() != '}') words.back() += " " + word;
+    else words.push_back(word);
+  }
+  std::string line;
+  for (const std::string& word : words) {
     if (line.size() + word.size() + 1 > 80) {
       os << line << "\n";
       line.clear();
@@ -159,6 +204,7 @@ GameOutcome play_game(const MatchConfig& cfg, const Opening& opening, UciPlayer*
                       Game& game, uint64_t nodes) {
   UciPlayer* players[2] = {white, black};
   GameOutcome out;
+  out.book_plies = game.record().size();
   auto lose = [&](Color c, const std::string& why) {
     out.result = c == WHITE ? Result::BlackWins : Result::WhiteWins;
     out.termination = players[c]->name() + " " + why;
@@ -194,9 +240,11 @@ GameOutcome play_game(const MatchConfig& cfg, const Opening& opening, UciPlayer*
     if (cfg.tc.depth) go += " depth " + std::to_string(cfg.tc.depth);
     auto t0 = Clock::now();
     std::string why;
-    std::string best = players[side]->best_move(startpos + moves, go, timeout, &why);
+    SearchNote note;
+    std::string best = players[side]->best_move(startpos + moves, go, timeout, &why, note);
     int64_t used = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
     if (best.empty()) return lose(side, why);
+    out.notes.push_back(note.text(used));
     if (cfg.tc.base_ms) {
       clock[side] -= used;
       if (clock[side] < 0) return lose(side, "lost on time");

@@ -515,6 +515,17 @@ expect_rc 2
 echo "$err" | grep -q "cannot read match log" || fail "expected the missing log named"
 pass
 
+test_case "a match's PGN notes each engine move's score, depth and time"
+printf '%s\n' 'startpos moves e3e4 e6e5 d3d4 d6d5' '4k3/R7/1R6/8/8/8/8/4K3 w - - 0 1' > "$TMP/notes.txt"
+run match --engine "$MAKRUK uci" --engine "$MAKRUK uci" --name a --name b --depth 2 --games 4 \
+  --openings "$TMP/notes.txt" --pgn "$TMP/notes.pgn"
+expect_rc 0
+[ "$(grep -c '^\[Round ' "$TMP/notes.pgn")" -eq 4 ] || fail "expected four games in the PGN"
+grep -q '^1\. [^{]* 3\. [A-Za-z0-9+]* {[-+][0-9]*\.[0-9][0-9]/2 [0-9]*\.[0-9][0-9]s} 3\.\.\. ' "$TMP/notes.pgn" ||
+  fail "expected the opening's moves bare, then each move with its note"
+grep -q '^1\. Rb8# {+M1/2 [0-9]*\.[0-9][0-9]s} 1-0$' "$TMP/notes.pgn" || fail "expected the mate announced in a note"
+pass
+
 test_case "unbalanced openings: the side to move is ahead"
 run openings --count 3 --plies 8 --depth 6 --min-score 80 --max-score 150 --seed 3
 expect_rc 0
