@@ -165,29 +165,26 @@ std::string pgn_for(const MatchConfig& cfg, int round, const std::string& white,
   os << "[Termination \"" << pgn_escape(outcome.termination) << "\"]\n\n";
   std::string error;
   auto replay = Game::create(cfg.variant, Counting::Automatic, game.start_fen(), &error);
-  std::string text;
+  // The movetext's tokens: move numbers, moves, notes (a note is one token).
+  std::vector<std::string> words;
   bool after_comment = false;
   for (size_t i = 0; i < game.record().size(); ++i) {
     const std::string& action = game.record()[i];
     const Position& pos = replay->position();
     Move m = parse_move(pos, action);
     if (m.is_none()) break;
-    if (pos.side_to_move() == WHITE || text.empty() || after_comment)
-      text += std::to_string(pos.game_ply() / 2 + 1) + (pos.side_to_move() == WHITE ? ". " : "... ");
-    text += move_to_san(pos, m) + " ";
+    if (pos.side_to_move() == WHITE || words.empty() || after_comment)
+      words.push_back(std::to_string(pos.game_ply() / 2 + 1) + (pos.side_to_move() == WHITE ? "." : "..."));
+    words.push_back(move_to_san(pos, m));
     after_comment = false;
     if (i >= outcome.book_plies && i - outcome.book_plies < outcome.notes.size()) {
-      text += "{" + outcome.notes[i - outcome.book_plies] + "} ";
+      words.push_back("{" + outcome.notes[i - outcome.book_plies] + "}");
       after_comment = true;
     }
     replay->apply(action, &error);
   }
-  // Wrap the movetext at 80 columns (a comment is not split).
-  std::vector<std::string> words;
-  for (const std::string& word : split(text + result)) {
-    if (!words.empty() && words.back().front() == '{' && words.back().back() != '}') words.back() += " " + word;
-    else words.push_back(word);
-  }
+  words.push_back(result);
+  // Wrap the movetext at 80 columns (a note is not split).
   std::string line;
   for (const std::string& word : words) {
     if (line.size() + word.size() + 1 > 80) {
