@@ -325,10 +325,11 @@ void Worker::score_moves(const MoveList& list, int scores[], Move tt_move, int p
     Move m = list.moves[i];
     int& s = scores[i];
     if (m == tt_move) s = 1 << 30;
-    else if (is_capture(pos, m) || m.is_promotion())
-      s = (1 << 28) + 16 * SEE_VALUE[type_of(pos.piece_on(m.to()))] -
-          SEE_VALUE[type_of(pos.piece_on(m.from()))] / 16 + (m.is_promotion() ? 2000 : 0);
-    else if (m == killers[ply][0]) s = (1 << 27) + 2;
+    else if (is_capture(pos, m) || m.is_promotion()) {
+      s = 16 * SEE_VALUE[type_of(pos.piece_on(m.to()))] - SEE_VALUE[type_of(pos.piece_on(m.from()))] / 16 +
+          (m.is_promotion() ? 2000 : 0);
+      s += see(pos, m) >= 0 ? (1 << 28) : -(1 << 26);  // a losing capture comes after the quiet moves
+    } else if (m == killers[ply][0]) s = (1 << 27) + 2;
     else if (m == killers[ply][1]) s = (1 << 27) + 1;
     else if (m == counter) s = 1 << 27;
     else s = quiet_history(us, m, ply);
