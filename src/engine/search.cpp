@@ -416,7 +416,8 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
       if (!is_capture(pos, m) && !m.is_promotion()) continue;
       if (stand_pat + SEE_VALUE[type_of(pos.piece_on(m.to()))] + 200 <= alpha && !m.is_promotion())
         continue;  // delta pruning
-      if (see(pos, m) < 0) continue;
+      // score_moves ranks a capture that loses material by SEE below zero; the table's move it does not weigh.
+      if (scores[i] == 1 << 30 ? see(pos, m) < 0 : scores[i] < 0) continue;
     }
     pos.do_move(m);
     made_move(ply + 1);
