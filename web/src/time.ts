@@ -4,17 +4,11 @@
 // does; many browsers (Debian's Chromium among them) carry no Khmer date data and fall back
 // to another language or to a bare "2026 M11 30, Mon" form, so then the app writes Khmer
 // dates itself.
-import { lang, t } from './i18n';
+import { digits, lang, t } from './i18n';
 
-const KM_DIGITS = '០១២៣៤៥៦៧៨៩';
+export { digits };
 const KM_MONTHS = ['មករា', 'កុម្ភៈ', 'មីនា', 'មេសា', 'ឧសភា', 'មិថុនា', 'កក្កដា', 'សីហា', 'កញ្ញា', 'តុលា', 'វិច្ឆិកា', 'ធ្នូ'];
 const KM_WEEKDAYS = ['អាទិត្យ', 'ចន្ទ', 'អង្គារ', 'ពុធ', 'ព្រហស្បតិ៍', 'សុក្រ', 'សៅរ៍'];
-
-/** Numbers written as the interface language writes them in its texts (Khmer: ០–៩). */
-export function digits(v: string | number): string {
-  const s = String(v);
-  return lang() === 'km' ? s.replace(/[0-9]/g, (d) => KM_DIGITS[Number(d)]) : s;
-}
 
 /** Whether a text is Khmer words (Khmer script, no Latin letters). */
 function isKhmer(s: string): boolean {
@@ -75,7 +69,7 @@ function khmerDate(d: Date, long: boolean): string {
   } else {
     s = `${d.getDate()} ${KM_MONTHS[d.getMonth()]} ${d.getFullYear()} ${time}`;
   }
-  return s.replace(/[0-9]/g, (c) => KM_DIGITS[Number(c)]);
+  return digits(s); // only called for a Khmer page
 }
 
 /** A scheduled start in full: weekday, date, time and the zone's name ("Indochina Time"). */

@@ -194,12 +194,12 @@ export default function (H) {
     await b.focus(tid('count'));
     await b.keyboard.press('Enter');
     await until('the count start read out (en)', async () => (await lastSaid(a)) === 'Black counts (board count): 0 / 64');
-    await until('the count start read out (km)', async () => (await lastSaid(b)) === 'ខាងខ្មៅចាប់ផ្តើមរាប់ (រាប់ក្តារ)៖ 0 / 64');
+    await until('the count start read out (km)', async () => (await lastSaid(b)) === 'ខាងខ្មៅចាប់ផ្តើមរាប់ (រាប់ក្តារ)៖ ០ / ៦៤');
     const s = await state(b);
     const mv = s.legal.find((m) => m.startsWith('h6')) ?? s.legal[0];
     await keyMove([a, b], b, mv, 'Enter');
     await until('the count goes up', async () => (await lastSaid(a)).endsWith('Count 1 / 64'));
-    await until('in Khmer too', async () => (await lastSaid(b)).endsWith('រាប់ 1 / 64'));
+    await until('in Khmer too', async () => (await lastSaid(b)).endsWith('រាប់ ១ / ៦៤'));
     await b.waitForSelector(tid('stop'));
     await b.focus(tid('stop'));
     await b.keyboard.press('Enter');

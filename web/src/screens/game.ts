@@ -9,7 +9,7 @@ import * as cg from 'chessgroundx/types';
 import type { Color, GameState, Party, Player, Variant } from '../api';
 import type { ServerError } from '../conn';
 import { h, replace, setText } from '../dom';
-import { lang, strings, t } from '../i18n';
+import { digits, lang, strings, t } from '../i18n';
 import { fillNotationPicker, labelCoords, moveNumber, moveText, onNotationChange, pieceLabels, script } from '../notation';
 import { BoardKeys } from '../boardkeys';
 import { QuickChat, phraseText } from '../quickchat';
@@ -528,7 +528,7 @@ export class GameView {
     replace(bar.tags, tags);
     const c = s.count;
     if (c && c.side === color) {
-      replace(bar.count, `${c.n} / ${c.limit}`, h('small', null, c.kind === 'piece' ? t('pieceCount') : t('boardCount')));
+      replace(bar.count, `${digits(c.n)} / ${digits(c.limit)}`, h('small', null, c.kind === 'piece' ? t('pieceCount') : t('boardCount')));
       bar.count.classList.add('show');
       bar.count.title = t('countN', { n: c.n, limit: c.limit });
       bar.count.dataset.n = String(c.n);

@@ -10,7 +10,7 @@
 import { recommendationsView } from '../recommend';
 import '../learn.css';
 import { h, replace, type Child } from '../dom';
-import { lang, strings, t } from '../i18n';
+import { digits, lang, strings, t } from '../i18n';
 import { learnText, type LearnText, type Variant } from '../learn-text';
 import { squareText } from '../notation';
 import { pieceSvg, type RoleId, type Side } from '../pieces';
@@ -144,7 +144,7 @@ class Words {
 
   /** A number in the digits of the language (Khmer digits in Khmer). */
   num(n: number): string {
-    return lang() === 'km' ? String(n).replace(/[0-9]/g, (d) => '០១២៣៤៥៦៧៨៩'[Number(d)]) : String(n);
+    return digits(n);
   }
 
   list(squares: string[]): string {
