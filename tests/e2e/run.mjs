@@ -537,7 +537,9 @@ test('declaration mode: join by typed code, Start counting, n / limit beside the
   });
   assert(s1.count.side === 'b' && s1.count.n === 0 && s1.count.limit === 64, `board count 0/64 (${JSON.stringify(s1.count)})`);
   const bar = (await counter.locator(`${tid('bar-bottom')}`).getAttribute('data-color')) === 'b' ? 'bar-bottom' : 'bar-top';
-  await until('0 / 64 beside the counter', async () => (await text(counter, tid(`${bar}-count`))).startsWith('0 / 64'));
+  // the Khmer page writes the count in Khmer digits
+  const num = (s) => (counter === b ? s.replace(/[0-9]/g, (d) => '០១២៣៤៥៦៧៨៩'[Number(d)]) : s);
+  await until('0 / 64 beside the counter', async () => (await text(counter, tid(`${bar}-count`))).startsWith(num('0 / 64')));
   assert(await counter.locator(`${tid(`${bar}-count`)}.show`).isVisible(), 'count badge visible');
   assert((await boardBox(counter)) === before, `no layout jump when the count appears (${before} → ${await boardBox(counter)})`);
   assert((await boardBox(other)) === beforeOther, 'no layout jump on the other page');
@@ -549,7 +551,7 @@ test('declaration mode: join by typed code, Start counting, n / limit beside the
   const s1b = await state(counter);
   const mv = s1b.legal.find((m) => m.startsWith('h6')) ?? s1b.legal[0];
   await playMove([a, b], mv, 'drag');
-  await until('1 / 64', async () => (await text(counter, tid(`${bar}-count`))).startsWith('1 / 64'));
+  await until('1 / 64', async () => (await text(counter, tid(`${bar}-count`))).startsWith(num('1 / 64')));
   await shot(counter, 'count-1-64');
   // White moves: the count stays
   const s2 = await state(counter);
