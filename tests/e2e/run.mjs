@@ -160,6 +160,8 @@ async function shot(page, name) {
 }
 
 const tid = (id) => `[data-testid="${id}"]`;
+/** A number or text with its digits written as the Khmer pages write them (០–៩). */
+const kmNum = (v) => String(v).replace(/[0-9]/g, (d) => '០១២៣៤៥៦៧៨៩'[Number(d)]);
 
 async function text(page, sel) {
   return (await page.locator(sel).first().textContent())?.trim() ?? '';
@@ -538,7 +540,7 @@ test('declaration mode: join by typed code, Start counting, n / limit beside the
   assert(s1.count.side === 'b' && s1.count.n === 0 && s1.count.limit === 64, `board count 0/64 (${JSON.stringify(s1.count)})`);
   const bar = (await counter.locator(`${tid('bar-bottom')}`).getAttribute('data-color')) === 'b' ? 'bar-bottom' : 'bar-top';
   // the Khmer page writes the count in Khmer digits
-  const num = (s) => (counter === b ? s.replace(/[0-9]/g, (d) => '០១២៣៤៥៦៧៨៩'[Number(d)]) : s);
+  const num = (s) => (counter === b ? kmNum(s) : s);
   await until('0 / 64 beside the counter', async () => (await text(counter, tid(`${bar}-count`))).startsWith(num('0 / 64')));
   assert(await counter.locator(`${tid(`${bar}-count`)}.show`).isVisible(), 'count badge visible');
   assert((await boardBox(counter)) === before, `no layout jump when the count appears (${before} → ${await boardBox(counter)})`);
@@ -1169,7 +1171,7 @@ test('expiry: 45 days without a move end a turn-based table with no winner or lo
 // order after the ones above. Each exports a function that takes `test` and
 // the helpers, and registers its tests with it.
 const H = {
-  test, sleep, assert, until, newPage, shot, tid, text, state, seatOf, myColor, waitV, squareXY, clickMove, dragMove, playMove,
+  test, sleep, assert, until, newPage, shot, tid, kmNum, text, state, seatOf, myColor, waitV, squareXY, clickMove, dragMove, playMove,
   apiCreate, apiJson, apiJoin, adoptSeat, startedTable, boardBox, checkNoOverflow, checkTapTargets, myGame, refreshMyGames,
   startServer, stopServer, PHONE, DESKTOP, WHITE_MATE, BLACK_MATE, ART, ROOT, SLOW, ADMIN_SECRET,
   get BASE() { return BASE; },

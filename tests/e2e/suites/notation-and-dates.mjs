@@ -12,8 +12,6 @@
 
 const KM_MONTHS = ['មករា', 'កុម្ភៈ', 'មីនា', 'មេសា', 'ឧសភា', 'មិថុនា', 'កក្កដា', 'សីហា', 'កញ្ញា', 'តុលា', 'វិច្ឆិកា', 'ធ្នូ'];
 const KM_WEEKDAYS = ['អាទិត្យ', 'ចន្ទ', 'អង្គារ', 'ពុធ', 'ព្រហស្បតិ៍', 'សុក្រ', 'សៅរ៍'];
-const KM_DIGITS = '០១២៣៤៥៦៧៨៩';
-const kmNum = (n) => String(n).replace(/[0-9]/g, (d) => KM_DIGITS[Number(d)]);
 const MIN = 60e3;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
@@ -23,7 +21,7 @@ const MOVES = ['e3e4', 'd6d5', 'e4d5', 'b8d7', 'b1d2'];
 const SAN = ['e4', 'd5', 'exd5', 'Nd7', 'Nd2'];
 
 export default function (H) {
-  const { test, assert, until, newPage, shot, tid, text, waitV, playMove, apiCreate, apiJoin, apiJson, adoptSeat, PHONE, DESKTOP } = H;
+  const { test, assert, until, newPage, shot, tid, kmNum, text, waitV, playMove, apiCreate, apiJoin, apiJson, adoptSeat, PHONE, DESKTOP } = H;
 
   /** The board's edge labels as drawn: files a→h and ranks 1→8. */
   async function coords(page) {

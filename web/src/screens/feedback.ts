@@ -11,11 +11,11 @@
 import '../feedback.css';
 import { call as apiCall, type ApiError, lastName, NAME_MAX, type Recommendation, saveName } from '../api';
 import { h, replace } from '../dom';
-import { lang, type Lang, t } from '../i18n';
+import { digits, lang, type Lang, t } from '../i18n';
 import { fbWords, ft } from '../feedback-text';
 import type { FeedbackKind } from '../feedback-route';
 import { starsText } from '../recommend';
-import { digits, formatDate } from '../time';
+import { formatDate } from '../time';
 import { errorText, link, type Screen } from '../ui';
 import { seg } from './newtable';
 

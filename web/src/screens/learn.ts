@@ -142,11 +142,6 @@ class Words {
       .replace(/\[([a-h][1-8])\]/g, (_m, s: string) => squareText(s));
   }
 
-  /** A number in the digits of the language (Khmer digits in Khmer). */
-  num(n: number): string {
-    return digits(n);
-  }
-
   list(squares: string[]): string {
     return [...squares].sort(bySquare).map((s) => squareText(s)).join(this.tx.sep);
   }
@@ -189,7 +184,7 @@ function diagramText(w: Words, d: DiagramSpec): string {
   if (of('move').length) parts.push(w.fill(a.moves, { list: w.list(of('move')) }));
   if (of('capture').length) parts.push(w.fill(a.captures, { list: w.list(of('capture')) }));
   if (of('leap').length) parts.push(w.fill(a.leaps, { list: w.list(of('leap')) }));
-  if (d.band) parts.push(w.fill(a.band, { rank: w.num(d.band) }));
+  if (d.band) parts.push(w.fill(a.band, { rank: digits(d.band) }));
   for (const side of ['white', 'black'] as Side[]) {
     const rest = d.pieces.filter((p) => p.side === side && p.sq !== d.focus);
     if (!rest.length) continue;
@@ -409,7 +404,7 @@ class Lesson {
     if (finished) {
       this.status.textContent = sp.walk ? w.fill(tx.pawnDone) : w.fill(tx.done, { piece: w.names[sp.role] });
     } else {
-      this.status.textContent = w.fill(tx.progress, { n: w.num(this.visited.size), total: w.num(sp.goals.length) });
+      this.status.textContent = w.fill(tx.progress, { n: digits(this.visited.size), total: digits(sp.goals.length) });
     }
     // a keyboard player whose square went away (the pawn walked on) goes to the next one
     if (focused && !this.boardEl.contains(document.activeElement)) {
@@ -562,7 +557,7 @@ function countSection(w: Words): HTMLElement {
       'tbody',
       null,
       LIMITS.map((n, i) =>
-        h('tr', { 'data-testid': 'limit-row', 'data-limit': String(n) }, h('td', null, w.fill(c.limits[i])), h('td', { class: 'num' }, w.num(n))),
+        h('tr', { 'data-testid': 'limit-row', 'data-limit': String(n) }, h('td', null, w.fill(c.limits[i])), h('td', { class: 'num' }, digits(n))),
       ),
     ),
   );
@@ -580,7 +575,7 @@ function countSection(w: Words): HTMLElement {
     h('ul', { class: 'learn-list' }, [...c.rules, c.switchRule[v], ...c.after].map((r) => h('li', null, w.fill(r)))),
     h('h3', null, c.examplesTitle),
     c.examples[v].map((ex, i) =>
-      h('div', { class: 'example', 'data-testid': 'count-example' }, h('h4', null, `${w.num(i + 1)}. ${w.fill(ex.title)}`), h('ol', null, ex.lines.map((l) => h('li', null, w.fill(l))))),
+      h('div', { class: 'example', 'data-testid': 'count-example' }, h('h4', null, `${digits(i + 1)}. ${w.fill(ex.title)}`), h('ol', null, ex.lines.map((l) => h('li', null, w.fill(l))))),
     ),
   );
 }
