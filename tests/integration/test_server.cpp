@@ -6,11 +6,13 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "push_receiver.h"
+#include "server/net/static_files.h"
 #include "server/push/webpush.h"
 #include "server_process.h"
 #include "../unit/proof_of_work.h"
@@ -573,6 +575,60 @@ TEST(StaticFiles, AreSentInTheEncodingTheBrowserTakes) {
     EXPECT_EQ(r.header("vary").empty(), c.target == "/favicon.svg");
     EXPECT_EQ(r.header("content-type").rfind(c.target == "/assets/app.js" ? "text/javascript" : c.target == "/favicon.svg" ? "image/svg+xml" : "text/html", 0), 0u);
   }
+
+  // Each copy has its own validator; a browser that holds the copy it would
+  // get is answered 304 without a body, whatever else it lists.
+  const Reply br = get("/", "br"), gz = get("/", "gzip"), plain = get("/", "");
+  const std::string tag = br.header("etag");
+  ASSERT_FALSE(tag.empty());
+  EXPECT_EQ(tag.front(), '"');
+  EXPECT_NE(tag, gz.header("etag"));
+  EXPECT_NE(tag, plain.header("etag"));
+  EXPECT_EQ(get("/p/ABCDEF", "br").header("etag"), tag);  // the same file under a client route
+  auto conditional = [&](http::verb method, const std::string& target, const std::string& accept,
+                         const std::string& if_none_match) {
+    RequestOptions o;
+    o.headers.push_back({"Accept-Encoding", accept});
+    o.headers.push_back({"If-None-Match", if_none_match});
+    return request(server.port(), method, target, "", o);
+  };
+  for (const std::string& held : {tag, "W/" + tag, "\"other\", " + tag, std::string("*")}) {
+    SCOPED_TRACE("If-None-Match: " + held);
+    Reply r = conditional(http::verb::get, "/", "br", held);
+    EXPECT_EQ(r.status, 304);
+    EXPECT_EQ(r.text, "");
+    EXPECT_EQ(r.header("etag"), tag);
+    EXPECT_EQ(r.header("content-encoding"), "br");
+    EXPECT_EQ(r.header("vary"), "Accept-Encoding");
+    EXPECT_EQ(r.header("cache-control"), "no-cache");
+  }
+  Reply head = conditional(http::verb::head, "/", "br", tag);
+  EXPECT_EQ(head.status, 304);
+  EXPECT_EQ(head.header("content-length"), "");
+  // A validator of another copy, of nothing, or garbled: the whole file.
+  for (const std::string& other : {gz.header("etag"), std::string("\"nothing\""), std::string("garbled"),
+                                   tag.substr(0, tag.size() - 1)}) {
+    SCOPED_TRACE("If-None-Match: " + other);
+    Reply r = conditional(http::verb::get, "/", "br", other);
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(r.text, "BROTLI-INDEX");
+  }
+  // The browser's gzip validator, when it now takes gzip only: 304 again.
+  EXPECT_EQ(conditional(http::verb::get, "/", "gzip", gz.header("etag")).status, 304);
+
+  // A new build while the server runs: the new bytes and a new validator at
+  // once, and the old validator no longer answers 304.
+  write("index.html.br", "BROTLI-INDEX, the next build");
+  std::filesystem::last_write_time(root / "index.html.br",
+                                   std::filesystem::last_write_time(root / "index.html.br") + 2s);
+  Reply next = conditional(http::verb::get, "/", "br", tag);
+  EXPECT_EQ(next.status, 200);
+  EXPECT_EQ(next.text, "BROTLI-INDEX, the next build");
+  EXPECT_NE(next.header("etag"), tag);
+  EXPECT_EQ(conditional(http::verb::get, "/", "br", next.header("etag")).status, 304);
+  // A file removed is no longer served from memory.
+  std::filesystem::remove(root / "favicon.svg");
+  EXPECT_EQ(get("/favicon.svg", "").text, "<!doctype html><title>plain</title>");
   server.kill_hard();
   std::filesystem::remove_all(root);
   std::filesystem::remove_all(root.string() + "-data");
@@ -737,4 +793,60 @@ TEST(GameLink, PreviewTagsAndPictures) {
   // The rest of the client's routes are untouched.
   EXPECT_EQ(request(port, http::verb::get, "/p/ABCDEF").text.find("og:title"), std::string::npos);
   std::filesystem::remove_all(root);
+}
+
+// The cache behind the web client's files, on its own.
+TEST(StaticFilesCache, KeepsFilesUntilTheyChangeAndStaysWithinItsBudget) {
+  using makruk::server::StaticFiles;
+  const auto root = std::filesystem::temp_directory_path() / ("makruk-static-" + std::to_string(getpid()));
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root);
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(root / name, std::ios::binary) << text;
+  };
+  write("a.js", std::string(100, 'a'));
+  write("b.js", std::string(100, 'b'));
+  write("big.js", std::string(300, 'c'));
+  StaticFiles files(/*max_file=*/200, /*max_total=*/150);
+  auto a = files.get(root / "a.js");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->body, std::string(100, 'a'));
+  EXPECT_EQ(files.get(root / "a.js"), a);  // the same bytes, not read again
+  EXPECT_EQ(files.kept_files(), 1u);
+  auto b = files.get(root / "b.js");  // over the total: served, not kept
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->body, std::string(100, 'b'));
+  EXPECT_NE(b->etag, a->etag);
+  EXPECT_EQ(files.kept_bytes(), 100u);
+  auto big = files.get(root / "big.js");  // over the per-file limit: served, not kept
+  ASSERT_TRUE(big);
+  EXPECT_EQ(big->body.size(), 300u);
+  EXPECT_EQ(files.kept_files(), 1u);
+  write("a.js", std::string(120, 'A'));  // a new size: read again, the budget counts the new one
+  auto a2 = files.get(root / "a.js");
+  EXPECT_EQ(a2->body, std::string(120, 'A'));
+  EXPECT_NE(a2->etag, a->etag);
+  EXPECT_EQ(files.kept_bytes(), 120u);
+  write("a.js", std::string(120, 'Z'));  // the same size, a later time: read again
+  std::filesystem::last_write_time(root / "a.js", std::filesystem::last_write_time(root / "a.js") + 2s);
+  EXPECT_EQ(files.get(root / "a.js")->body, std::string(120, 'Z'));
+  EXPECT_EQ(files.get(root / "missing.js"), nullptr);
+  EXPECT_EQ(files.get(root), nullptr);  // a folder is not a file
+  std::filesystem::remove_all(root);
+}
+
+TEST(StaticFilesCache, IfNoneMatchIsReadAsAListOfEntityTags) {
+  using makruk::server::StaticFiles;
+  const std::string tag = "\"abc-1\"";
+  EXPECT_TRUE(StaticFiles::none_match(tag, tag));
+  EXPECT_TRUE(StaticFiles::none_match("W/" + tag, tag));
+  EXPECT_TRUE(StaticFiles::none_match("*", tag));
+  EXPECT_TRUE(StaticFiles::none_match("\"x\",\t " + tag, tag));
+  EXPECT_TRUE(StaticFiles::none_match("\"a,b\", " + tag, tag));  // a comma inside a tag is part of it
+  EXPECT_FALSE(StaticFiles::none_match("", tag));
+  EXPECT_FALSE(StaticFiles::none_match("abc-1", tag));          // not quoted
+  EXPECT_FALSE(StaticFiles::none_match("\"abc-1", tag));        // not closed
+  EXPECT_FALSE(StaticFiles::none_match("\"abc-12\"", tag));
+  EXPECT_FALSE(StaticFiles::none_match("\"abc\", -1\"", tag));  // pieces of two tags
+  EXPECT_FALSE(StaticFiles::none_match("garbage, " + tag, tag));  // what follows garbage is not trusted
 }

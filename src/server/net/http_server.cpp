@@ -13,9 +13,7 @@
 #include <chrono>
 #include <deque>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <future>
 #include <map>
 #include <mutex>
@@ -25,6 +23,7 @@
 
 #include "engine/egtb.h"
 #include "server/image/game_pictures.h"
+#include "server/net/static_files.h"
 #include "server/tables/hub.h"
 #include "server/text.h"
 #include "server/push/webpush.h"
@@ -219,6 +218,7 @@ struct Context {
   PictureCache pictures{};
   asio::thread_pool painter{1};
   std::atomic<int> drawing{0};
+  StaticFiles statics{};  // the web client's files, read once
 
   bool trusted(const asio::ip::address& a) const {
     return std::find(trusted_proxies.begin(), trusted_proxies.end(), plain(a)) != trusted_proxies.end();
@@ -357,8 +357,9 @@ bool accepts(const Request& req, std::string_view coding) {
 // Serves a file of the built web client; any other path gets index.html, so
 // that client-side routes like /p/CODE load the application. The build keeps
 // brotli and gzip copies beside the files that compress (FILE.br, FILE.gz):
-// the one the browser takes is sent as it is.
-Response serve_static(const Context& ctx, const Request& req) {
+// the one the browser takes is sent as it is. Every answer carries the
+// file's ETag; a browser that already holds that file gets 304 and no body.
+Response serve_static(Context& ctx, const Request& req) {
   std::string target(req.target().substr(0, req.target().find('?')));
   std::filesystem::path rel = std::filesystem::path(target).relative_path().lexically_normal();
   bool escapes = !rel.empty() && *rel.begin() == "..";
@@ -378,13 +379,17 @@ Response serve_static(const Context& ctx, const Request& req) {
       sent = copy;
     }
   }
-  std::ifstream in(sent, std::ios::binary);
-  if (!in)
+  std::shared_ptr<const StaticFiles::File> data = ctx.statics.get(sent);
+  if (!data)
     return make_response(req, 503, "The web client is not built (run scripts/build-web.sh).\n",
                          "text/plain; charset=utf-8");
-  std::ostringstream data;
-  data << in.rdbuf();
-  Response res = make_response(req, 200, data.str(), content_type(file));
+  const auto none_match = req.find(http::field::if_none_match);
+  const bool fresh = none_match != req.end() &&
+                     StaticFiles::none_match(std::string_view(none_match->value().data(), none_match->value().size()),
+                                             data->etag);
+  Response res = make_response(req, fresh ? 304 : 200, fresh ? std::string() : data->body, content_type(file));
+  if (fresh) res.erase(http::field::content_length);  // a HEAD's 0 would not be the file's length
+  res.set(http::field::etag, data->etag);
   if (!encoding.empty()) res.set(http::field::content_encoding, encoding);
   if (compressed) res.set(http::field::vary, "Accept-Encoding");
   bool hashed = rel.string().rfind("assets/", 0) == 0;
@@ -495,16 +500,14 @@ awaitable<Response> serve_game_picture(Context& ctx, const Request& req, std::st
 }
 
 awaitable<Response> serve_game_page(Context& ctx, const Request& req, std::string id, std::string ip) {
-  std::ifstream in(ctx.web_dir / "index.html", std::ios::binary);
-  if (!in) co_return serve_static(ctx, req);
-  std::ostringstream index;
-  index << in.rdbuf();
+  std::shared_ptr<const StaticFiles::File> index = ctx.statics.get(ctx.web_dir / "index.html");
+  if (!index) co_return serve_static(ctx, req);
   auto found = co_await asio::co_spawn(ctx.hub_ioc, snapshot_on_hub(ctx, std::move(id), std::move(ip)), use_awaitable);
   Response res;
   if (auto* game = std::get_if<GameSnapshot>(&found))
-    res = make_response(req, 200, game_page_html(index.str(), *game, ctx.public_url), "text/html; charset=utf-8");
+    res = make_response(req, 200, game_page_html(index->body, *game, ctx.public_url), "text/html; charset=utf-8");
   else  // the page says what is wrong; the status tells a link preview
-    res = make_response(req, std::get<HttpReply>(found).status, index.str(), "text/html; charset=utf-8");
+    res = make_response(req, std::get<HttpReply>(found).status, index->body, "text/html; charset=utf-8");
   res.set(http::field::cache_control, "no-cache");
   co_return res;
 }
