@@ -861,8 +861,13 @@ TEST_P(Tables, SeekersAtDifferentInstancesArePaired) {
     return false;
   };
   EXPECT_TRUE(isWaiting());
+  // Both instances count the shared queue (without reading it) for the lobby.
+  EXPECT_EQ(hub_bus_->seek_count(), hub_bus_->seeks().value().size());
+  for (Hub* h : {hub_.get(), other.get()})
+    EXPECT_EQ(json::parse(h->lobby().body).at("waiting").as_int64(), int64_t(hub_bus_->seek_count().value()));
   other->on_message(waiting, R"({"t":"unseek"})");
   EXPECT_FALSE(isWaiting());
+  EXPECT_EQ(json::parse(hub_->lobby().body).at("waiting").as_int64(), int64_t(hub_bus_->seek_count().value()));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Tables, ::testing::Values("sqlite", "postgresql"),

@@ -77,6 +77,8 @@ class Bus {
   // The queue of people looking for an opponent, shared by the instances:
   // its entries (texts) oldest first, or nothing when the bus does not answer.
   virtual std::optional<std::vector<std::string>> seeks() = 0;
+  // How many entries it holds, without reading them.
+  virtual std::optional<size_t> seek_count() = 0;
   virtual bool add_seek(const std::string& entry, int64_t since) = 0;
   // Takes an entry out; true for the one call that did (so two instances
   // never pair the same seeker).

@@ -181,6 +181,16 @@ class RedisBus final : public Bus {
     return out;
   }
 
+  std::optional<size_t> seek_count() override {
+    std::lock_guard lock(publish_mutex_);
+    auto* r = command("ZCARD makruk:seeks");
+    if (!r) return std::nullopt;
+    std::optional<size_t> n;
+    if (r->type == REDIS_REPLY_INTEGER && r->integer >= 0) n = size_t(r->integer);
+    freeReplyObject(r);
+    return n;
+  }
+
   bool add_seek(const std::string& entry, int64_t since) override {
     std::lock_guard lock(publish_mutex_);
     const std::string score = std::to_string(since);

@@ -297,11 +297,12 @@ class Hub {
   void unseek(const std::shared_ptr<Client>& c, bool tell);
   // With instances sharing a bus, the queue lives there: pairs with the
   // longest-waiting compatible seeker at any instance, or joins the queue.
-  // False when the bus does not answer (the local queue is used meanwhile).
+  // `queue` is the shared queue as just read. False when the bus does not
+  // take the new entry (the local queue is used meanwhile).
   bool seek_shared(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& name,
-                   const std::string& browser, int64_t t);
-  // How many wait from one address (in the shared queue, with a bus).
-  size_t waiting_from(const std::string& ip);
+                   const std::string& browser, int64_t t, const std::vector<std::string>& queue);
+  // How many wait from one address (in `queue`, the shared one, with a bus).
+  size_t waiting_from(const std::string& ip, const std::optional<std::vector<std::string>>& queue) const;
   void lobby_changed();
   boost::json::object lobby_counts() const;
   void pair(const Pairing& p);

@@ -28,12 +28,16 @@ void Hub::seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std
   if (!name) return bad(why);
   const int64_t t = now();
   const bool waiting = seekers_.count(c->id) != 0;
-  if (!waiting && limits_.seeks_per_address && waiting_from(c->ip) >= limits_.seeks_per_address)
+  // The shared queue, read once for the limit and the pairing; nothing when
+  // there is no bus or it does not answer (this instance then pairs alone).
+  std::optional<std::vector<std::string>> queue;
+  if (bus_) queue = bus_->seeks();
+  if (!waiting && limits_.seeks_per_address && waiting_from(c->ip, queue) >= limits_.seeks_per_address)
     return send_error(*c, "", Error{ErrorCode::RateLimited, "too many people wait from your address"});
   if (!seeks_.allow(c->ip, t, limits_.seek_per_minute))
     return send_error(*c, "", Error{ErrorCode::RateLimited, "too many requests to find an opponent; wait a minute"});
   c->greeted = true;  // a seeker has said who it is: the hello deadline does not apply
-  if (bus_ && seek_shared(c, wish, *name, browser, t)) return;
+  if (queue && seek_shared(c, wish, *name, browser, t, *queue)) return;
   uint64_t replaced = 0;
   auto pairing = matchmaker_.seek(Seek{c->id, browser, c->ip, *name, wish, t, ""}, &replaced);
   if (replaced) {
@@ -80,25 +84,23 @@ std::optional<Seek> parse_seek(const std::string& text) {
 
 }  // namespace
 
-size_t Hub::waiting_from(const std::string& ip) {
+size_t Hub::waiting_from(const std::string& ip, const std::optional<std::vector<std::string>>& queue) const {
   if (!bus_) return matchmaker_.waiting_from(ip);
   size_t n = 0;
-  if (auto queue = bus_->seeks())
+  if (queue)
     for (const std::string& text : *queue)
       if (auto s = parse_seek(text); s && s->ip == ip) ++n;
   return n;
 }
 
 bool Hub::seek_shared(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& name,
-                      const std::string& browser, int64_t t) {
-  auto queue = bus_->seeks();
-  if (!queue) return false;  // Redis is away: this instance pairs alone meanwhile
+                      const std::string& browser, int64_t t, const std::vector<std::string>& queue) {
   if (auto old = shared_seeks_.find(c->id); old != shared_seeks_.end()) {
     bus_->take_seek(old->second);
     shared_seeks_.erase(old);
   }
   Seek mine{c->id, browser, c->ip, name, wish, t, bus_->id()};
-  for (const std::string& text : *queue) {
+  for (const std::string& text : queue) {
     auto other = parse_seek(text);
     if (!other || !bus_->is_alive(other->instance)) {  // malformed, or its instance is gone
       bus_->take_seek(text);
@@ -207,7 +209,7 @@ json::object Hub::lobby_counts() const {
   }
   size_t waiting = matchmaker_.waiting();
   if (bus_)
-    if (auto queue = bus_->seeks()) waiting = queue->size();
+    if (auto n = bus_->seek_count()) waiting = *n;
   return json::object{{"waiting", waiting}, {"playing", playing}};
 }
 
