@@ -1,8 +1,10 @@
-// Small text helpers for headers and URLs (ASCII only).
+// Small text helpers: headers and URLs (ASCII), and reading UTF-8.
 #pragma once
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +48,26 @@ inline std::string query_param(std::string_view query, std::string_view name) {
     query.remove_prefix(std::min(amp + 1, query.size()));
   }
   return "";
+}
+
+// The code point that starts at s[i], advancing i past it; nothing (and i
+// unchanged) when the bytes there are not well-formed UTF-8: a stray or
+// missing continuation byte, an overlong form, a surrogate, or past U+10FFFF.
+inline std::optional<uint32_t> next_code_point(std::string_view s, size_t& i) {
+  if (i >= s.size()) return std::nullopt;
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  const size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return std::nullopt;
+  uint32_t cp = n == 1 ? c : c & (0x7F >> n);
+  for (size_t k = 1; k < n; ++k) {
+    const unsigned char cont = static_cast<unsigned char>(s[i + k]);
+    if ((cont & 0xC0) != 0x80) return std::nullopt;
+    cp = (cp << 6) | (cont & 0x3F);
+  }
+  static constexpr uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < smallest[n] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) return std::nullopt;
+  i += n;
+  return cp;
 }
 
 }  // namespace makruk::server

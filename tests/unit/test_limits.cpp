@@ -15,6 +15,7 @@
 
 #include "fake_client.h"
 #include "proof_of_work.h"
+#include "server/text.h"
 #include "server/cpu/cpu.h"
 #include "server/tables/hub.h"
 #include "server/push/webpush.h"
@@ -153,6 +154,38 @@ TEST_F(Limits, NamesMustShowSomethingAndCarryNoDirectionControls) {
   }
   for (const char* good : {"สมชาย", "ដារ៉ា", "Ana María", "李", "a\u200Bb", "ក\u200Bខ"})
     EXPECT_EQ(hub_->create_party(json::serialize(json::object{{"name", good}}), "10.0.0.8").status, 201) << good;
+}
+
+// The one UTF-8 reader behind names and feedback texts: well-formed sequences
+// only (RFC 3629), whatever the JSON layer lets through.
+TEST(Utf8, OnlyWellFormedSequencesAreRead) {
+  using makruk::server::next_code_point;
+  auto read_all = [](std::string_view s) {
+    std::vector<uint32_t> out;
+    size_t i = 0;
+    while (i < s.size()) {
+      auto cp = next_code_point(s, i);
+      if (!cp) return std::optional<std::vector<uint32_t>>();
+      out.push_back(*cp);
+    }
+    return std::optional(out);
+  };
+  EXPECT_EQ(read_all("a\x7F"), (std::vector<uint32_t>{'a', 0x7F}));
+  EXPECT_EQ(read_all("\xC2\x80\xDF\xBF"), (std::vector<uint32_t>{0x80, 0x7FF}));
+  EXPECT_EQ(read_all("สม"), (std::vector<uint32_t>{0x0E2A, 0x0E21}));
+  EXPECT_EQ(read_all("\xEF\xBF\xBF\xF0\x90\x80\x80\xF4\x8F\xBF\xBF"), (std::vector<uint32_t>{0xFFFF, 0x10000, 0x10FFFF}));
+  for (const char* bad : {"\x80", "\xBF", "\xC0\x80", "\xC1\xBF", "\xE0\x80\x80", "\xF0\x80\x80\x80",  // stray, overlong
+                          "\xED\xA0\x80", "\xED\xBF\xBF",                                               // surrogates
+                          "\xF4\x90\x80\x80", "\xF8\x88\x80\x80\x80", "\xFF", "\xFE",                       // past U+10FFFF
+                          "\xC2", "\xE0\xB8", "\xF0\x90\x80", "\xC2" "a", "\xE0\xB8" "a"}) {                   // cut short
+    SCOPED_TRACE(::testing::PrintToString(std::string(bad)));
+    EXPECT_FALSE(read_all(bad));
+    size_t i = 0;
+    EXPECT_FALSE(next_code_point(bad, i));
+    EXPECT_EQ(i, 0u);  // nothing consumed
+  }
+  size_t end = 3;
+  EXPECT_FALSE(next_code_point("abc", end));
 }
 
 TEST_F(Limits, NamesHaveAtMost24Characters) {

@@ -12,6 +12,7 @@
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "server/tables/hub_detail.h"
+#include "server/text.h"
 #include "server/tables/qr.h"
 
 namespace makruk::server {
@@ -105,32 +106,20 @@ std::optional<std::string> clean_name(const std::string& raw, std::string& why) 
   size_t chars = 0;
   bool visible = false;
   for (size_t i = 0; i < name.size(); ++chars) {
-    unsigned char c = name[i];
-    size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (n == 0 || i + n > name.size() || (n == 1 && c < 0x20) || c == 0x7F) {
-      why = "the name must be text without control characters";
-      return std::nullopt;
-    }
-    uint32_t cp = n == 1 ? c : c & (0x7F >> n);
-    for (size_t k = 1; k < n; ++k) {
-      unsigned char cont = static_cast<unsigned char>(name[i + k]);
-      if ((cont & 0xC0) != 0x80) {
-        why = "the name is not valid UTF-8";
-        return std::nullopt;
-      }
-      cp = (cp << 6) | (cont & 0x3F);
-    }
-    static constexpr uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < smallest[n] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) {
+    const auto cp = next_code_point(name, i);
+    if (!cp) {
       why = "the name is not valid UTF-8";
       return std::nullopt;
     }
-    if (direction_control(cp) || breaks_the_line(cp) || (cp >= 0x80 && cp < 0xA0)) {
+    if (*cp < 0x20 || *cp == 0x7F) {
+      why = "the name must be text without control characters";
+      return std::nullopt;
+    }
+    if (direction_control(*cp) || breaks_the_line(*cp) || (*cp >= 0x80 && *cp < 0xA0)) {
       why = "the name must be text without control or direction characters";
       return std::nullopt;
     }
-    visible = visible || !invisible(cp);
-    i += n;
+    visible = visible || !invisible(*cp);
   }
   if (chars > 0 && !visible) {
     why = "the name must have a visible character";

@@ -5,6 +5,7 @@
 #include <boost/json.hpp>
 
 #include "server/tables/hub_detail.h"
+#include "server/text.h"
 
 namespace makruk::server {
 
@@ -41,22 +42,15 @@ std::optional<std::string> clean_text(const std::string& raw, size_t max, std::s
   std::string text = b == std::string::npos ? "" : raw.substr(b, e - b + 1);
   size_t chars = 0;
   for (size_t i = 0; i < text.size(); ++chars) {
-    const unsigned char c = text[i];
-    const size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (n == 0 || i + n > text.size()) {
+    const auto cp = next_code_point(text, i);
+    if (!cp) {
       why = "the text is not valid UTF-8";
       return std::nullopt;
     }
-    if (n == 1 && ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F)) {
+    if ((*cp < 0x20 && *cp != '\n' && *cp != '\t') || *cp == 0x7F) {
       why = "the text must not hold control characters";
       return std::nullopt;
     }
-    for (size_t k = 1; k < n; ++k)
-      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) {
-        why = "the text is not valid UTF-8";
-        return std::nullopt;
-      }
-    i += n;
   }
   if (chars == 0 || chars > max) {
     why = "the text must have 1 to " + std::to_string(max) + " characters";
