@@ -10,8 +10,10 @@
 #include <boost/json.hpp>
 #include <chrono>
 #include <cstdio>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -48,13 +50,36 @@ bool answers(uint16_t port) {
 }
 
 const std::string SERVICES = std::string(MAKRUK_SOURCE_DIR) + "/tests/services";
+constexpr int PER_CLIENT = 8;  // nginx's cap on one address's connections, here
 
-// nginx in front of the instances: HTTP and WebSocket, round robin, and the
-// next instance when one does not answer.
+// nginx in front of the instances, with the configuration the project ships
+// (deploy/nginx.conf): HTTP and WebSocket, round robin, the next instance when
+// one does not answer, and the cap on connections per client address (set to
+// `per_client` here). Only the addresses and the cap are changed.
 class Nginx {
  public:
-  Nginx(const std::filesystem::path& dir, const std::vector<uint16_t>& ports) : dir_(dir), port_(free_port()) {
+  Nginx(const std::filesystem::path& dir, const std::vector<uint16_t>& ports, int per_client)
+      : dir_(dir), port_(free_port()) {
     std::filesystem::create_directories(dir_);
+    std::ifstream in(std::string(MAKRUK_SOURCE_DIR) + "/deploy/nginx.conf");
+    std::stringstream shipped;
+    shipped << in.rdbuf();
+    std::string site;
+    bool upstreams_written = false;
+    for (std::string line; std::getline(shipped, line);) {
+      const std::string trimmed = line.substr(std::min(line.find_first_not_of(' '), line.size()));
+      if (trimmed.rfind("server 127.0.0.1:", 0) == 0) {  // the shipped instances: ours instead
+        if (!upstreams_written)
+          for (uint16_t p : ports) site += "    server 127.0.0.1:" + std::to_string(p) + " max_fails=1 fail_timeout=3s;\n";
+        upstreams_written = true;
+        continue;
+      }
+      if (trimmed == "listen 80;") line = "    listen 127.0.0.1:" + std::to_string(port_) + ";";
+      if (trimmed.rfind("limit_conn makruk_per_client ", 0) == 0)
+        line = "        limit_conn makruk_per_client " + std::to_string(per_client) + ";";
+      site += line + "\n";
+    }
+    EXPECT_TRUE(upstreams_written) << "deploy/nginx.conf names its instances as server 127.0.0.1:PORT";
     std::ofstream conf(dir_ / "nginx.conf");
     const std::string d = dir_.string();
     conf << (geteuid() == 0 ? "user root;\n" : "") << "daemon off;\nworker_processes 1;\npid " << d
@@ -62,14 +87,7 @@ class Nginx {
          << "  access_log off;\n  client_body_temp_path " << d << "/body;\n  proxy_temp_path " << d << "/proxy;\n"
          << "  fastcgi_temp_path " << d << "/fastcgi;\n  uwsgi_temp_path " << d << "/uwsgi;\n  scgi_temp_path " << d
          << "/scgi;\n"
-         << "  map $http_upgrade $connection_upgrade { default upgrade; '' close; }\n  upstream makruk {\n";
-    for (uint16_t p : ports) conf << "    server 127.0.0.1:" << p << " max_fails=1 fail_timeout=3s;\n";
-    conf << "  }\n  server {\n    listen 127.0.0.1:" << port_ << ";\n    location / {\n"
-         << "      proxy_pass http://makruk;\n      proxy_http_version 1.1;\n"
-         << "      proxy_set_header Upgrade $http_upgrade;\n      proxy_set_header Connection $connection_upgrade;\n"
-         << "      proxy_set_header Host $http_host;\n      proxy_set_header X-Forwarded-For $remote_addr;\n"
-         << "      proxy_read_timeout 1h;\n      proxy_next_upstream error timeout;\n      proxy_connect_timeout 2s;\n"
-         << "    }\n  }\n}\n";
+         << site << "}\n";
     conf.close();
     pid_ = fork();
     if (pid_ == 0) {
@@ -116,7 +134,7 @@ class Cluster : public ::testing::Test {
                                    "--cpu-max-ms", "2000", "--no-cpu-pause", "--test-clock", "--push-allow-http"}));
       ASSERT_TRUE(servers_.back()->started());
     }
-    nginx_ = std::make_unique<Nginx>(dir_ / "nginx", std::vector<uint16_t>{port(0), port(1), port(2)});
+    nginx_ = std::make_unique<Nginx>(dir_ / "nginx", std::vector<uint16_t>{port(0), port(1), port(2)}, PER_CLIENT);
     ASSERT_TRUE(answers(nginx_->port())) << "nginx answers";
   }
   void TearDown() override {
@@ -408,4 +426,38 @@ TEST_F(Cluster, WhilePostgresRestartsRequestsFailCleanlyThenEverythingResumes) {
   EXPECT_EQ(host.wait_for("ack", [](auto& m) { return m.as_object().contains("id"); }).at("v").as_int64(), 1);
   guest.wait_for("state", at_version(1));
   EXPECT_EQ(request(front(), http::verb::get, "/readyz").status, 200);
+}
+
+// One address cannot hold more connections than the cap by spreading them over
+// the instances: nginx counts them for all the instances together (each
+// instance sees only nginx's address). Other addresses are not affected, and a
+// place freed is taken again.
+TEST_F(Cluster, ConnectionsPerClientAreCappedAtTheFrontForAllInstancesTogether) {
+  auto [code, host_token, guest_token] = table();
+  std::vector<std::unique_ptr<WsClient>> held;
+  for (int i = 0; i < PER_CLIENT; ++i) {
+    held.push_back(std::make_unique<WsClient>(front(), WsOptions{"127.0.0.2"}));
+    ASSERT_TRUE(held.back()->connected()) << i << ": " << held.back()->error();
+    hello(*held.back(), code, "");  // a spectator each, so that no hello deadline closes them
+  }
+  // Round robin spread them: each instance holds a few, far under its own cap.
+  WsClient over(front(), WsOptions{"127.0.0.2"});
+  EXPECT_FALSE(over.connected());
+  EXPECT_EQ(over.handshake_response().result_int(), 429) << over.error();
+  Reply refused = request(front(), http::verb::get, "/api/lobby", "", RequestOptions{"127.0.0.2"});
+  EXPECT_EQ(refused.status, 429);
+  // Someone else is let in, and plays.
+  WsClient other(front(), WsOptions{"127.0.0.3"});
+  ASSERT_TRUE(other.connected()) << other.error();
+  hello(other, code, host_token);
+  EXPECT_EQ(request(front(), http::verb::get, "/api/lobby", "", RequestOptions{"127.0.0.3"}).status, 200);
+  // One of the first address's connections closes: its place is free again.
+  held.pop_back();
+  bool again = false;
+  for (int i = 0; i < 100 && !again; ++i) {
+    WsClient next(front(), WsOptions{"127.0.0.2"});
+    again = next.connected();
+    if (!again) std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_TRUE(again);
 }
