@@ -42,8 +42,8 @@ std::shared_ptr<const StaticFiles::File> StaticFiles::get(const std::filesystem:
   if (in.bad()) return nullptr;
   file->etag = etag_of(file->body);
   file->mtime = mtime;
-  // The size read, not the size seen: a file being written while read is
-  // kept under the size it had, and read again at the next request.
+  // The size stat saw, not the bytes read: a file rewritten between the two
+  // no longer matches at the next request, and is read again then.
   file->size = size;
   std::lock_guard lock(mutex_);
   auto it = files_.find(path);
@@ -69,7 +69,6 @@ std::size_t StaticFiles::kept_bytes() const {
 }
 
 bool StaticFiles::none_match(std::string_view header, std::string_view etag) {
-  const std::string_view opaque = etag;  // ours are always strong: "…"
   size_t i = 0;
   while (i < header.size()) {
     const char c = header[i];
@@ -82,7 +81,7 @@ bool StaticFiles::none_match(std::string_view header, std::string_view etag) {
     if (i >= header.size() || header[i] != '"') return false;  // not an entity tag: no match
     const size_t end = header.find('"', i + 1);
     if (end == std::string_view::npos) return false;
-    if (header.substr(i, end + 1 - i) == opaque) return true;
+    if (header.substr(i, end + 1 - i) == etag) return true;  // ours are strong: "…"
     i = end + 1;
   }
   return false;
