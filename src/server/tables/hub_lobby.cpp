@@ -28,16 +28,22 @@ void Hub::seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std
   if (!name) return bad(why);
   const int64_t t = now();
   const bool waiting = seekers_.count(c->id) != 0;
-  // The shared queue, read once for the limit and the pairing; nothing when
+  // The shared queue, read when first needed and then once only (for the
+  // limit and the pairing), so a refused request costs no read; nothing when
   // there is no bus or it does not answer (this instance then pairs alone).
   std::optional<std::vector<std::string>> queue;
-  if (bus_) queue = bus_->seeks();
-  if (!waiting && limits_.seeks_per_address && waiting_from(c->ip, queue) >= limits_.seeks_per_address)
+  bool read = false;
+  auto shared = [&]() -> const std::optional<std::vector<std::string>>& {
+    if (bus_ && !read) queue = bus_->seeks();
+    read = true;
+    return queue;
+  };
+  if (!waiting && limits_.seeks_per_address && waiting_from(c->ip, shared()) >= limits_.seeks_per_address)
     return send_error(*c, "", Error{ErrorCode::RateLimited, "too many people wait from your address"});
   if (!seeks_.allow(c->ip, t, limits_.seek_per_minute))
     return send_error(*c, "", Error{ErrorCode::RateLimited, "too many requests to find an opponent; wait a minute"});
   c->greeted = true;  // a seeker has said who it is: the hello deadline does not apply
-  if (queue && seek_shared(c, wish, *name, browser, t, *queue)) return;
+  if (shared() && seek_shared(c, wish, *name, browser, t, *queue)) return;
   uint64_t replaced = 0;
   auto pairing = matchmaker_.seek(Seek{c->id, browser, c->ip, *name, wish, t, ""}, &replaced);
   if (replaced) {
