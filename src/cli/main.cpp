@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/game.h"
+#include "core/messages.h"
 #include "core/notation.h"
 #include "core/perft.h"
 #include "engine/bench.h"
@@ -275,6 +276,7 @@ int main(int argc, char** argv) {
   adjCmd->add_option("actions", o.actions, "moves (e3e4, d5d6m) and count:w, stop:b, claim:w, resign:b, expire");
 
   auto* uciCmd = app.add_subcommand("uci", "speak UCI on standard input and output");
+  auto* messagesCmd = app.add_subcommand("messages", "list every message a player can be shown, as JSON");
   int benchDepth = 11;
   auto* benchCmd = app.add_subcommand("bench", "search a fixed set of positions; print nodes and speed");
   benchCmd->add_option("depth", benchDepth, "search depth (default 11)")->check(CLI::Range(1, 60));
@@ -484,6 +486,10 @@ int main(int argc, char** argv) {
   if (*perftCmd) return run_perft(o);
   if (*adjCmd) return run_adjudicate(o);
   if (*uciCmd) return engine::uci_loop(std::cin, std::cout);
+  if (*messagesCmd) {
+    std::cout << messages_json();
+    return std::cout ? 0 : 1;
+  }
   if (*benchCmd) return engine::run_bench(benchDepth, std::cout, benchEvalFile);
   if (*matchCmd) return run_match_command(mo);
   if (*selfplayCmd) return engine::run_selfplay_command(sp, std::cerr);

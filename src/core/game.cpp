@@ -55,13 +55,11 @@ bool parse_side(std::string_view s, Color& c) {
   return true;
 }
 
-const char* side_name(Color c) { return c == WHITE ? "White" : "Black"; }
+// A message about a side (messages.h: its `side`).
+Message about(Msg m, Color side) { return {m, {{"side", side_arg(side == WHITE)}}}; }
 
 // Reports why an action is refused; always false.
-bool refuse(std::string* error, std::string msg) {
-  if (error) *error = std::move(msg);
-  return false;
-}
+bool refuse(const Why& error, Message msg) { return error(std::move(msg)); }
 
 }  // namespace
 
@@ -70,7 +68,7 @@ Game::Game(const Position& pos, std::string startFen) : pos_(pos), start_fen_(st
 }
 
 std::optional<Game> Game::create(Variant variant, Counting counting, std::string_view fen,
-                                 std::string* error) {
+                                 Why error) {
   Position pos;
   if (fen.empty()) fen = Position::start_fen(variant);
   if (!pos.set(fen, variant, counting, error)) return std::nullopt;
@@ -89,9 +87,9 @@ MoveList Game::legal_moves() const {
   return list;
 }
 
-bool Game::refuse_if_over(std::string* error) const {
+bool Game::refuse_if_over(Why error) const {
   if (!over()) return false;
-  if (error) *error = "the game is over (" + std::string(reason_string(reason_)) + ")";
+  error({Msg::GameOver, {{"ending", reason_string(reason_)}}});
   return true;
 }
 
@@ -112,91 +110,96 @@ void Game::evaluate_end(Color mover) {
   if (count.running() && count.expired) return finish(Result::Draw, Reason::CountExpired);
 }
 
-bool Game::play(Move m, std::string* error) {
+bool Game::play(Move m, Why error) {
   if (refuse_if_over(error)) return false;
-  if (!is_legal(pos_, m)) return refuse(error, "illegal move '" + move_to_string(m) + "'");
+  if (!is_legal(pos_, m)) return refuse(error, {Msg::MoveIllegal, {{"move", move_to_string(m)}}});
   Color mover = pos_.side_to_move();
   pos_.do_move(m);
   keys_.push_back(pos_.key());
   record_.push_back(move_to_string(m));
-  if (draw_offer_ == ~mover) draw_offer_.reset();  // moving declines the other side's offer
+  if (draw_declined_ == ~mover) draw_declined_.reset();  // the side that offered moved on
+  if (draw_offer_ == ~mover) {  // moving declines the other side's offer
+    draw_offer_.reset();
+    draw_declined_ = mover;
+  }
   evaluate_end(mover);
   return true;
 }
 
-bool Game::start_count(Color side, std::string* error) {
+bool Game::start_count(Color side, Why error) {
   if (refuse_if_over(error)) return false;
   if (counting() == Counting::Automatic)
-    return refuse(error, "counts start by themselves in automatic counting mode");
+    return refuse(error, Msg::CountAutomatic);
   if (pos_.count().running())
-    return refuse(error, std::string(side_name(pos_.count().side)) + " is already counting");
+    return refuse(error, about(Msg::CountAlready, pos_.count().side));
   Count c = qualifying_count(pos_, side);
-  if (!c.running()) return refuse(error, std::string(side_name(side)) + " does not qualify for a count");
+  if (!c.running()) return refuse(error, about(Msg::CountNotQualified, side));
   pos_.set_count(c);
   record_.push_back(std::string("count:") + (side == WHITE ? "w" : "b"));
   if (c.expired) finish(Result::Draw, Reason::CountExpired);  // started at or beyond its limit
   return true;
 }
 
-bool Game::stop_count(Color side, std::string* error) {
+bool Game::stop_count(Color side, Why error) {
   if (refuse_if_over(error)) return false;
   if (counting() == Counting::Automatic)
-    return refuse(error, "a count cannot be stopped in automatic counting mode");
+    return refuse(error, Msg::CountStopAutomatic);
   if (!pos_.count().running() || pos_.count().side != side)
-    return refuse(error, std::string(side_name(side)) + " is not counting");
+    return refuse(error, about(Msg::CountNotCounting, side));
   pos_.set_count(Count{});
   record_.push_back(std::string("stop:") + (side == WHITE ? "w" : "b"));
   return true;
 }
 
-bool Game::claim_draw(Color side, std::string* error) {
+bool Game::claim_draw(Color side, Why error) {
   if (refuse_if_over(error)) return false;
   if (variant() != Variant::Ouk)
-    return refuse(error, "repetition draws are not claimed in Makruk (the third repetition draws by itself)");
+    return refuse(error, Msg::ClaimMakruk);
   if (repetitions() < 3)
-    return refuse(error, "no threefold repetition to claim (this position has occurred " +
-                             std::to_string(repetitions()) + " time" + (repetitions() == 1 ? "" : "s") + ")");
+    return refuse(error, {Msg::ClaimNone, {{"n", repetitions()}}});
   record_.push_back(std::string("claim:") + (side == WHITE ? "w" : "b"));
   finish(Result::Draw, Reason::Repetition);
   return true;
 }
 
-bool Game::resign(Color side, std::string* error) {
+bool Game::resign(Color side, Why error) {
   if (refuse_if_over(error)) return false;
   record_.push_back(std::string("resign:") + (side == WHITE ? "w" : "b"));
   finish(win_for(~side), Reason::Resignation);
   return true;
 }
 
-bool Game::offer_draw(Color side, std::string* error) {
+bool Game::offer_draw(Color side, Why error) {
   if (refuse_if_over(error)) return false;
-  if (draw_offer_ == side) return refuse(error, std::string(side_name(side)) + " has already offered a draw");
-  if (draw_offer_) return refuse(error, std::string(side_name(~side)) + " offers a draw: accept or decline it");
+  if (draw_offer_ == side) return refuse(error, about(Msg::DrawAlreadyOffered, side));
+  if (draw_offer_) return refuse(error, about(Msg::DrawOffered, ~side));
   if (offered_at_[side] == plies())
-    return refuse(error, std::string(side_name(side)) + " may offer a draw again after its next move");
+    return refuse(error, about(Msg::DrawAgainLater, side));
   record_.push_back(std::string("offer:") + (side == WHITE ? "w" : "b"));
   draw_offer_ = side;
+  draw_declined_.reset();
   offered_at_[side] = plies();
   return true;
 }
 
-bool Game::accept_draw(Color side, std::string* error) {
+bool Game::accept_draw(Color side, Why error) {
   if (refuse_if_over(error)) return false;
-  if (draw_offer_ != ~side) return refuse(error, "no draw offer to accept");
+  if (draw_offer_ != ~side) return refuse(error, Msg::DrawNoneToAccept);
   record_.push_back(std::string("accept:") + (side == WHITE ? "w" : "b"));
   finish(Result::Draw, Reason::Agreement);
   return true;
 }
 
-bool Game::decline_draw(Color side, std::string* error) {
+bool Game::decline_draw(Color side, Why error) {
   if (refuse_if_over(error)) return false;
-  if (draw_offer_ != ~side) return refuse(error, "no draw offer to decline");
+  if (draw_offer_ != ~side) return refuse(error, Msg::DrawNoneToDecline);
   record_.push_back(std::string("decline:") + (side == WHITE ? "w" : "b"));
   draw_offer_.reset();
+  draw_declined_ = side;
   return true;
 }
 
-bool Game::expire(std::string* error) {
+bool Game::expire(Why error) {
   if (refuse_if_over(error)) return false;
   record_.push_back("expire");
   finish(Result::Draw, Reason::Expired);
@@ -207,13 +210,13 @@ bool is_move_action(std::string_view action) {
   return action.find(':') == std::string_view::npos && action != "expire";
 }
 
-bool Game::apply(std::string_view action, std::string* error) {
+bool Game::apply(std::string_view action, Why error) {
   if (action == "expire") return expire(error);
   if (size_t colon = action.find(':'); colon != std::string_view::npos) {
     std::string_view verb = action.substr(0, colon);
     Color side;
     if (!parse_side(action.substr(colon + 1), side))
-      return refuse(error, "malformed action '" + std::string(action) + "' (side must be w or b)");
+      return refuse(error, {Msg::ActionMalformed, {{"action", action}}});
     if (verb == "count") return start_count(side, error);
     if (verb == "stop") return stop_count(side, error);
     if (verb == "claim") return claim_draw(side, error);
@@ -221,7 +224,7 @@ bool Game::apply(std::string_view action, std::string* error) {
     if (verb == "offer") return offer_draw(side, error);
     if (verb == "accept") return accept_draw(side, error);
     if (verb == "decline") return decline_draw(side, error);
-    return refuse(error, "unknown action '" + std::string(action) + "'");
+    return refuse(error, {Msg::ActionUnknown, {{"action", action}}});
   }
   if (refuse_if_over(error)) return false;
   Move m = parse_move(pos_, action, error);

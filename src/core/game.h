@@ -40,30 +40,36 @@ bool is_move_action(std::string_view action);
 class Game {
  public:
   // Starts from `fen` (the variant's start position when empty). Returns
-  // nothing and sets *error when the FEN is malformed.
+  // nothing and says why in `error` when the FEN is malformed. Refusals say
+  // why in `error` too (messages.h).
   static std::optional<Game> create(Variant variant, Counting counting, std::string_view fen,
-                                    std::string* error);
+                                    Why error);
 
   // Applies one action: a coordinate move ("e3e4", "d5d6m"), or "count:w",
   // "stop:b", "claim:w", "resign:b", "offer:w" (a draw), "accept:b",
   // "decline:b", or "expire" (the table's time ran out). A refused action
   // changes nothing.
-  bool apply(std::string_view action, std::string* error);
+  bool apply(std::string_view action, Why error);
 
-  bool play(Move m, std::string* error);
-  bool start_count(Color side, std::string* error);
-  bool stop_count(Color side, std::string* error);
-  bool claim_draw(Color side, std::string* error);
-  bool resign(Color side, std::string* error);
+  bool play(Move m, Why error);
+  bool start_count(Color side, Why error);
+  bool stop_count(Color side, Why error);
+  bool claim_draw(Color side, Why error);
+  bool resign(Color side, Why error);
   // A draw offer stands until the other side accepts it, declines it or
   // moves. A side offers at most once per move of its own.
-  bool offer_draw(Color side, std::string* error);
-  bool accept_draw(Color side, std::string* error);
-  bool decline_draw(Color side, std::string* error);
+  bool offer_draw(Color side, Why error);
+  bool accept_draw(Color side, Why error);
+  bool decline_draw(Color side, Why error);
   // The side whose draw offer stands, if any.
   std::optional<Color> draw_offer() const { return draw_offer_; }
+  // The side that declined the last offer (by declining it or by moving),
+  // until the side that offered moves or offers again.
+  std::optional<Color> draw_declined() const { return draw_declined_; }
+  // Whether `side` may offer a draw now (once per move of its own).
+  bool may_offer_draw(Color side) const { return !over() && !draw_offer_ && offered_at_[side] != plies(); }
   // Ends the game with no winner or loser (recorded as a draw, reason Expired).
-  bool expire(std::string* error);
+  bool expire(Why error);
 
   const Position& position() const { return pos_; }
   Variant variant() const { return pos_.variant(); }
@@ -83,12 +89,13 @@ class Game {
 
  private:
   explicit Game(const Position& pos, std::string startFen);
-  bool refuse_if_over(std::string* error) const;
+  bool refuse_if_over(Why error) const;
   void evaluate_end(Color mover);
   void finish(Result r, Reason why) {
     result_ = r;
     reason_ = why;
     draw_offer_.reset();  // an ended game has no offer standing
+    draw_declined_.reset();
   }
 
   Position pos_;
@@ -98,6 +105,7 @@ class Game {
   Result result_ = Result::Ongoing;
   Reason reason_ = Reason::None;
   std::optional<Color> draw_offer_;
+  std::optional<Color> draw_declined_;
   int offered_at_[2] = {-1, -1};  // the ply of each side's last offer
 };
 

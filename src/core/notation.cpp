@@ -48,9 +48,6 @@ bool parse_square(std::string_view s, Square& out) {
   return true;
 }
 
-void set_error(std::string* error, std::string msg) {
-  if (error) *error = std::move(msg);
-}
 
 std::string san_with(const Position& pos, Move m, const char* const letters[PIECE_TYPE_NB],
                      const char* promotionMark) {
@@ -100,12 +97,12 @@ std::string move_to_string(Move m) {
   return s;
 }
 
-Move parse_move(const Position& pos, std::string_view text, std::string* error) {
+Move parse_move(const Position& pos, std::string_view text, Why error) {
   Square from, to;
   bool promo = text.size() == 5 && text[4] == 'm';
   if ((text.size() != 4 && !promo) || !parse_square(text.substr(0, 2), from) ||
       !parse_square(text.substr(2, 2), to)) {
-    set_error(error, "malformed move '" + std::string(text) + "' (expected e.g. e3e4 or d5d6m)");
+    error({Msg::MoveMalformed, {{"move", text}}});
     return Move();
   }
   MoveList legal;
@@ -113,12 +110,12 @@ Move parse_move(const Position& pos, std::string_view text, std::string* error) 
   for (Move m : legal) {
     if (m.from() != from || m.to() != to) continue;
     if (promo && !m.is_promotion()) {
-      set_error(error, "move '" + std::string(text) + "' does not promote (no trailing 'm')");
+      error({Msg::MoveNoPromotion, {{"move", text}}});
       return Move();
     }
     return m;
   }
-  set_error(error, "illegal move '" + std::string(text) + "'");
+  error({Msg::MoveIllegal, {{"move", text}}});
   return Move();
 }
 
@@ -128,7 +125,7 @@ std::string move_to_thai_san(const Position& pos, Move m) {
   return san_with(pos, m, THAI_LETTERS, "=ม็");
 }
 
-Move parse_san(const Position& pos, std::string_view text, std::string* error) {
+Move parse_san(const Position& pos, std::string_view text, Why error) {
   std::string_view s = text;
   while (!s.empty() && (s.back() == '+' || s.back() == '#' || s.back() == '!' || s.back() == '?'))
     s.remove_suffix(1);
@@ -138,7 +135,7 @@ Move parse_san(const Position& pos, std::string_view text, std::string* error) {
     s.remove_suffix(2);
   }
   auto bad = [&] {
-    set_error(error, "malformed SAN '" + std::string(text) + "'");
+    error({Msg::SanMalformed, {{"move", text}}});
     return Move();
   };
   if (s.size() < 2) return bad();
@@ -162,8 +159,7 @@ Move parse_san(const Position& pos, std::string_view text, std::string* error) {
   Move found;
   const int matches = matching_moves(pos, legal, pt, to, fromFile, fromRank, capture ? 1 : 0, promo, found);
   if (matches == 1) return found;
-  set_error(error, matches ? "ambiguous SAN '" + std::string(text) + "'"
-                           : "illegal move '" + std::string(text) + "'");
+  error({matches ? Msg::SanAmbiguous : Msg::MoveIllegal, {{"move", text}}});
   return Move();
 }
 
@@ -203,6 +199,17 @@ std::string_view typed_error_string(TypedError e) {
     case TypedError::Illegal: return "illegal";
     case TypedError::Ambiguous: return "ambiguous";
     default: return "";
+  }
+}
+
+Message typed_error_message(TypedError e, std::string_view text) {
+  const size_t b = text.find_first_not_of(" \t\n\r"), end = text.find_last_not_of(" \t\n\r");
+  const std::string_view move = b == std::string_view::npos ? "" : text.substr(b, end - b + 1);
+  switch (e) {
+    case TypedError::Bad: return {Msg::TypedBad, {{"move", move}}};
+    case TypedError::Illegal: return {Msg::TypedIllegal, {{"move", move}}};
+    case TypedError::Ambiguous: return {Msg::TypedAmbiguous, {{"move", move}}};
+    default: return Msg::TypedEmpty;
   }
 }
 

@@ -15,15 +15,15 @@ std::string move_to_string(Move m);
 // Parses a coordinate move and matches it against the legal moves: "d5d6" and
 // "d5d6m" both name a promotion; 'm' on a move that does not promote is refused.
 // Returns a null move when the text is malformed or the move is illegal, and
-// says which in *error.
-Move parse_move(const Position& pos, std::string_view text, std::string* error = nullptr);
+// says which in `error` (messages.h: move.*).
+Move parse_move(const Position& pos, std::string_view text, Why error = nullptr);
 
 // Standard algebraic notation of a legal move: "Nd2", "exd6=M+", "Kb2", "Rxa8#".
 std::string move_to_san(const Position& pos, Move m);
 // The same with Thai piece letters (ข ม็ ค ม ร), promotion written "=ม็".
 std::string move_to_thai_san(const Position& pos, Move m);
 // Parses SAN (check marks optional, "=M" optional on promotions).
-Move parse_san(const Position& pos, std::string_view text, std::string* error = nullptr);
+Move parse_san(const Position& pos, std::string_view text, Why error = nullptr);
 
 // What a player types into the move box, in the notation the game screen shows
 // or any other a player is likely to type: SAN with or without 'x', check
@@ -34,6 +34,7 @@ Move parse_san(const Position& pos, std::string_view text, std::string* error = 
 enum class TypedError { None, Empty, Bad, Illegal, Ambiguous };
 Move parse_typed_move(const Position& pos, std::string_view text, TypedError* why = nullptr);
 std::string_view typed_error_string(TypedError e);  // "empty", "bad", "illegal", "ambiguous"
+Message typed_error_message(TypedError e, std::string_view text);  // typed.*
 
 std::string square_name(Square s);
 

@@ -73,9 +73,7 @@ bool same_name(std::string_view a, std::string_view b) {
   return true;
 }
 
-void fail(std::string* error, std::string why) {
-  if (error) *error = std::move(why);
-}
+void fail(const Why& error, Message why) { error(std::move(why)); }
 
 }  // namespace
 
@@ -189,9 +187,9 @@ size_t number_prefix(std::string_view t) {
 
 }  // namespace
 
-std::optional<PgnGame> read_pgn(std::string_view text, Variant fallback, std::string* error) {
+std::optional<PgnGame> read_pgn(std::string_view text, Variant fallback, Why error) {
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a byte-order mark
-  if (text.size() > 1000000) return fail(error, "the text is too long (at most 1,000,000 characters)"), std::nullopt;
+  if (text.size() > 1000000) return fail(error, Msg::PgnTooLong), std::nullopt;
   PgnGame g;
   g.variant = fallback;
   size_t i = 0;
@@ -205,7 +203,7 @@ std::optional<PgnGame> read_pgn(std::string_view text, Variant fallback, std::st
     ++i;
     std::string name, value;
     if (!read_tag(text, i, name, value)) {
-      fail(error, "malformed tag near line " + std::to_string(line) + " (a tag is [Name \"value\"])");
+      fail(error, {Msg::PgnTag, {{"line", line}}});
       return std::nullopt;
     }
     line = 1;
@@ -216,7 +214,7 @@ std::optional<PgnGame> read_pgn(std::string_view text, Variant fallback, std::st
   for (const auto& [k, v] : g.tags) {
     if (k == "Variant") {
       auto v2 = parse_pgn_variant(v);
-      if (!v2) return fail(error, "unknown variant '" + v + "' (makruk or cambodian)"), std::nullopt;
+      if (!v2) return fail(error, {Msg::PgnVariant, {{"variant", v}}}), std::nullopt;
       g.variant = *v2;
       variantGiven = true;
     } else if (k == "FEN") {
@@ -239,10 +237,10 @@ std::optional<PgnGame> read_pgn(std::string_view text, Variant fallback, std::st
     }
   }
   Position pos;
-  std::string why;
+  Message why;
   const std::string start = fen.empty() ? std::string(Position::start_fen(g.variant)) : fen;
   if (!pos.set(start, g.variant, Counting::Automatic, &why))
-    return fail(error, "the FEN is not a position: " + why), std::nullopt;
+    return fail(error, {Msg::PgnFen, {{"reason", std::move(why)}}}), std::nullopt;
   g.fen = fen.empty() ? "" : pos.fen();
 
   // The moves.
@@ -256,7 +254,7 @@ std::optional<PgnGame> read_pgn(std::string_view text, Variant fallback, std::st
     }
     if (c == '{') {
       const size_t end = rest.find('}', j);
-      if (end == std::string_view::npos) return fail(error, "a comment '{' is never closed"), std::nullopt;
+      if (end == std::string_view::npos) return fail(error, Msg::PgnComment), std::nullopt;
       j = end + 1;
       continue;
     }
@@ -271,7 +269,7 @@ std::optional<PgnGame> read_pgn(std::string_view text, Variant fallback, std::st
       continue;
     }
     if (c == ')') {
-      if (depth == 0) return fail(error, "a variation ')' closes nothing"), std::nullopt;
+      if (depth == 0) return fail(error, Msg::PgnVariationCloses), std::nullopt;
       --depth;
       ++j;
       continue;
@@ -291,21 +289,28 @@ std::optional<PgnGame> read_pgn(std::string_view text, Variant fallback, std::st
     while (token.starts_with(".")) token.remove_prefix(1);
     if (token.empty()) continue;  // a move number alone
     const int number = pos.game_ply() / 2 + 1;
-    const std::string where = std::to_string(number) + (pos.side_to_move() == WHITE ? ". " : "... ");
-    std::string sanWhy, coordWhy;
+    Message sanWhy, coordWhy(Msg::Detail);  // Detail: no coordinates' reason yet
     Move m = parse_san(pos, token, &sanWhy);
     if (m.is_none()) m = parse_move(pos, token, &coordWhy);
     if (m.is_none()) {
       MoveList legal;
       generate_legal(pos, legal);
-      const std::string reason = legal.size == 0 ? "the game is over there (no legal move)" : sanWhy;
-      return fail(error, where + std::string(token) + ": " + reason), std::nullopt;
+      // Well-formed coordinates (e6e4) that are not a legal move there are
+      // illegal, not unreadable: the coordinates' reason says so.
+      const bool coordinates = coordWhy.id != Msg::Detail && coordWhy.id != Msg::MoveMalformed;
+      Message reason = legal.size == 0 ? Message(Msg::PgnNoLegalMove) : coordinates ? coordWhy : sanWhy;
+      return fail(error, {Msg::PgnMove,
+                          {{"number", number},
+                           {"side", side_arg(pos.side_to_move() == WHITE)},
+                           {"move", token},
+                           {"reason", std::move(reason)}}}),
+             std::nullopt;
     }
     g.moves.push_back(move_to_string(m));
     pos.do_move(m);
-    if (g.moves.size() > 2000) return fail(error, "too many moves (at most 2,000)"), std::nullopt;
+    if (g.moves.size() > 2000) return fail(error, Msg::PgnTooManyMoves), std::nullopt;
   }
-  if (depth > 0) return fail(error, "a variation '(' is never closed"), std::nullopt;
+  if (depth > 0) return fail(error, Msg::PgnVariationOpen), std::nullopt;
   return g;
 }
 

@@ -43,9 +43,10 @@ struct PgnGame {
 // Reads the first game of a PGN text, or a plain list of moves (SAN or
 // coordinates, with or without numbers), or a FEN alone. The variant comes
 // from a Variant tag, else `fallback`. Comments, variations, NAGs and
-// annotations are skipped. Returns nothing and says why in *error: a
+// annotations are skipped. Returns nothing and says why in `error`: a
 // malformed tag or FEN, an unknown variant, or the first move that is not
-// legal, named with its number and side ("12. … Nf3: illegal move 'Nf3'").
-std::optional<PgnGame> read_pgn(std::string_view text, Variant fallback, std::string* error);
+// legal, named with its number and side ("12... Nf3: illegal move 'Nf3'";
+// messages.h: pgn.*).
+std::optional<PgnGame> read_pgn(std::string_view text, Variant fallback, Why error);
 
 }  // namespace makruk

@@ -99,11 +99,8 @@ void Position::move_piece(Square from, Square to) {
   board_[to] = p;
 }
 
-bool Position::set(std::string_view fen, Variant variant, Counting counting, std::string* error) {
-  auto fail = [error](std::string msg) {
-    if (error) *error = std::move(msg);
-    return false;
-  };
+bool Position::set(std::string_view fen, Variant variant, Counting counting, Why error) {
+  auto fail = [&error](Message m) { return error(std::move(m)); };
   std::vector<std::string_view> fields;
   for (size_t i = 0; i < fen.size();) {
     while (i < fen.size() && fen[i] == ' ') ++i;
@@ -112,8 +109,8 @@ bool Position::set(std::string_view fen, Variant variant, Counting counting, std
     if (j > i) fields.push_back(fen.substr(i, j - i));
     i = j;
   }
-  if (fields.size() < 2) return fail("FEN: expected at least a board and a side to move");
-  if (fields.size() > 6) return fail("FEN: too many fields (at most 6)");
+  if (fields.size() < 2) return fail(Msg::FenFields);
+  if (fields.size() > 6) return fail(Msg::FenTooManyFields);
 
   Position p{Empty{}};  // built aside so that a failure changes nothing
   p.variant_ = variant;
@@ -129,62 +126,60 @@ bool Position::set(std::string_view fen, Variant variant, Counting counting, std
   for (size_t i = 0; i < board.size(); ++i) {
     char c = board[i];
     if (c == '/') {
-      if (file != 8) return fail("FEN board: rank " + std::to_string(rank + 1) + " does not have 8 squares");
-      if (rank == 0) return fail("FEN board: more than 8 ranks");
+      if (file != 8) return fail({Msg::FenRankShort, {{"rank", rank + 1}}});
+      if (rank == 0) return fail(Msg::FenTooManyRanks);
       --rank;
       file = 0;
     } else if (c >= '1' && c <= '8') {
       file += c - '0';
-      if (file > 8) return fail("FEN board: rank " + std::to_string(rank + 1) + " has more than 8 squares");
+      if (file > 8) return fail({Msg::FenRankLong, {{"rank", rank + 1}}});
     } else {
       size_t idx = PIECE_LETTERS.find(char(std::toupper(static_cast<unsigned char>(c))));
       if (idx == std::string_view::npos || idx == 0 || idx == PROMOTED)
-        return fail(std::string("FEN board: unknown piece letter '") + c + "'");
-      if (file >= 8) return fail("FEN board: rank " + std::to_string(rank + 1) + " has more than 8 squares");
+        return fail({Msg::FenLetter, {{"letter", std::string(1, c)}}});
+      if (file >= 8) return fail({Msg::FenRankLong, {{"rank", rank + 1}}});
       PieceType pt = PieceType(idx);
       if (i + 1 < board.size() && board[i + 1] == '~') {
-        if (pt != MET) return fail(std::string("FEN board: only a met may be marked promoted ('~' after '") + c + "')");
+        if (pt != MET) return fail({Msg::FenPromoted, {{"letter", std::string(1, c)}}});
         pt = PROMOTED;
         ++i;
       }
       Color col = std::isupper(static_cast<unsigned char>(c)) ? WHITE : BLACK;
       Square s = make_square(file, rank);
       if (pt == PAWN && relative_rank(col, s) >= 5)
-        return fail("FEN board: an unpromoted pawn on its sixth rank or beyond (" +
-                    std::string(1, char('a' + file)) + std::to_string(rank + 1) + ")");
+        return fail({Msg::FenPawnRank, {{"square", std::string(1, char('a' + file)) + std::to_string(rank + 1)}}});
       p.put_piece(make_piece(col, pt), s);
       ++file;
     }
   }
-  if (rank != 0 || file != 8) return fail("FEN board: expected 8 ranks of 8 squares");
+  if (rank != 0 || file != 8) return fail(Msg::FenRanks);
   for (Color c : {WHITE, BLACK})
     if (popcount(p.pieces(c, KING)) != 1)
-      return fail(std::string("FEN board: ") + (c == WHITE ? "White" : "Black") + " must have exactly one king");
+      return fail({Msg::FenKings, {{"side", side_arg(c == WHITE)}}});
   // No more material than a game can have (no pawn promotes to anything but a
   // met-mover); this also keeps every legal move list within MAX_MOVES.
   for (Color c : {WHITE, BLACK}) {
-    const char* side = c == WHITE ? "White" : "Black";
+    const std::string_view side = side_arg(c == WHITE);
     for (PieceType pt : {KHON, KNIGHT, ROOK})
       if (popcount(p.pieces(c, pt)) > 2)
-        return fail(std::string("FEN board: ") + side + " has more than two " +
-                    (pt == KHON ? "khons" : pt == KNIGHT ? "knights" : "rooks"));
+        return fail({Msg::FenTooManyPieces,
+                     {{"side", side}, {"piece", pt == KHON ? "khon" : pt == KNIGHT ? "knight" : "rook"}}});
     if (popcount(p.pieces(c, PAWN)) > 8)
-      return fail(std::string("FEN board: ") + side + " has more than eight pawns");
+      return fail({Msg::FenTooManyPawns, {{"side", side}}});
     if (popcount(p.pieces(c, PAWN) | p.met_movers(c)) > 9)
-      return fail(std::string("FEN board: ") + side +
-                  " has more than nine pawns, mets and promoted pawns together");
+      return fail({Msg::FenTooManyMets, {{"side", side}}});
   }
 
   // Field 2: side to move.
   if (fields[1] == "w") p.side_ = WHITE;
   else if (fields[1] == "b") p.side_ = BLACK;
-  else return fail("FEN side to move: expected 'w' or 'b', got '" + std::string(fields[1]) + "'");
+  else return fail({Msg::FenSide, {{"got", fields[1]}}});
 
   // Field 3: Ouk first-move rights.
   StateInfo si;
   if (fields.size() > 2 && fields[2] != "-") {
     if (variant == Variant::Makruk)
-      return fail("FEN rights: must be '-' in Makruk, got '" + std::string(fields[2]) + "'");
+      return fail({Msg::FenRightsMakruk, {{"got", fields[2]}}});
     for (char c : fields[2]) {
       uint8_t bit;
       Square sq;
@@ -195,12 +190,12 @@ bool Position::set(std::string_view fen, Variant variant, Counting counting, std
         case 'd': bit = BLACK_NEANG_RIGHT; sq = BLACK_NEANG_START; need = make_piece(BLACK, MET); break;
         case 'e': bit = BLACK_KING_RIGHT; sq = BLACK_KING_START; need = make_piece(BLACK, KING); break;
         default:
-          return fail(std::string("FEN rights: unknown letter '") + c + "' (expected D, E, d, e or -)");
+          return fail({Msg::FenRightsLetter, {{"letter", std::string(1, c)}}});
       }
-      if (si.rights & bit) return fail(std::string("FEN rights: letter '") + c + "' repeated");
+      if (si.rights & bit) return fail({Msg::FenRightsRepeated, {{"letter", std::string(1, c)}}});
       if (p.board_[sq] != need)
-        return fail(std::string("FEN rights: '") + c + "' needs the " +
-                    (type_of(need) == KING ? "king" : "neang") + " on its starting square");
+        return fail({Msg::FenRightsPiece,
+                     {{"letter", std::string(1, c)}, {"piece", type_of(need) == KING ? "king" : "neang"}}});
       si.rights |= bit;
     }
   }
@@ -210,21 +205,21 @@ bool Position::set(std::string_view fen, Variant variant, Counting counting, std
   if (fields.size() > 3) {
     int unused;
     if (fields[3] != "-" && !parse_number(fields[3], unused))
-      return fail("FEN field 4: expected '-' or a number, got '" + std::string(fields[3]) + "'");
+      return fail({Msg::FenField4, {{"got", fields[3]}}});
   }
   if (fields.size() > 4) {
     int unused;
     if (!parse_number(fields[4], unused))
-      return fail("FEN field 5: expected a number, got '" + std::string(fields[4]) + "'");
+      return fail({Msg::FenField5, {{"got", fields[4]}}});
   }
   if (fields.size() > 5) {
     if (!parse_number(fields[5], moveNumber) || moveNumber < 1)
-      return fail("FEN move number: expected a positive number, got '" + std::string(fields[5]) + "'");
+      return fail({Msg::FenMoveNumber, {{"got", fields[5]}}});
   }
   p.ply_ = 2 * (moveNumber - 1) + (p.side_ == BLACK);
 
   if (p.attackers_to(p.king_square(~p.side_), p.pieces()) & p.pieces(p.side_))
-    return fail("FEN: the side not to move is in check");
+    return fail(Msg::FenCheck);
 
   si.key = 0;
   p.states_.push_back(si);

@@ -8,6 +8,7 @@
 
 #include "bitboard.h"
 #include "count.h"
+#include "messages.h"
 #include "types.h"
 
 namespace makruk {
@@ -49,8 +50,9 @@ class Position {
   Position();
 
   // Parses a FEN (RULES.md §8). On failure returns false, leaves the position
-  // unchanged and describes the fault (field and problem) in *error.
-  bool set(std::string_view fen, Variant variant, Counting counting, std::string* error);
+  // unchanged and describes the fault (field and problem) in `error`
+  // (messages.h: fen.*).
+  bool set(std::string_view fen, Variant variant, Counting counting, Why error);
   std::string fen() const;
 
   Variant variant() const { return variant_; }

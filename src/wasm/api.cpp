@@ -4,24 +4,32 @@
 // file builds natively (MAKRUK_API_MAIN) into a program that answers the same
 // calls line by line, which the tests compare with the WebAssembly build.
 //
-//   mk_game(variant, counting, fen, actions)   the game after the actions
+//   mk_game(variant, counting, fen, actions)   the game after the actions (and what each side may do)
 //   mk_search(variant, fen, actions, depth, ms, lines) the engine's best moves there
 //   mk_pgn(text, variant)                       a PGN, move list or FEN read (pgn.h)
 //   mk_positions(variant, counting, fen, actions) the FEN before the first move and after each
 //   mk_typed(variant, fen, text)                 a move as a player typed it (notation.h)
+//   mk_level_move(variant, counting, fen, actions, level, seed) what the CPU at a level does there
+//   mk_network(variant, bytes, size)             the learned evaluation mk_level_move plays with
 //
 // variant: "makruk" or "ouk"; counting: "auto" or "declare"; fen: empty for
 // the usual start; actions: space-separated, as the server records them
 // ("e3e4 count:b d6d5"). Each answer is one JSON object, valid until the next
-// call: {"ok":false,"error":"…"} for bad input.
+// call: {"ok":false,"error":"…","msg":"…","args":{…}} for bad input (the error
+// in English, and as a message id with its parameters: core/messages.h).
+#include <algorithm>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <string_view>
 
+#include "core/count.h"
 #include "core/game.h"
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "core/pgn.h"
+#include "engine/levels.h"
+#include "engine/nnue.h"
 #include "engine/search.h"
 
 using namespace makruk;
@@ -45,22 +53,24 @@ void quote(std::string& out, std::string_view s) {
   out += '"';
 }
 
-const char* fail(const std::string& why) {
+// A refusal: `error` in English (or as given), and the message.
+const char* fail(const Message& why, std::string_view error = {}) {
   answer = "{\"ok\":false,\"error\":";
-  quote(answer, why);
-  answer += "}";
+  quote(answer, error.data() ? error : std::string_view(why.english()));
+  std::string m = why.json();  // {"msg":…,"args":…}
+  answer += "," + m.substr(1);
   return answer.c_str();
 }
 
 // The game from the arguments, or nothing (and *error).
 std::optional<Game> replay(std::string_view variant, std::string_view counting, std::string_view fen,
-                           std::string_view actions, std::string* error) {
+                           std::string_view actions, Message* error) {
   if (variant != "makruk" && variant != "ouk") {
-    *error = "variant must be 'makruk' or 'ouk'";
+    *error = Msg::VariantBad;
     return std::nullopt;
   }
   if (counting != "auto" && counting != "declare") {
-    *error = "counting must be 'auto' or 'declare'";
+    *error = Msg::CountingBad;
     return std::nullopt;
   }
   auto game = Game::create(variant == "ouk" ? Variant::Ouk : Variant::Makruk,
@@ -74,7 +84,7 @@ std::optional<Game> replay(std::string_view variant, std::string_view counting, 
     if (j > i) {
       ++n;
       if (!game->apply(actions.substr(i, j - i), error)) {
-        *error = "action " + std::to_string(n) + " ('" + std::string(actions.substr(i, j - i)) + "'): " + *error;
+        *error = Message(Msg::ActionFailed, {{"n", n}, {"action", actions.substr(i, j - i)}, {"reason", *error}});
         return std::nullopt;
       }
     }
@@ -83,12 +93,21 @@ std::optional<Game> replay(std::string_view variant, std::string_view counting, 
   return game;
 }
 
+// The CPU opponent's engine (mk_level_move): kept for its hash table, with the learned
+// evaluation once mk_network has given it (the hand-written one until then), as the
+// server's CPU players have it built in.
+engine::Engine& level_engine() {
+  static engine::Engine* eng = new engine::Engine();
+  return *eng;
+}
+engine::nnue::Networks level_networks;
+
 }  // namespace
 
 extern "C" {
 
 const char* mk_game(const char* variant, const char* counting, const char* fen, const char* actions) {
-  std::string error;
+  Message error;
   auto game = replay(variant, counting, fen, actions, &error);
   if (!game) return fail(error);
   // The moves in both notations, from the start.
@@ -135,17 +154,29 @@ const char* mk_game(const char* variant, const char* counting, const char* fen, 
   } else {
     answer += "null";
   }
-  answer += ",\"repetitions\":" + std::to_string(game->repetitions()) + "}";
+  answer += ",\"repetitions\":" + std::to_string(game->repetitions());
+  // What each side may do besides moving, as the server's state says it (game_now in
+  // src/server/tables/hub.cpp): start a count, stop its own, claim a draw; and the offer standing.
+  const bool declare = !game->over() && game->counting() == Counting::Declaration;
+  auto flag = [](bool b) { return b ? "true" : "false"; };
+  auto can_count = [&](Color side) { return declare && !c.running() && qualifying_count(now, side).running(); };
+  auto can_stop = [&](Color side) { return declare && c.running() && c.side == side; };
+  answer += std::string(",\"canCount\":{\"w\":") + flag(can_count(WHITE)) + ",\"b\":" + flag(can_count(BLACK)) + "}";
+  answer += std::string(",\"canStop\":{\"w\":") + flag(can_stop(WHITE)) + ",\"b\":" + flag(can_stop(BLACK)) + "}";
+  answer += std::string(",\"canClaim\":") + flag(!game->over() && game->variant() == Variant::Ouk && game->repetitions() >= 3);
+  answer += ",\"drawOffer\":";
+  answer += game->draw_offer() ? (*game->draw_offer() == WHITE ? "\"w\"" : "\"b\"") : "null";
+  answer += "}";
   return answer.c_str();
 }
 
 // The best `lines` moves (1 to 8), each with its score and line, best first; the
 // first is also given as best, score and pv.
 const char* mk_search(const char* variant, const char* fen, const char* actions, int depth, int ms, int lines) {
-  std::string error;
+  Message error;
   auto game = replay(variant, "auto", fen, actions, &error);
   if (!game) return fail(error);
-  if (count_legal(game->position()) == 0) return fail("no legal move in this position");
+  if (count_legal(game->position()) == 0) return fail(Msg::NoLegalMove);
   static engine::Engine* eng = new engine::Engine();  // one, kept for its hash table
   engine::Limits limits;
   limits.depth = depth > 0 ? depth : 0;
@@ -178,7 +209,7 @@ const char* mk_search(const char* variant, const char* fen, const char* actions,
 }
 
 const char* mk_positions(const char* variant, const char* counting, const char* fen, const char* actions) {
-  std::string error;
+  Message error;
   auto game = replay(variant, counting, fen, actions, &error);
   if (!game) return fail(error);
   auto start = Game::create(game->variant(), game->counting(), game->start_fen(), &error);
@@ -195,23 +226,112 @@ const char* mk_positions(const char* variant, const char* counting, const char* 
   return answer.c_str();
 }
 
-// {"ok":true,"move":"e3e4"}, or {"ok":false,"error":"empty"|"bad"|"illegal"|"ambiguous"}
-// ("error" names the position when the FEN is refused).
+// {"ok":true,"move":"e3e4"}, or {"ok":false,"error":"empty"|"bad"|"illegal"|"ambiguous"} with the
+// message (typed.*) ("error" names the position when the FEN is refused).
 const char* mk_typed(const char* variant, const char* fen, const char* text) {
-  std::string error;
+  Message error;
   auto game = replay(variant, "auto", fen, "", &error);
   if (!game) return fail(error);
   TypedError why;
   const Move m = parse_typed_move(game->position(), text, &why);
-  if (m.is_none()) return fail(std::string(typed_error_string(why)));
+  if (m.is_none()) return fail(typed_error_message(why, text), typed_error_string(why));
   answer = "{\"ok\":true,\"move\":";
   quote(answer, move_to_string(m));
   answer += "}";
   return answer.c_str();
 }
 
-const char* mk_pgn(const char* text, const char* variant) {
+// What the CPU at `level` (1 to 8, engine/levels.h) does in the game after the actions, as
+// the server's CPU player does it (cpu_actions in src/server/cpu/cpu.cpp, the same steps):
+// a draw offered to it answered first (accepted when clearly worse, or no better than
+// level once a count runs), then, in declaration mode, a count it qualifies for started or
+// its own count stopped when it can win, then its move, chosen by play_at_level within
+// the server's time (1 s, 1.5 s at level 8). The CPU is the side a draw is offered to, else
+// the side to move. `seed` makes the lower levels' choice reproducible.
+// {"ok":true,"actions":["count:b","h8a8"]}, or {"ok":false,"error":…} when the game is over.
+const char* mk_level_move(const char* variant, const char* counting, const char* fen, const char* actions, int level,
+                          double seed) {
+  Message error;
+  auto game = replay(variant, counting, fen, actions, &error);
+  if (!game) return fail(error);
+  if (game->over()) return fail(Msg::GameFinished);
+  engine::Engine& eng = level_engine();
+  std::mt19937_64 rng{static_cast<uint64_t>(seed < 0 ? -seed : seed)};
+  level = std::clamp(level, engine::MIN_LEVEL, engine::MAX_LEVEL);
+  const int max_ms = 1500;
+  std::vector<std::string> out;
+  Position pos = game->position();
+  const bool answer_offer = game->draw_offer().has_value();
+  const Color cpu = answer_offer ? ~*game->draw_offer() : pos.side_to_move();
+  bool move = true;
+  if (answer_offer) {
+    const std::string me = cpu == WHITE ? "w" : "b";
+    engine::Limits probe;
+    probe.depth = 6;
+    probe.movetime = std::max(1, max_ms / 3);
+    const int score = eng.search(pos, probe).score;
+    const int mine = pos.side_to_move() == cpu ? score : -score;
+    if (mine <= -50 || (pos.count().running() && mine <= 50)) {
+      out.push_back("accept:" + me);
+      move = false;
+    } else {
+      out.push_back("decline:" + me);
+      move = pos.side_to_move() == cpu;
+    }
+  }
+  if (move) {
+    const Color us = pos.side_to_move();
+    const std::string side = us == WHITE ? "w" : "b";
+    if (pos.counting() == Counting::Declaration) {
+      const Count& c = pos.count();
+      if (!c.running()) {
+        Count q = qualifying_count(pos, us);
+        if (q.running()) {
+          pos.set_count(q);
+          out.push_back("count:" + side);
+        }
+      } else if (c.side == us) {
+        Position stopped = pos;
+        stopped.set_count(Count{});
+        engine::Limits probe;
+        probe.depth = 6;
+        probe.movetime = std::max(1, max_ms / 4);
+        if (eng.search(stopped, probe).score >= 400) {
+          pos = stopped;
+          out.push_back("stop:" + side);
+        }
+      }
+    }
+    engine::Limits limits;
+    limits.movetime = std::min(max_ms, level >= engine::MAX_LEVEL ? 1500 : 1000);
+    engine::SearchResult r = engine::play_at_level(eng, pos, level, limits, rng);
+    if (!r.best.is_none()) out.push_back(move_to_string(r.best));
+  }
+  answer = "{\"ok\":true,\"actions\":[";
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (i) answer += ',';
+    quote(answer, out[i]);
+  }
+  answer += "]}";
+  return answer.c_str();
+}
+
+// The learned evaluation for one variant's CPU moves (a network file, src/engine/nets/):
+// {"ok":true}, or {"ok":false,"error":…} (the evaluation stays as it was).
+const char* mk_network(const char* variant, const unsigned char* bytes, int size) {
   std::string error;
+  std::shared_ptr<const engine::nnue::Network> net =
+      engine::nnue::load(std::string_view(reinterpret_cast<const char*>(bytes), size < 0 ? 0 : size), &error);
+  if (!net) return fail(Message::detail(error));
+  if (std::string_view(variant) == "ouk") level_networks.ouk = net;
+  else level_networks.makruk = net;
+  level_engine().set_networks(level_networks);
+  answer = "{\"ok\":true}";
+  return answer.c_str();
+}
+
+const char* mk_pgn(const char* text, const char* variant) {
+  Message error;
   auto g = read_pgn(text, std::string_view(variant) == "ouk" ? Variant::Ouk : Variant::Makruk, &error);
   if (!g) return fail(error);
   answer = "{\"ok\":true,\"variant\":";
@@ -240,12 +360,15 @@ const char* mk_pgn(const char* text, const char* variant) {
 
 #ifdef MAKRUK_API_MAIN
 #include <chrono>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 
 // One call per line, fields separated by tabs: "game\tVARIANT\tCOUNTING\tFEN\tACTIONS"
 // (or "positions\t…" with the same fields), "typed\tVARIANT\tFEN\tTEXT",
-// "search\tVARIANT\tFEN\tACTIONS\tDEPTH[\tLINES]" or "pgn\tTEXT\tVARIANT" (TEXT with "\n" for
-// new lines); one JSON answer per line. For
+// "search\tVARIANT\tFEN\tACTIONS\tDEPTH[\tLINES]", "pgn\tTEXT\tVARIANT" (TEXT with "\n" for
+// new lines), "level\tVARIANT\tCOUNTING\tFEN\tACTIONS\tLEVEL\tSEED" or "network\tVARIANT\tFILE";
+// one JSON answer per line. For
 // searches the node count and time go to standard error.
 int main() {
   for (std::string line; std::getline(std::cin, line);) {
@@ -266,6 +389,15 @@ int main() {
       std::string text = f[1];  // "\n" stands for a new line
       for (size_t k; (k = text.find("\\n")) != std::string::npos;) text.replace(k, 2, "\n");
       std::cout << mk_pgn(text.c_str(), f[2].c_str()) << "\n";
+    } else if (f[0] == "level" && f.size() == 7) {
+      std::cout << mk_level_move(f[1].c_str(), f[2].c_str(), f[3].c_str(), f[4].c_str(), std::atoi(f[5].c_str()),
+                                 std::atof(f[6].c_str()))
+                << "\n";
+    } else if (f[0] == "network" && f.size() == 3) {
+      std::ifstream in(f[2], std::ios::binary);
+      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      std::cout << mk_network(f[1].c_str(), reinterpret_cast<const unsigned char*>(bytes.data()), int(bytes.size()))
+                << "\n";
     } else if (f[0] == "search" && (f.size() == 5 || f.size() == 6)) {
       auto t0 = std::chrono::steady_clock::now();
       const int lines = f.size() == 6 ? std::atoi(f[5].c_str()) : 1;

@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include <zlib.h>
 
 #include "push_receiver.h"
 #include "server/net/static_files.h"
@@ -266,11 +267,20 @@ TEST_F(ServerTest, DrawOffers) {
   EXPECT_EQ(str(s, "drawOffer"), "w");
   host.send({{"t", "accept-draw"}, {"v", 1}});  // not one's own offer
   EXPECT_EQ(str(host.wait_for("error"), "code"), "bad-request");
+  EXPECT_FALSE(s.at("canOfferDraw").at("w").as_bool());  // an offer stands
   guest.send({{"t", "decline-draw"}, {"v", 1}});
   s = host.wait_for("state", at_version(2));
   EXPECT_TRUE(s.at("drawOffer").is_null());
+  // The one who offered is told it was declined, and may offer again only after a move.
+  EXPECT_EQ(str(s, "drawDeclined"), "b");
+  EXPECT_FALSE(s.at("canOfferDraw").at("w").as_bool());
+  EXPECT_TRUE(s.at("canOfferDraw").at("b").as_bool());
+  host.send({{"t", "offer-draw"}, {"v", 2}});
+  EXPECT_EQ(str(host.wait_for("error"), "code"), "bad-request");
   host.send({{"t", "move"}, {"v", 2}, {"move", "e3e4"}});
-  guest.wait_for("state", at_version(3));
+  s = guest.wait_for("state", at_version(3));
+  EXPECT_TRUE(s.at("drawDeclined").is_null());  // told until the offering side moves
+  EXPECT_TRUE(s.at("canOfferDraw").at("w").as_bool());
   guest.send({{"t", "offer-draw"}, {"v", 3}});
   host.wait_for("state", at_version(4));
   host.send({{"t", "accept-draw"}, {"v", 4}});
@@ -287,10 +297,57 @@ TEST_F(ServerTest, DrawOffers) {
   s = me.wait_for("state", at_version(2), 30s);  // the offer, then the CPU's answer
   ASSERT_FALSE(s.is_null());
   EXPECT_TRUE(s.at("drawOffer").is_null());
+  EXPECT_EQ(str(s, "drawDeclined"), "b");  // the CPU declined: the player is told
   EXPECT_EQ(str(s, "result"), "*");
   EXPECT_EQ(s.at("moves").as_array().size(), 0u);  // it is still White's (the player's) turn
   me.send({{"t", "move"}, {"v", 2}, {"move", "e3e4"}});
   EXPECT_FALSE(me.wait_for("state", at_version(4), 30s).is_null());  // and the CPU plays on
+}
+
+// A game's record (JSON) goes out in gzip to a browser that takes it, and
+// reads the same once unpacked; to one that does not, as it is.
+TEST_F(ServerTest, GameRecordsGoOutInGzip) {
+  auto [code, hostToken, guestToken] = two_players({{"name", "Somchai"}});
+  WsClient host(port()), guest(port());
+  both_hello(host, guest, code, hostToken, guestToken);
+  host.send({{"t", "start"}});
+  json::value s = guest.wait_for("state", at_version(0));
+  const std::string id = str(s, "gameId");
+  for (int v = 0; v < 16; ++v) {  // each pawn a step forward
+    const std::string file(1, char('a' + v / 2));
+    const std::string move = v % 2 ? file + "6" + file + "5" : file + "3" + file + "4";
+    (v % 2 ? guest : host).send({{"t", "move"}, {"v", v}, {"move", move}});
+    s = host.wait_for("state", at_version(v + 1));
+    ASSERT_FALSE(s.is_null());
+  }
+  Reply plain = request(port(), http::verb::get, "/api/games/" + id);
+  ASSERT_EQ(plain.status, 200);
+  ASSERT_GE(plain.text.size(), 1024u);
+  EXPECT_EQ(plain.header("content-encoding"), "");
+  RequestOptions o;
+  o.headers.push_back({"Accept-Encoding", "gzip, deflate, br"});
+  Reply packed = request(port(), http::verb::get, "/api/games/" + id, "", o);
+  ASSERT_EQ(packed.status, 200);
+  EXPECT_EQ(packed.header("content-encoding"), "gzip");
+  EXPECT_EQ(packed.header("vary"), "Accept-Encoding");
+  ASSERT_GE(packed.text.size(), 2u);
+  EXPECT_EQ(uint8_t(packed.text[0]), 0x1f);
+  EXPECT_EQ(uint8_t(packed.text[1]), 0x8b);
+  EXPECT_LT(packed.text.size(), plain.text.size() / 2);
+  // Unpacked, the same record.
+  z_stream z{};
+  ASSERT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
+  std::string out(plain.text.size() + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(packed.text.data());
+  z.avail_in = uInt(packed.text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = uInt(out.size());
+  EXPECT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  inflateEnd(&z);
+  EXPECT_EQ(out, plain.text);
+  // A short answer goes as it is.
+  EXPECT_EQ(request(port(), http::verb::get, "/api/lobby", "", o).header("content-encoding"), "");
 }
 
 TEST_F(ServerTest, BadInputIsRefusedAndChangesNothing) {
@@ -576,6 +633,16 @@ TEST(StaticFiles, AreSentInTheEncodingTheBrowserTakes) {
     EXPECT_EQ(r.header("content-type").rfind(c.target == "/assets/app.js" ? "text/javascript" : c.target == "/favicon.svg" ? "image/svg+xml" : "text/html", 0), 0u);
   }
 
+  // A missing file is not found (not the client's page under its name); a
+  // path without an extension is a route of the client.
+  for (const std::string missing : {"/robots.txt", "/missing.js", "/assets/gone.css"}) {
+    SCOPED_TRACE(missing);
+    Reply r = get(missing, "br, gzip");
+    EXPECT_EQ(r.status, 404);
+    EXPECT_EQ(r.header("content-type"), "text/plain; charset=utf-8");
+  }
+  EXPECT_EQ(get("/learn/makruk", "br").text, "BROTLI-INDEX");
+
   // Each copy has its own validator; a browser that holds the copy it would
   // get is answered 304 without a body, whatever else it lists.
   const Reply br = get("/", "br"), gz = get("/", "gzip"), plain = get("/", "");
@@ -628,7 +695,7 @@ TEST(StaticFiles, AreSentInTheEncodingTheBrowserTakes) {
   EXPECT_EQ(conditional(http::verb::get, "/", "br", next.header("etag")).status, 304);
   // A file removed is no longer served from memory.
   std::filesystem::remove(root / "favicon.svg");
-  EXPECT_EQ(get("/favicon.svg", "").text, "<!doctype html><title>plain</title>");
+  EXPECT_EQ(get("/favicon.svg", "").status, 404);
   server.kill_hard();
   std::filesystem::remove_all(root);
   std::filesystem::remove_all(root.string() + "-data");
@@ -741,12 +808,14 @@ TEST(GameLink, PreviewTagsAndPictures) {
   EXPECT_NE(html.find("<meta property=\"og:title\" content=\"Som &lt;b&gt;&quot;chai&quot;&lt;/b&gt; – Dara · Makruk\" />"),
             std::string::npos) << html;
   EXPECT_EQ(html.find("<b>"), std::string::npos) << "a name is never markup";
-  EXPECT_NE(html.find("content=\"1–0 (checkmate) after 3 moves."), std::string::npos) << html;
+  // Three half-moves from White's turn: two moves as players count them.
+  EXPECT_NE(html.find("content=\"1–0 (checkmate) after 2 moves."), std::string::npos) << html;
   EXPECT_NE(html.find("<meta property=\"og:image\" content=\"https://makruk.example/api/games/" + id + ".png?size=card\" />"),
             std::string::npos) << html;
   EXPECT_NE(html.find("<meta property=\"og:url\" content=\"https://makruk.example/g/" + id + "\" />"), std::string::npos);
   EXPECT_NE(html.find("<meta name=\"twitter:card\" content=\"summary_large_image\" />"), std::string::npos);
-  EXPECT_NE(html.find("<title>Som &lt;b&gt;"), std::string::npos);
+  EXPECT_NE(html.find("<title>Som &lt;b&gt;&quot;chai&quot;&lt;/b&gt; – Dara · Makruk</title>"), std::string::npos) << html;
+  EXPECT_EQ(html.find("Makruk · Makruk"), std::string::npos) << "the game's name once";
   EXPECT_EQ(html.find("content=\"Play Makruk\""), std::string::npos) << "the description is the game's";
 
   // PNG: signature, then IHDR's width and height (big-endian).

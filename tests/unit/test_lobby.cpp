@@ -1,7 +1,8 @@
 // Finding an opponent: the pairing queue on its own (compatibility, order,
 // cancelling, one entry per browser, never oneself), then through the hub
-// (paired players land in a started table; closing leaves the queue; counts;
-// limits).
+// (paired players land at a table whose game begins when both are there; a
+// player who declines or does not come ends it, and the other is told;
+// closing leaves the queue; counts; limits).
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
@@ -154,20 +155,97 @@ TEST_F(Lobby, TwoSeekersLandInAStartedTableAndAThirdWaits) {
   EXPECT_EQ(pa["seat"], 0);  // waited longer: the host
   EXPECT_EQ(pb["seat"], 1);
   EXPECT_EQ(pa["opponent"], "Dara");
-  EXPECT_EQ(pa["party"].as_object()["status"], "playing");  // no Start needed
+  // The game begins when both have come to the table: no Start needed.
+  EXPECT_EQ(pa["party"].as_object()["status"], "ready");
+  EXPECT_EQ(pa["party"].as_object()["pairing"].as_object()["arriveBy"], clock_ - 100 + 30000);
   // The tokens are seats of that table.
   const std::string code(pa["code"].as_string());
-  auto host = client("10.0.0.1");
+  auto host = client("10.0.0.1"), guest = client("10.0.0.2");
   say(host, json::object{{"t", "hello"}, {"code", code}, {"token", pa["token"]}});
   EXPECT_EQ(host->last("welcome")["seat"], 0);
+  EXPECT_EQ(host->count("state"), 0u);  // the other is not there yet
+  say(guest, json::object{{"t", "hello"}, {"code", code}, {"token", pb["token"]}});
   EXPECT_EQ(host->last("state")["v"], 0);
+  EXPECT_EQ(guest->last("state")["v"], 0);
+  EXPECT_EQ(host->last("party")["status"], "playing");
+  EXPECT_FALSE(host->last("party").contains("pairing"));
+  // The pairing's deadline passing later changes nothing.
+  clock_ += 60000;
+  flush();
+  hub_->tick();
+  EXPECT_EQ(host->last("party")["status"], "playing");
   // A third waits.
   say(c, seekMsg("Noi", "browser-c"));
   EXPECT_EQ(c->count("paired"), 0u);
   flush();
   EXPECT_EQ(c->last("lobby")["waiting"], 1);
-  EXPECT_EQ(c->last("lobby")["playing"], 1);  // the host is connected to a running game
+  EXPECT_EQ(c->last("lobby")["playing"], 2);  // both are connected to a running game
   EXPECT_EQ(body(hub_->lobby())["waiting"], 1);
+}
+
+// A player practising while waiting taps "Not now": the table ends unstarted
+// and the one who came is told who declined (and may seek again).
+TEST_F(Lobby, APairedPlayerWhoDeclinesEndsTheTableAndTheOtherIsTold) {
+  auto a = client("10.0.0.1"), b = client("10.0.0.2");
+  say(a, seekMsg("Somchai", "browser-a"));
+  say(b, seekMsg("Busy B", "browser-b"));
+  json::object pa = a->last("paired"), pb = b->last("paired");
+  const std::string code(pa["code"].as_string());
+  auto host = client("10.0.0.1");
+  say(host, json::object{{"t", "hello"}, {"code", code}, {"token", pa["token"]}});
+  // A wrong token declines nothing.
+  say(b, json::object{{"t", "decline-pairing"}, {"code", code}, {"token", "not-a-token"}});
+  EXPECT_EQ(b->last("error")["code"], "forbidden");
+  EXPECT_EQ(host->last("party")["status"], "ready");
+  say(b, json::object{{"t", "decline-pairing"}, {"code", code}, {"token", pb["token"]}});
+  EXPECT_EQ(b->last("pairing-ended")["reason"], "declined");
+  json::object party = host->last("party");
+  EXPECT_EQ(party["status"], "expired");
+  EXPECT_EQ(party["pairing"].as_object()["ended"], "declined");
+  EXPECT_EQ(party["pairing"].as_object()["missing"], 1);
+  EXPECT_EQ(host->count("state"), 0u);  // no game was ever played
+  // Coming later changes nothing, and declining again is refused.
+  auto late = client("10.0.0.2");
+  say(late, json::object{{"t", "hello"}, {"code", code}, {"token", pb["token"]}});
+  EXPECT_EQ(late->count("state"), 0u);
+  say(b, json::object{{"t", "decline-pairing"}, {"code", code}, {"token", pb["token"]}});
+  EXPECT_EQ(b->last("error")["code"], "conflict");
+  // Both may seek again at once.
+  auto a2 = client("10.0.0.1"), b2 = client("10.0.0.2");
+  say(a2, seekMsg("Somchai", "browser-a"));
+  say(b2, seekMsg("Busy B", "browser-b"));
+  EXPECT_EQ(b2->count("paired"), 1u);
+}
+
+// A paired player who does not come within 30 s: the one who came is told,
+// and so is the absent one's own page (its "opponent found" notice goes).
+TEST_F(Lobby, APairedPlayerWhoDoesNotComeInTimeEndsTheTable) {
+  auto a = client("10.0.0.1"), b = client("10.0.0.2");
+  say(a, seekMsg("Somchai", "browser-a"));
+  say(b, seekMsg("Absent", "browser-b"));
+  json::object pa = a->last("paired");
+  const std::string code(pa["code"].as_string());
+  auto host = client("10.0.0.1");
+  say(host, json::object{{"t", "hello"}, {"code", code}, {"token", pa["token"]}});
+  clock_ += 10000;
+  flush();  // the check comes early: nothing yet
+  EXPECT_EQ(host->last("party")["status"], "ready");
+  clock_ += 25000;
+  flush();
+  json::object party = host->last("party");
+  EXPECT_EQ(party["status"], "expired");
+  EXPECT_EQ(party["pairing"].as_object()["ended"], "absent");
+  EXPECT_EQ(party["pairing"].as_object()["missing"], 1);
+  EXPECT_EQ(b->last("pairing-ended")["reason"], "absent");
+  EXPECT_EQ(a->last("pairing-ended")["reason"], "absent");
+}
+
+// A turn-based pairing begins at once: nobody need be there.
+TEST_F(Lobby, ATurnBasedPairingBeginsAtOnce) {
+  auto a = client("10.0.0.1"), b = client("10.0.0.2");
+  say(a, json::object{{"t", "seek"}, {"name", "A"}, {"browser", "a"}, {"mode", "turn"}});
+  say(b, json::object{{"t", "seek"}, {"name", "B"}, {"browser", "b"}, {"mode", "turn"}});
+  EXPECT_EQ(a->last("paired")["party"].as_object()["status"], "playing");
 }
 
 TEST_F(Lobby, ClosingThePageOrCancellingLeavesTheQueue) {

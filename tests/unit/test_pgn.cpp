@@ -166,6 +166,9 @@ TEST(Pgn, BadInputIsRefusedNamingTheMove) {
   EXPECT_EQ(error, "2. Kb5: illegal move 'Kb5'");
   EXPECT_FALSE(read_pgn("1. e4 d5 2. exd5 Qd8", Variant::Makruk, &error));
   EXPECT_EQ(error, "2... Qd8: malformed SAN 'Qd8'");
+  // Well-formed coordinates that are not legal there are illegal, not malformed.
+  EXPECT_FALSE(read_pgn("e3e4 e6e4", Variant::Makruk, &error));
+  EXPECT_EQ(error, "1... e6e4: illegal move 'e6e4'");
   EXPECT_FALSE(read_pgn("[Variant \"chess\"]\n1. e4", Variant::Makruk, &error));
   EXPECT_EQ(error, "unknown variant 'chess' (makruk or cambodian)");
   EXPECT_FALSE(read_pgn("[Event \"unclosed]\n1. e4", Variant::Makruk, &error));

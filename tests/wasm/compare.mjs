@@ -146,6 +146,68 @@ for (const [variant, moves] of positions) {
   const s = (performance.now() - t0) / 1000;
   console.log(`review of a ${played.length}-ply game at depth 10: ${s.toFixed(1)} s, ${nodes} nodes, ${Math.round(nodes / s)} n/s`);
 }
+// The CPU opponent without the server (mk_level_move, the web client's offline practice): at
+// every level, in both variants and counting modes, actions the game takes; the same on the
+// native build (the lower levels' choice at random is the standard library's own, so the two
+// need not choose alike). A lone king counts at once in declaration mode; a draw offer is
+// answered; the learned evaluation loads (mk_network), and a file that is none is refused.
+{
+  const levelMove = core.cwrap('mk_level_move', 'string', ['string', 'string', 'string', 'string', 'number', 'number']);
+  const network = core.cwrap('mk_network', 'string', ['string', 'number', 'number']);
+  const isMove = (a) => !a.includes(':') && a !== 'expire';
+  const bytesIn = (b) => {
+    const p = core._malloc(b.length);
+    core.HEAPU8.set(b, p);
+    return p;
+  };
+  let wrong = 0;
+  const nativeCalls = [];
+  const nativeAfter = [];
+  const takes = (variant, counting, fen, line, r, who) => {
+    const after = r.ok ? JSON.parse(game(variant, counting, fen, [...line, ...r.actions].join(' '))) : null;
+    if (!after?.ok || !r.actions.some(isMove)) {
+      if (wrong++ < 3) console.log(`level move refused (${who}): ${variant} ${counting} [${line.join(' ')}] -> ${JSON.stringify(r)}`);
+      return null;
+    }
+    return after;
+  };
+  for (const useNet of [false, true]) {
+    if (useNet) {
+      for (const [v, file] of [['makruk', 'default.nnue'], ['ouk', 'ouk.nnue']]) {
+        const b = fs.readFileSync(path.join(root, 'src', 'engine', 'nets', file));
+        const p = bytesIn(b);
+        if (!JSON.parse(network(v, p, b.length)).ok) wrong++;
+        core._free(p);
+      }
+      const p = bytesIn(Buffer.from('none'));
+      if (JSON.parse(network('makruk', p, 4)).ok) wrong++;
+      core._free(p);
+    }
+    for (const variant of ['makruk', 'ouk']) {
+      for (const counting of ['auto', 'declare']) {
+        const fen = variant === 'makruk' && counting === 'declare' ? '8/8/4k3/8/8/3MK3/8/7R b - - 0 30' : '';
+        const line = [];
+        for (let level = 1; level <= 8; level++) {
+          nativeCalls.push(['level', variant, counting, fen, line.join(' '), String(level), String(level)].join('\t'));
+          nativeAfter.push([variant, counting, fen, line.slice()]);
+          const r = JSON.parse(levelMove(variant, counting, fen, line.join(' '), level, level));
+          if (level === 1 && fen && r.actions?.[0] !== 'count:b') wrong++;
+          const after = takes(variant, counting, fen, line, r, 'wasm');
+          if (!after) break;
+          line.push(...r.actions);
+          if (after.result !== '*') break;
+        }
+      }
+    }
+  }
+  const offer = JSON.parse(levelMove('makruk', 'auto', '', 'e3e4 offer:w', 3, 1));
+  if (!/^(accept|decline):b$/.test(offer.actions?.[0] ?? '')) wrong++;
+  const n = spawnSync(native, [], { input: nativeCalls.join('\n') + '\n', encoding: 'utf8' });
+  const answers = n.stdout.trim().split('\n');
+  answers.forEach((a, i) => takes(...nativeAfter[i], JSON.parse(a), 'native'));
+  console.log(`CPU levels 1-8 (mk_level_move): ${nativeCalls.length} moves each side, ${wrong} wrong`);
+  if (wrong) searchFailed += wrong;
+}
 const size = fs.statSync(path.join(wasmDir, 'makruk.wasm')).size;
 console.log(`makruk.wasm: ${size} bytes`);
 if (differ || searchFailed) {

@@ -77,13 +77,15 @@ std::string_view reason_words(std::string_view reason) {
 std::string game_page_html(const std::string& index_html, const GameSnapshot& game, const std::string& public_url) {
   const std::string variant = game.variant == "ouk" ? "Ouk Chatrang" : "Makruk";
   const std::string title = game.white + " – " + game.black + " · " + variant;
+  // Moves as players count them (a move of each side), not half-moves.
+  const int moves = (game.moves + 1) / 2;
+  const std::string moves_text = std::to_string(moves) + (moves == 1 ? " move" : " moves");
   std::string about;
   if (game.result == "*") {
-    about = "A game in progress, " + std::to_string(game.moves) + " moves so far.";
+    about = "A game in progress, " + moves_text + " so far.";
   } else {
     const std::string score = game.result == "1-0" ? "1–0" : game.result == "0-1" ? "0–1" : "½–½";
-    about = score + " (" + std::string(reason_words(game.reason)) + ") after " + std::to_string(game.moves) +
-            " moves.";
+    about = score + " (" + std::string(reason_words(game.reason)) + ") after " + moves_text + ".";
   }
   about += " Replay and review it on Makruk.";
   const std::string page = public_url + "/g/" + game.id;
@@ -105,7 +107,9 @@ std::string game_page_html(const std::string& index_html, const GameSnapshot& ga
   meta("name", "twitter:card", "summary_large_image");
   std::string html = index_html;
   if (size_t t0 = html.find("<title>"), t1 = html.find("</title>"); t0 != std::string::npos && t1 > t0)
-    html.replace(t0, t1 + 8 - t0, "<title>" + html_escape(title) + " · Makruk</title>");
+    // The site's name once: a Makruk game's title ends with it already.
+    html.replace(t0, t1 + 8 - t0,
+                 "<title>" + html_escape(title) + (game.variant == "ouk" ? " · Makruk" : "") + "</title>");
   const std::string description = "<meta name=\"description\" content=\"";
   if (size_t d = html.find(description); d != std::string::npos) {
     const size_t from = d + description.size(), to = html.find('"', from);

@@ -23,6 +23,7 @@
 
 #include "engine/egtb.h"
 #include "server/image/game_pictures.h"
+#include "server/net/compress.h"
 #include "server/net/static_files.h"
 #include "server/tables/hub.h"
 #include "server/text.h"
@@ -365,7 +366,13 @@ Response serve_static(Context& ctx, const Request& req) {
   bool escapes = !rel.empty() && *rel.begin() == "..";
   std::filesystem::path file = ctx.web_dir / rel;
   std::error_code ec;
-  if (escapes || rel.empty() || !std::filesystem::is_regular_file(file, ec)) file = ctx.web_dir / "index.html";
+  if (escapes || rel.empty() || !std::filesystem::is_regular_file(file, ec)) {
+    // A missing file (a name with an extension: /robots.txt, /x.js) is not
+    // found; any other path is a route of the client, which index.html loads.
+    if (!escapes && rel.has_extension())
+      return make_response(req, 404, "Not found.\n", "text/plain; charset=utf-8");
+    file = ctx.web_dir / "index.html";
+  }
   std::filesystem::path sent = file;
   std::string_view encoding;
   bool compressed = false;
@@ -750,7 +757,12 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
           HttpReply r = co_await asio::co_spawn(
               ctx.hub_ioc, call_hub(ctx, head ? http::verb::get : req.method(), target, req.body(), ip,
                                               std::string(req[http::field::authorization])), use_awaitable);
-          res = make_response(req, r.status, std::move(r.body), r.content_type);
+          // A long answer (a game's record) goes out in gzip to a browser that takes it.
+          std::optional<std::string> packed;
+          if (r.body.size() >= GZIP_MIN_BYTES && accepts(req, "gzip")) packed = gzip(r.body);
+          res = make_response(req, r.status, packed ? std::move(*packed) : std::move(r.body), r.content_type);
+          if (packed) res.set(http::field::content_encoding, "gzip");
+          res.set(http::field::vary, "Accept-Encoding");
         }
         res.set(http::field::cache_control, "no-store");
       } else if (req.method() == http::verb::get || head) {

@@ -29,24 +29,47 @@ std::string hex(const unsigned char* p, size_t n) {
 }
 
 HttpReply reply(int status, const json::value& v) { return HttpReply{status, json::serialize(v)}; }
-HttpReply error_reply(const Error& e) {
-  return reply(http_status(e.code), json::object{{"error", e.message}, {"code", error_code_name(e.code)}});
+
+void add_message(json::object& o, const Message& m) {
+  o["msg"] = message_id(m.id);
+  json::object args;
+  for (const Message::Arg& a : m.args) {
+    if (a.nested) {
+      json::object inner{{"error", a.text}};
+      add_message(inner, *a.nested);
+      args[a.name] = std::move(inner);
+    } else if (a.number) {
+      args[a.name] = std::stoll(a.text);
+    } else {
+      args[a.name] = a.text;
+    }
+  }
+  o["args"] = std::move(args);
 }
-HttpReply bad_request(std::string msg) { return error_reply(Error{ErrorCode::BadRequest, std::move(msg)}); }
+
+json::object error_json(std::string_view code, const Message& m) {
+  json::object o{{"error", m.english()}, {"code", code}};
+  add_message(o, m);
+  return o;
+}
+json::object error_json(const Error& e) { return error_json(error_code_name(e.code), e.msg); }
+
+HttpReply error_reply(const Error& e) { return reply(http_status(e.code), error_json(e)); }
+HttpReply bad_request(Message why) { return error_reply(Error{ErrorCode::BadRequest, std::move(why)}); }
 HttpReply storage_failed(const std::exception& e) {
-  return reply(500, json::object{{"error", std::string("storage failed: ") + e.what()}, {"code", "internal"}});
+  return reply(500, error_json("internal", {Msg::StorageFailed, {{"detail", e.what()}}}));
 }
 
 // Parses a JSON object, or explains why not.
-std::optional<json::object> parse_object(const std::string& text, std::string& why) {
+std::optional<json::object> parse_object(const std::string& text, Message& why) {
   boost::system::error_code ec;
   json::value v = json::parse(text, ec);
   if (ec) {
-    why = "malformed JSON: " + ec.message();
+    why = {Msg::JsonMalformed, {{"detail", ec.message()}}};
     return std::nullopt;
   }
   if (!v.is_object()) {
-    why = "expected a JSON object";
+    why = Msg::JsonNotObject;
     return std::nullopt;
   }
   return v.as_object();
@@ -100,7 +123,7 @@ bool breaks_the_line(uint32_t cp) { return cp == 0x2028 || cp == 0x2029 || (cp >
 
 // A display name: trimmed, 1–24 characters (code points) of valid UTF-8 without control or
 // direction characters, at least one of them visible.
-std::optional<std::string> clean_name(const std::string& raw, std::string& why) {
+std::optional<std::string> clean_name(const std::string& raw, Message& why) {
   size_t b = raw.find_first_not_of(" \t"), e = raw.find_last_not_of(" \t");
   std::string name = b == std::string::npos ? "" : raw.substr(b, e - b + 1);
   size_t chars = 0;
@@ -108,25 +131,25 @@ std::optional<std::string> clean_name(const std::string& raw, std::string& why) 
   for (size_t i = 0; i < name.size(); ++chars) {
     const auto cp = next_code_point(name, i);
     if (!cp) {
-      why = "the name is not valid UTF-8";
+      why = Msg::NameUtf8;
       return std::nullopt;
     }
     if (*cp < 0x20 || *cp == 0x7F) {
-      why = "the name must be text without control characters";
+      why = Msg::NameControl;
       return std::nullopt;
     }
     if (direction_control(*cp) || breaks_the_line(*cp) || (*cp >= 0x80 && *cp < 0xA0)) {
-      why = "the name must be text without control or direction characters";
+      why = Msg::NameDirection;
       return std::nullopt;
     }
     visible = visible || !invisible(*cp);
   }
   if (chars > 0 && !visible) {
-    why = "the name must have a visible character";
+    why = Msg::NameInvisible;
     return std::nullopt;
   }
   if (chars == 0 || chars > MAX_NAME) {
-    why = "the name must have 1 to " + std::to_string(MAX_NAME) + " characters";
+    why = {Msg::NameLength, {{"max", MAX_NAME}}};
     return std::nullopt;
   }
   return name;
@@ -180,6 +203,12 @@ json::object party_json(const Party& p) {
   o["key"] = r.invite_key;
   o["rematch"] = json::object{{"offeredBy", seat_or_null(p.rematch_offer())},
                               {"declinedBy", seat_or_null(p.rematch_declined_by())}};
+  // A table from "find an opponent" whose players are still coming, or whose
+  // pairing ended before the game began (a player declined or did not come).
+  if (p.arrive_by && !p.game())
+    o["pairing"] = json::object{{"arriveBy", p.arrive_by}};
+  else if (!p.pairing_ended.empty())
+    o["pairing"] = json::object{{"ended", p.pairing_ended}, {"missing", seat_or_null(p.pairing_missing)}};
   return o;
 }
 
@@ -219,6 +248,10 @@ json::object game_now(const Party& p, const char* type) {
   o["canStop"] = json::object{{"w", can_stop(WHITE)}, {"b", can_stop(BLACK)}};
   o["canClaim"] = !game.over() && game.variant() == Variant::Ouk && game.repetitions() >= 3;
   o["drawOffer"] = game.draw_offer() ? json::value(*game.draw_offer() == WHITE ? "w" : "b") : json::value(nullptr);
+  // The side that declined the last offer (the one who offered is told so
+  // until it moves), and who may offer now (once per move of one's own).
+  o["drawDeclined"] = game.draw_declined() ? json::value(*game.draw_declined() == WHITE ? "w" : "b") : json::value(nullptr);
+  o["canOfferDraw"] = json::object{{"w", game.may_offer_draw(WHITE)}, {"b", game.may_offer_draw(BLACK)}};
   return o;
 }
 
@@ -412,6 +445,11 @@ void Hub::expire_if_due(Party& p) {
 void Hub::tick() {
   const int64_t now = this->now();
   for (auto& [code, p] : parties_) expire_if_due(p);
+  // Pairings whose players did not come (when a deferred check was missed).
+  std::vector<std::string> pairings;
+  for (auto& [code, p] : parties_)
+    if (p.arrive_by && now >= p.arrive_by) pairings.push_back(code);
+  for (const std::string& code : pairings) check_pairing(code);
   // Turn-based tables out of memory whose 45 days have run out: opening one
   // ends it (find).
   std::vector<std::string> due;
@@ -442,15 +480,13 @@ bool Hub::code_guess_allowed(const std::string& ip, bool wrong) {
 
 namespace detail {
 
-HttpReply rate_limited(const std::string& what) {
-  return error_reply(Error{ErrorCode::RateLimited, "too many " + what + " from your address; wait a minute"});
-}
+HttpReply rate_limited(Msg what) { return error_reply(Error{ErrorCode::RateLimited, what}); }
 
 }  // namespace detail
 
 HttpReply Hub::create_party(const std::string& body, const std::string& ip) {
-  if (!creates_.allow(ip, now(), limits_.create_per_minute, false)) return rate_limited("new tables");
-  std::string why;
+  if (!creates_.allow(ip, now(), limits_.create_per_minute, false)) return rate_limited(Msg::LimitTables);
+  Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
   std::string rawName, variant = "makruk", counting = "auto", fen, mode = "live";
@@ -462,33 +498,32 @@ HttpReply Hub::create_party(const std::string& body, const std::string& ip) {
       !get_bool(*o, "swapColors", r.swap_colors) || !get_bool(*o, "labels", r.labels) ||
       !get_int(*o, "cpu", cpu, cpuPresent) || !get_string(*o, "fen", fen) || !get_string(*o, "mode", mode) ||
       !get_int(*o, "startsAt", startsAt, startsPresent))
-    return bad_request("a field has the wrong type");
+    return bad_request(Msg::FieldType);
   auto name = clean_name(rawName, why);
   if (!name) return bad_request(why);
   Variant v;
-  if (!parse_variant(variant, v)) return bad_request("unknown variant '" + variant + "' (makruk or ouk)");
-  if (counting != "auto" && counting != "declare") return bad_request("counting must be 'auto' or 'declare'");
-  if (cpuPresent && (cpu < 1 || cpu > 8)) return bad_request("cpu must be a level from 1 to 8");
-  if (mode != "live" && mode != "turn") return bad_request("mode must be 'live' or 'turn'");
-  if (cpuPresent && mode == "turn") return bad_request("a table against the CPU is always live");
+  if (!parse_variant(variant, v)) return bad_request({Msg::VariantUnknown, {{"variant", variant}}});
+  if (counting != "auto" && counting != "declare") return bad_request(Msg::CountingBad);
+  if (cpuPresent && (cpu < 1 || cpu > 8)) return bad_request(Msg::CpuLevel);
+  if (mode != "live" && mode != "turn") return bad_request(Msg::ModeBad);
+  if (cpuPresent && mode == "turn") return bad_request(Msg::CpuLive);
   const int64_t created = now();
   if (startsPresent) {
-    if (cpuPresent) return bad_request("a table against the CPU starts at once");
-    if (startsAt <= created) return bad_request("startsAt must be in the future");
-    if (startsAt > created + 366LL * 24 * 3600 * 1000) return bad_request("startsAt must be within a year");
+    if (cpuPresent) return bad_request(Msg::CpuStartsAtOnce);
+    if (startsAt <= created) return bad_request(Msg::StartsAtPast);
+    if (startsAt > created + 366LL * 24 * 3600 * 1000) return bad_request(Msg::StartsAtFar);
   }
   if (cpuPresent) {
-    if (!cpu_creates_.allow(ip, created, limits_.cpu_per_minute, false)) return rate_limited("tables against the CPU");
+    if (!cpu_creates_.allow(ip, created, limits_.cpu_per_minute, false)) return rate_limited(Msg::LimitCpuTables);
     if ((limits_.cpu_queue && cpu_.pending() >= limits_.cpu_queue) ||
         (limits_.cpu_queue_per_address && cpu_.pending_for(ip) >= limits_.cpu_queue_per_address))
-      return reply(503, json::object{{"error", "the CPU players are all busy; try again in a minute"},
-                                     {"code", "busy"}});
+      return reply(503, error_json("busy", Msg::CpuBusy));
   }
   if (!fen.empty()) {
-    if (fen.size() > 120) return bad_request("fen is too long");
+    if (fen.size() > 120) return bad_request(Msg::FenTooLong);
     auto start = Game::create(v, counting == "declare" ? Counting::Declaration : Counting::Automatic, fen, &why);
     if (!start) return bad_request(why);
-    if (start->over()) return bad_request("the game is already over in that position");
+    if (start->over()) return bad_request(Msg::FenOver);
     fen = start->position().fen();
   }
   r.start_fen = fen;
@@ -550,10 +585,10 @@ Party* Hub::find_guarded(const std::string& code, const std::string& ip, std::op
     // Limited: the lookup goes through only with the work done, and a wrong
     // code then asks more work of the address.
     if (proof.empty() || !proof_valid(proof, ip))
-      e = Error{ErrorCode::RateLimited, "too many wrong codes; wait a minute"};
+      e = Error{ErrorCode::RateLimited, Msg::LimitWrongCodes};
     else if (!p) proof_misses_.allow(ip, now(), limits_.wrong_codes_per_minute);
   }
-  if (!e && !p) e = Error{ErrorCode::NotFound, "no party with code '" + code + "'"};
+  if (!e && !p) e = Error{ErrorCode::NotFound, {Msg::NoParty, {{"code", code}}}};
   return e ? nullptr : p;
 }
 
@@ -593,23 +628,23 @@ HttpReply Hub::get_party(const std::string& code, const std::string& ip, const s
   Party* p = find_guarded(code, ip, e, key, proof);
   if (!p && e->code == ErrorCode::RateLimited && limits_.proof_bits > 0) {
     // The page may prove it is no guess: the work it would take, and a stamp.
-    return reply(429, json::object{{"error", e->message},
-                                   {"code", "rate-limited"},
-                                   {"proof", json::object{{"challenge", proof_challenge()}, {"bits", proof_bits(ip)}}}});
+    json::object o = error_json(*e);
+    o["proof"] = json::object{{"challenge", proof_challenge()}, {"bits", proof_bits(ip)}};
+    return reply(429, o);
   }
   if (!p) return error_reply(*e);
   return reply(200, json::object{{"party", party_json(*p)}});
 }
 
 HttpReply Hub::join(const std::string& code, const std::string& body, const std::string& ip) {
-  if (!joins_.allow(ip, now(), limits_.join_per_minute)) return rate_limited("join requests");
-  std::string why;
+  if (!joins_.allow(ip, now(), limits_.join_per_minute)) return rate_limited(Msg::LimitJoins);
+  Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
   std::string rawName, token, key;
   if (!get_string(*o, "name", rawName) || !get_string(*o, "token", token) || !get_string(*o, "key", key))
-    return bad_request("a field has the wrong type");
-  if (token.size() > 64) return bad_request("token too long");
+    return bad_request(Msg::FieldType);
+  if (token.size() > 64) return bad_request(Msg::TokenTooLong);
   // A returning browser keeps its seat, even when its address is limited for
   // wrong codes: the token shows it is no guess.
   if (Party* p = token.empty() ? nullptr : find(code)) {
@@ -627,8 +662,11 @@ HttpReply Hub::join(const std::string& code, const std::string& body, const std:
   try {
     if (auto e = p->add_player(store_, *name, hash_token(token), seat)) {
       HttpReply r = error_reply(*e);
-      if (e->code == ErrorCode::Full)  // with the table, so that the page can offer to watch it
-        r.body = json::serialize(json::object{{"error", e->message}, {"code", "full"}, {"party", party_json(*p)}});
+      if (e->code == ErrorCode::Full) {  // with the table, so that the page can offer to watch it
+        json::object o = error_json(*e);
+        o["party"] = party_json(*p);
+        r.body = json::serialize(o);
+      }
       return r;
     }
   } catch (const std::exception& e) {
@@ -646,12 +684,13 @@ HttpReply Hub::qr_svg(const std::string& code, const std::string& base_url, cons
   Party* p = find_guarded(code, ip, e, key);
   if (!p) return error_reply(*e);
   std::string svg = qr_code_svg(invite_link(base_url, *p));
-  if (svg.empty()) return reply(500, json::object{{"error", "QR encoding failed"}, {"code", "internal"}});
+  if (svg.empty()) return reply(500, error_json("internal", Msg::QrFailed));
   return HttpReply{200, svg, "image/svg+xml"};
 }
 
 void Hub::send_error(Client& c, const std::string& id, const Error& e) {
-  json::object o{{"t", "error"}, {"error", e.message}, {"code", error_code_name(e.code)}};
+  json::object o{{"t", "error"}};
+  for (const auto& field : error_json(e)) o[field.key()] = field.value();
   if (!id.empty()) o["id"] = id;
   c.send(message(o));
 }
@@ -717,7 +756,7 @@ void Hub::presence_changed(Party& p) {
 void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, const std::string& token,
                 const std::string& key, const std::string& name) {
   const std::string code = normalise_code(raw_code);
-  if (token.size() > 64) return send_error(*c, "", Error{ErrorCode::BadRequest, "token too long"});
+  if (token.size() > 64) return send_error(*c, "", Error{ErrorCode::BadRequest, Msg::TokenTooLong});
   // A seat's token lets its holder in even while the address is limited for
   // wrong codes: it shows the code is no guess.
   Party* p = token.empty() ? nullptr : find(code);
@@ -726,12 +765,12 @@ void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, c
     std::optional<Error> e;
     p = find_guarded(code, c->ip, e, key);
     if (!p) return send_error(*c, "", *e);
-    if (!token.empty()) return send_error(*c, "", Error{ErrorCode::Forbidden, "unknown token for this party"});
+    if (!token.empty()) return send_error(*c, "", Error{ErrorCode::Forbidden, Msg::TokenUnknown});
   }
   // A spectator may give a name, to be listed by it.
   std::string spectator_name;
   if (seat < 0 && !name.empty()) {
-    std::string why;
+    Message why;
     auto clean = clean_name(name, why);
     if (!clean) return send_error(*c, "", Error{ErrorCode::BadRequest, why});
     spectator_name = *clean;
@@ -762,6 +801,7 @@ void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, c
   c->send(message(o));
   if (p->game()) c->send(state_message(*p));
   if (!again) presence_changed(*p);
+  if (!again && seat >= 0) maybe_begin_pairing(*p);
 }
 
 void Hub::on_close(const std::shared_ptr<Client>& c) {
@@ -795,14 +835,14 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
   c->tokens = std::min(20.0, c->tokens + double(now - c->last_refill) * 0.02);
   c->last_refill = now;
   if (c->tokens < 1) {
-    send_error(*c, "", Error{ErrorCode::RateLimited, "too many messages; slow down"});
+    send_error(*c, "", Error{ErrorCode::RateLimited, Msg::LimitMessages});
     if (++c->strikes > 50) c->close();
     return;
   }
   c->tokens -= 1;
   c->strikes = std::max(0, c->strikes - 1);  // only abuse that goes on closes the connection
 
-  std::string why;
+  Message why;
   auto o = parse_object(text, why);
   if (!o) return send_error(*c, "", Error{ErrorCode::BadRequest, why});
   std::string type, id, code, token, move, key, name, phrase;
@@ -810,10 +850,10 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
   bool hasVersion = false;
   if (!get_string(*o, "t", type) || !get_string(*o, "id", id) || !get_string(*o, "code", code) ||
       !get_string(*o, "token", token) || !get_string(*o, "move", move) || !get_string(*o, "key", key) || !get_string(*o, "name", name) || !get_string(*o, "phrase", phrase) || !get_int(*o, "v", version, hasVersion))
-    return send_error(*c, id, Error{ErrorCode::BadRequest, "a field has the wrong type"});
-  if (id.size() > 64) return send_error(*c, "", Error{ErrorCode::BadRequest, "id too long"});
+    return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::FieldType});
+  if (id.size() > 64) return send_error(*c, "", Error{ErrorCode::BadRequest, Msg::IdTooLong});
   if (hasVersion && (version < 0 || version > std::numeric_limits<int>::max()))
-    return send_error(*c, id, Error{ErrorCode::BadRequest, "'v' must be a game version (0 or more)"});
+    return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::VersionBad});
 
   if (type == "ping") return c->send(message(json::object{{"t", "pong"}}));
   if (type == "seek") {
@@ -821,20 +861,21 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
     std::string browser;
     if (!get_string(*o, "variant", wish.variant) || !get_string(*o, "counting", wish.counting) ||
         !get_string(*o, "mode", wish.mode) || !get_string(*o, "browser", browser))
-      return send_error(*c, id, Error{ErrorCode::BadRequest, "a field has the wrong type"});
+      return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::FieldType});
     return seek(c, wish, name, browser);
   }
   if (type == "unseek") return unseek(c, true);
+  if (type == "decline-pairing") return decline_pairing(c, code, token);
   if (type == "hello") {
     bool events = false;
     if (!get_bool(*o, "events", events))
-      return send_error(*c, id, Error{ErrorCode::BadRequest, "a field has the wrong type"});
+      return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::FieldType});
     c->events = events;
     return hello(c, code, token, key, name);
   }
-  if (!c->joined) return send_error(*c, id, Error{ErrorCode::BadRequest, "say hello first"});
+  if (!c->joined) return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::HelloFirst});
   Party* p = find(c->code);
-  if (!p) return send_error(*c, id, Error{ErrorCode::NotFound, "the party is gone"});
+  if (!p) return send_error(*c, id, Error{ErrorCode::NotFound, Msg::PartyGone});
   if (type == "sync") {
     // With other instances, this one may have missed a change: read it again.
     if (bus_) reload(*p);
@@ -869,18 +910,18 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
       state_changed = false;
     } else if (type == "move" || type == "count" || type == "stop" || type == "claim" || type == "resign" ||
                type == "offer-draw" || type == "accept-draw" || type == "decline-draw") {
-      if (!hasVersion) e = Error{ErrorCode::BadRequest, "'v' (the game version you saw) is required"};
-      else if (type == "move" && move.empty()) e = Error{ErrorCode::BadRequest, "'move' is required"};
+      if (!hasVersion) e = Error{ErrorCode::BadRequest, Msg::VersionRequired};
+      else if (type == "move" && move.empty()) e = Error{ErrorCode::BadRequest, Msg::MoveRequired};
       else {
         from = p->game() ? p->game()->version : -1;
         e = p->act(store_, c->seat, type, move, int(version), now);
       }
       party_changed = p->game() && p->game()->game.over();
     } else {
-      e = Error{ErrorCode::BadRequest, "unknown message type '" + type + "'"};
+      e = Error{ErrorCode::BadRequest, {Msg::MessageUnknown, {{"type", type}}}};
     }
   } catch (const std::exception& ex) {
-    e = Error{ErrorCode::Conflict, std::string("storage failed: ") + ex.what()};
+    e = Error{ErrorCode::Conflict, {Msg::StorageFailed, {{"detail", ex.what()}}}};
     stale = true;
   }
   if (e) {
@@ -983,12 +1024,12 @@ static const std::set<std::string>& quick_phrases() {
 }
 
 void Hub::say(const std::shared_ptr<Client>& c, Party& p, const std::string& id, const std::string& phrase) {
-  if (c->seat < 0 || p.cpu_level()) return send_error(*c, id, Error{ErrorCode::Forbidden, "only players send quick messages"});
+  if (c->seat < 0 || p.cpu_level()) return send_error(*c, id, Error{ErrorCode::Forbidden, Msg::QuickPlayersOnly});
   if (!quick_phrases().count(phrase))
-    return send_error(*c, id, Error{ErrorCode::BadRequest, "unknown phrase '" + phrase.substr(0, 32) + "'"});
+    return send_error(*c, id, Error{ErrorCode::BadRequest, {Msg::QuickUnknown, {{"phrase", phrase.substr(0, 32)}}}});
   const int64_t t = now();
   if (t - c->last_said < QUICK_MESSAGE_GAP_MS)
-    return send_error(*c, id, Error{ErrorCode::RateLimited, "one quick message every 2 seconds"});
+    return send_error(*c, id, Error{ErrorCode::RateLimited, {Msg::QuickTooSoon, {{"seconds", QUICK_MESSAGE_GAP_MS / 1000}}}});
   c->last_said = t;
   json::object ack{{"t", "ack"}, {"v", p.game() ? p.game()->version : 0}};  // as every ack (docs/api.md)
   if (!id.empty()) ack["id"] = id;
@@ -1010,14 +1051,14 @@ HttpReply Hub::ready() {
 }
 
 HttpReply Hub::advance_clock(const std::string& body) {
-  if (!test_clock_) return error_reply(Error{ErrorCode::NotFound, "no such endpoint"});
-  std::string why;
+  if (!test_clock_) return error_reply(Error{ErrorCode::NotFound, Msg::NoEndpoint});
+  Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
   int64_t ms = 0;
   bool present = false;
   if (!get_int(*o, "advanceMs", ms, present) || !present || ms < 0)
-    return bad_request("'advanceMs' must be a number of milliseconds >= 0");
+    return bad_request(Msg::ClockAdvance);
   clock_offset_ += ms;
   tick();
   return reply(200, json::object{{"now", now()}});

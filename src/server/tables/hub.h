@@ -99,6 +99,7 @@ struct HubLimits {
   int seek_per_minute = 20;         // requests to find an opponent
   int feedback_per_minute = 3;      // items sent to the feedback board
   size_t seeks_per_address = 4;     // people waiting for an opponent from one address
+  int64_t pairing_arrival_ms = 30000;  // paired players of a live table both come to it within this
 };
 
 // Sliding one-minute windows of events per address.
@@ -306,6 +307,13 @@ class Hub {
   void lobby_changed();
   boost::json::object lobby_counts() const;
   void pair(const Pairing& p);
+  // A live table made by pairing begins its game once both players are at it
+  // (any instance); a player who declines, or does not come in time, ends it
+  // unstarted, and the one who came is told (the party's "pairing").
+  void maybe_begin_pairing(Party& p);
+  void check_pairing(const std::string& code);
+  void decline_pairing(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token);
+  void end_pairing(Party& p, const std::string& reason, int missing);
   // A quick message (a fixed phrase) from a player, to everyone at the table.
   void say(const std::shared_ptr<Client>& c, Party& p, const std::string& id, const std::string& phrase);
   void maybe_cpu(Party& p);
@@ -347,6 +355,9 @@ class Hub {
   Matchmaker matchmaker_;
   std::map<uint64_t, std::weak_ptr<Client>> seekers_;  // by client id
   std::map<uint64_t, std::string> shared_seeks_;  // this instance's entries in the shared queue, by client id
+  // The seekers' own connections of the pairings still waiting for their
+  // players, by table code: told when the pairing ends unstarted.
+  std::map<std::string, std::vector<std::weak_ptr<Client>>> pairing_seekers_;
   AddressLimiter seeks_;
   uint64_t next_client_id_ = 0;
   bool lobby_pending_ = false;

@@ -37,23 +37,23 @@ json::object feedback_items(const std::vector<FeedbackRecord>& items) {
 
 // Text of 1 to `max` characters of valid UTF-8, line breaks allowed, other
 // control characters not; trimmed.
-std::optional<std::string> clean_text(const std::string& raw, size_t max, std::string& why) {
+std::optional<std::string> clean_text(const std::string& raw, size_t max, Message& why) {
   size_t b = raw.find_first_not_of(" \t\r\n"), e = raw.find_last_not_of(" \t\r\n");
   std::string text = b == std::string::npos ? "" : raw.substr(b, e - b + 1);
   size_t chars = 0;
   for (size_t i = 0; i < text.size(); ++chars) {
     const auto cp = next_code_point(text, i);
     if (!cp) {
-      why = "the text is not valid UTF-8";
+      why = Msg::TextUtf8;
       return std::nullopt;
     }
     if ((*cp < 0x20 && *cp != '\n' && *cp != '\t') || *cp == 0x7F) {
-      why = "the text must not hold control characters";
+      why = Msg::TextControl;
       return std::nullopt;
     }
   }
   if (chars == 0 || chars > max) {
-    why = "the text must have 1 to " + std::to_string(max) + " characters";
+    why = {Msg::TextLength, {{"max", max}}};
     return std::nullopt;
   }
   return text;
@@ -62,16 +62,16 @@ std::optional<std::string> clean_text(const std::string& raw, size_t max, std::s
 }  // namespace
 
 HttpReply Hub::feedback_post(const std::string& body, const std::string& ip) {
-  std::string why;
+  Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
   FeedbackRecord f;
   std::string rawText, rawName, table;
   if (!get_string(*o, "kind", f.kind) || !get_string(*o, "text", rawText) || !get_string(*o, "name", rawName) ||
       !get_string(*o, "table", table) || !get_string(*o, "lang", f.lang))
-    return bad_request("a field has the wrong type");
+    return bad_request(Msg::FieldType);
   if (f.kind != "bug" && f.kind != "feedback" && f.kind != "setting")
-    return bad_request("kind must be 'bug', 'feedback' or 'setting'");
+    return bad_request(Msg::FeedbackKind);
   auto text = clean_text(rawText, MAX_FEEDBACK_TEXT, why);
   if (!text) return bad_request(why);
   f.text = *text;
@@ -83,12 +83,12 @@ HttpReply Hub::feedback_post(const std::string& body, const std::string& ip) {
   if (!table.empty()) {
     table = normalise_code(table);
     if (table.size() != 6 || table.find_first_not_of(CODE_ALPHABET) != std::string::npos)
-      return bad_request("table must be a table code");
+      return bad_request(Msg::FeedbackTable);
     f.table = table;
   }
   if (f.lang != "th" && f.lang != "en" && f.lang != "km") f.lang = "en";
   const int64_t t = now();
-  if (!feedback_posts_.allow(ip, t, limits_.feedback_per_minute)) return rate_limited("messages to the board");
+  if (!feedback_posts_.allow(ip, t, limits_.feedback_per_minute)) return rate_limited(Msg::LimitFeedback);
   f.created_at = t;
   try {
     store_.add_feedback(f);
@@ -108,7 +108,7 @@ HttpReply Hub::feedback_list() {
 
 bool Hub::admin(const std::string& authorization, const std::string& ip, HttpReply& refusal) {
   if (admin_secret_.empty()) {
-    refusal = error_reply(Error{ErrorCode::NotFound, "no such endpoint"});
+    refusal = error_reply(Error{ErrorCode::NotFound, Msg::NoEndpoint});
     return false;
   }
   const std::string prefix = "Bearer ";
@@ -117,12 +117,12 @@ bool Hub::admin(const std::string& authorization, const std::string& ip, HttpRep
   unsigned diff = given.size() != admin_secret_.size();
   for (size_t i = 0; i < given.size(); ++i) diff |= unsigned(given[i] ^ admin_secret_[i % admin_secret_.size()]);
   if (!admin_guesses_.allow(ip, now(), limits_.wrong_codes_per_minute, false)) {
-    refusal = rate_limited("wrong secrets");
+    refusal = rate_limited(Msg::LimitSecrets);
     return false;
   }
   if (diff != 0) {
     admin_guesses_.allow(ip, now(), limits_.wrong_codes_per_minute);
-    refusal = reply(401, json::object{{"error", "the admin secret is missing or wrong"}, {"code", "unauthorized"}});
+    refusal = reply(401, error_json("unauthorized", Msg::AdminSecret));
     return false;
   }
   return true;
@@ -143,7 +143,7 @@ json::object recommendation_json(const RecommendationRecord& r, bool admin) {
 }  // namespace
 
 HttpReply Hub::recommend(const std::string& body, const std::string& ip) {
-  std::string why;
+  Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
   std::string code, token, rawText, lang;
@@ -151,24 +151,24 @@ HttpReply Hub::recommend(const std::string& body, const std::string& ip) {
   bool starsPresent = false;
   if (!get_string(*o, "code", code) || !get_string(*o, "token", token) || !get_string(*o, "text", rawText) ||
       !get_string(*o, "lang", lang) || !get_int(*o, "stars", stars, starsPresent))
-    return bad_request("a field has the wrong type");
-  if (!starsPresent || stars < 1 || stars > 5) return bad_request("stars must be 1 to 5");
+    return bad_request(Msg::FieldType);
+  if (!starsPresent || stars < 1 || stars > 5) return bad_request(Msg::RecommendStars);
   std::string text;
   if (!rawText.empty()) {
     auto t = clean_text(rawText, 500, why);
     if (!t) return bad_request(why);
     text = *t;
   }
-  if (token.empty() || token.size() > 64) return error_reply(Error{ErrorCode::Forbidden, "a player's token is needed"});
-  if (!recommends_.allow(ip, now(), limits_.feedback_per_minute)) return rate_limited("recommendations");
+  if (token.empty() || token.size() > 64) return error_reply(Error{ErrorCode::Forbidden, Msg::RecommendToken});
+  if (!recommends_.allow(ip, now(), limits_.feedback_per_minute)) return rate_limited(Msg::LimitRecommendations);
   // The seat's token shows the code is no guess; a wrong pair counts as a wrong code.
   std::vector<std::pair<Party*, int>> seats;
   std::vector<std::string> unknown;
   if (auto e = resolve_seats({{normalise_code(code), token}}, ip, seats, unknown)) return error_reply(*e);
-  if (seats.empty()) return error_reply(Error{ErrorCode::Forbidden, "that token holds no seat of that table"});
+  if (seats.empty()) return error_reply(Error{ErrorCode::Forbidden, Msg::TokenNoSeat});
   auto [p, seat] = seats.front();
   const bool played = p->game() && (p->game()->game.over() || p->game()->number > 1);
-  if (!played) return error_reply(Error{ErrorCode::Conflict, "recommend a game once one has ended"});
+  if (!played) return error_reply(Error{ErrorCode::Conflict, Msg::RecommendTooEarly});
   RecommendationRecord r;
   r.code = p->code();
   r.seat = seat;
@@ -221,15 +221,15 @@ HttpReply Hub::admin_recommendation_update(const std::string& id, const std::str
   HttpReply refusal;
   if (!admin(authorization, ip, refusal)) return refusal;
   if (id.empty() || id.size() > 18 || id.find_first_not_of("0123456789") != std::string::npos)
-    return error_reply(Error{ErrorCode::NotFound, "no such recommendation"});
-  std::string why;
+    return error_reply(Error{ErrorCode::NotFound, Msg::RecommendUnknown});
+  Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
   bool hidden = false;
-  if (!o->contains("hidden") || !get_bool(*o, "hidden", hidden)) return bad_request("'hidden' (true or false) is needed");
+  if (!o->contains("hidden") || !get_bool(*o, "hidden", hidden)) return bad_request(Msg::AdminHidden);
   try {
     if (!store_.hide_recommendation(std::stoll(id), hidden))
-      return error_reply(Error{ErrorCode::NotFound, "no such recommendation"});
+      return error_reply(Error{ErrorCode::NotFound, Msg::RecommendUnknown});
   } catch (const std::exception& e) {
     return storage_failed(e);
   }
@@ -252,17 +252,17 @@ HttpReply Hub::admin_feedback_update(const std::string& id, const std::string& b
   if (!admin(authorization, ip, refusal)) return refusal;
   int64_t n = 0;
   if (id.empty() || id.size() > 18 || id.find_first_not_of("0123456789") != std::string::npos)
-    return error_reply(Error{ErrorCode::NotFound, "no such item"});
+    return error_reply(Error{ErrorCode::NotFound, Msg::FeedbackUnknown});
   n = std::stoll(id);
-  std::string why;
+  Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
   std::string status, rawReply;
   bool hidden = false, hiddenPresent = o->contains("hidden"), replyPresent = o->contains("reply");
   if (!get_string(*o, "status", status) || !get_string(*o, "reply", rawReply) || !get_bool(*o, "hidden", hidden))
-    return bad_request("a field has the wrong type");
+    return bad_request(Msg::FieldType);
   if (!status.empty() && status != "new" && status != "planned" && status != "done" && status != "wont")
-    return bad_request("status must be 'new', 'planned', 'done' or 'wont'");
+    return bad_request(Msg::FeedbackStatus);
   std::string reply_text;
   if (replyPresent && !rawReply.empty()) {
     auto r = clean_text(rawReply, MAX_FEEDBACK_TEXT, why);
@@ -271,7 +271,7 @@ HttpReply Hub::admin_feedback_update(const std::string& id, const std::string& b
   }
   try {
     auto f = store_.find_feedback(n);
-    if (!f) return error_reply(Error{ErrorCode::NotFound, "no such item"});
+    if (!f) return error_reply(Error{ErrorCode::NotFound, Msg::FeedbackUnknown});
     if (!status.empty()) f->status = status;
     if (replyPresent) {
       f->reply = reply_text;

@@ -18,16 +18,21 @@ constexpr int64_t MINUTE_MS = 60000;
 
 std::string hex(const unsigned char* p, size_t n);
 
-// Replies: a JSON body with a status; an error as {"error", "code"}.
+// Replies: a JSON body with a status; an error as {"error", "code", "msg",
+// "args"}: the English text, the code, and the message's id and parameters
+// (core/messages.h), which the client words in the reader's language.
 HttpReply reply(int status, const boost::json::value& v);
+void add_message(boost::json::object& o, const Message& m);  // "msg" and "args"
+boost::json::object error_json(std::string_view code, const Message& m);
+boost::json::object error_json(const Error& e);
 HttpReply error_reply(const Error& e);
-HttpReply bad_request(std::string msg);
+HttpReply bad_request(Message why);
 HttpReply storage_failed(const std::exception& e);
-HttpReply rate_limited(const std::string& what);
+HttpReply rate_limited(Msg what);  // a limit.* message
 
 // A request's JSON object, or why not; its fields, false when of the wrong
 // type (absent is fine: `out` keeps its value).
-std::optional<boost::json::object> parse_object(const std::string& text, std::string& why);
+std::optional<boost::json::object> parse_object(const std::string& text, Message& why);
 bool get_string(const boost::json::object& o, const char* key, std::string& out);
 bool get_bool(const boost::json::object& o, const char* key, bool& out);
 bool get_int(const boost::json::object& o, const char* key, int64_t& out, bool& present);
@@ -37,7 +42,7 @@ bool invisible(uint32_t cp);
 bool direction_control(uint32_t cp);
 bool breaks_the_line(uint32_t cp);
 // A display name made clean (trimmed, one space between words), or why not.
-std::optional<std::string> clean_name(const std::string& raw, std::string& why);
+std::optional<std::string> clean_name(const std::string& raw, Message& why);
 
 // The invite link of a table (with its key), the table as the API shows it,
 // the game now (for a state or an event), a game's whole state, the event

@@ -48,9 +48,9 @@ std::optional<PartyData> Hub::load_public_game(const std::string& public_id, con
   // bits, always opens).
   if (!d || d->games.empty()) {
     if (!code_guess_allowed(ip, true))
-      refusal = error_reply(Error{ErrorCode::RateLimited, "too many wrong codes; wait a minute"});
+      refusal = error_reply(Error{ErrorCode::RateLimited, Msg::LimitWrongCodes});
     else
-      refusal = error_reply(Error{ErrorCode::NotFound, "no game with id '" + public_id + "'"});
+      refusal = error_reply(Error{ErrorCode::NotFound, {Msg::NoGame, {{"id", public_id}}}});
     return std::nullopt;
   }
   return d;

@@ -129,6 +129,7 @@ void Hub::on_bus(const BusMessage& m) {
     }
     // The same again (the heartbeat that keeps it from fading): nobody to tell.
     if (changed) broadcast(p, true, false);
+    maybe_begin_pairing(p);  // the other player came to the table there
     // An instance new at this table learns who is here in turn.
     if (newcomer && !p.nobody_connected()) publish_presence(p);
     return;

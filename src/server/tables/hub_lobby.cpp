@@ -15,15 +15,12 @@ using namespace detail;
 
 void Hub::seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& raw_name,
                const std::string& browser) {
-  auto bad = [&](const std::string& why) { send_error(*c, "", Error{ErrorCode::BadRequest, why}); };
-  if (!wish.variant.empty() && wish.variant != "makruk" && wish.variant != "ouk")
-    return bad("variant must be 'makruk', 'ouk' or empty (either)");
-  if (!wish.counting.empty() && wish.counting != "auto" && wish.counting != "declare")
-    return bad("counting must be 'auto', 'declare' or empty (either)");
-  if (!wish.mode.empty() && wish.mode != "live" && wish.mode != "turn")
-    return bad("mode must be 'live', 'turn' or empty (either)");
-  if (browser.size() > 64) return bad("browser too long");
-  std::string why;
+  auto bad = [&](Message why) { send_error(*c, "", Error{ErrorCode::BadRequest, std::move(why)}); };
+  if (!wish.variant.empty() && wish.variant != "makruk" && wish.variant != "ouk") return bad(Msg::SeekVariant);
+  if (!wish.counting.empty() && wish.counting != "auto" && wish.counting != "declare") return bad(Msg::SeekCounting);
+  if (!wish.mode.empty() && wish.mode != "live" && wish.mode != "turn") return bad(Msg::SeekMode);
+  if (browser.size() > 64) return bad(Msg::BrowserTooLong);
+  Message why;
   auto name = clean_name(raw_name, why);
   if (!name) return bad(why);
   const int64_t t = now();
@@ -39,9 +36,9 @@ void Hub::seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std
     return queue;
   };
   if (!waiting && limits_.seeks_per_address && waiting_from(c->ip, shared()) >= limits_.seeks_per_address)
-    return send_error(*c, "", Error{ErrorCode::RateLimited, "too many people wait from your address"});
+    return send_error(*c, "", Error{ErrorCode::RateLimited, Msg::LimitSeekers});
   if (!seeks_.allow(c->ip, t, limits_.seek_per_minute))
-    return send_error(*c, "", Error{ErrorCode::RateLimited, "too many requests to find an opponent; wait a minute"});
+    return send_error(*c, "", Error{ErrorCode::RateLimited, Msg::LimitSeeks});
   c->greeted = true;  // a seeker has said who it is: the hello deadline does not apply
   if (shared() && seek_shared(c, wish, *name, browser, t, *queue)) return;
   uint64_t replaced = 0;
@@ -175,12 +172,15 @@ void Hub::pair(const Pairing& pairing) {
     p.seats().push_back(Seat{seekers[0]->name, hash_token(tokens[0]), 0});
     int seat = -1;
     p.add_player(store_, seekers[1]->name, hash_token(tokens[1]), seat);
-    p.begin_game(store_, t);
+    // A turn-based game begins at once (nobody need be there); a live one
+    // when both players have come to the table.
+    if (r.mode == "turn") p.begin_game(store_, t);
+    else p.arrive_by = t + limits_.pairing_arrival_ms;
   } catch (const std::exception& e) {
     for (const Seek* s : seekers) {
       auto it = seekers_.find(s->id);
       auto c = it == seekers_.end() ? nullptr : it->second.lock();
-      if (c) send_error(*c, "", Error{ErrorCode::Conflict, std::string("storage failed: ") + e.what()});
+      if (c) send_error(*c, "", Error{ErrorCode::Conflict, {Msg::StorageFailed, {{"detail", e.what()}}}});
     }
     return;
   }
@@ -201,8 +201,75 @@ void Hub::pair(const Pairing& pairing) {
     if (auto w = seekers_.find(seekers[seat]->id); w != seekers_.end()) c = w->second.lock();
     seekers_.erase(seekers[seat]->id);
     if (!c) continue;
+    if (it->second.arrive_by) pairing_seekers_[r.code].push_back(c);
     c->send(message(m));
   }
+  if (it->second.arrive_by) {
+    const std::string code = r.code;
+    if (defer_) defer_(limits_.pairing_arrival_ms, [this, code] { check_pairing(code); });
+  }
+}
+
+void Hub::maybe_begin_pairing(Party& p) {
+  if (!p.arrive_by || p.game() || p.expired() || p.connections_anywhere(0) == 0 || p.connections_anywhere(1) == 0)
+    return;
+  try {
+    p.begin_game(store_, now());
+  } catch (const std::exception&) {
+    return;  // the store is away: the next arrival or the check tries again
+  }
+  p.arrive_by = 0;
+  pairing_seekers_.erase(p.code());
+  after_change(p, true, true, A_GAME_BEGAN);
+}
+
+void Hub::check_pairing(const std::string& code) {
+  auto it = parties_.find(code);
+  if (it == parties_.end() || !it->second.arrive_by) {
+    pairing_seekers_.erase(code);
+    return;
+  }
+  Party& p = it->second;
+  maybe_begin_pairing(p);
+  if (!p.arrive_by) return;
+  const int64_t left = p.arrive_by - now();
+  if (left > 0) {
+    if (defer_) defer_(left, [this, code] { check_pairing(code); });
+    return;
+  }
+  end_pairing(p, "absent", p.connections_anywhere(0) == 0 ? 0 : 1);
+}
+
+void Hub::decline_pairing(const std::shared_ptr<Client>& c, const std::string& raw_code, const std::string& token) {
+  const std::string code = normalise_code(raw_code);
+  if (token.size() > 64) return send_error(*c, "", Error{ErrorCode::BadRequest, Msg::TokenTooLong});
+  Party* p = token.empty() ? nullptr : find(code);
+  const int seat = p ? seat_of_token(*p, token, c->ip) : -1;
+  if (seat < 0) return send_error(*c, "", Error{ErrorCode::Forbidden, Msg::TokenNoSeat});
+  if (!p->arrive_by || p->game() || p->expired())
+    return send_error(*c, "", Error{ErrorCode::Conflict, Msg::PairingBegun});
+  end_pairing(*p, "declined", seat);
+  c->send(message(json::object{{"t", "pairing-ended"}, {"code", code}, {"reason", "declined"}}));
+}
+
+void Hub::end_pairing(Party& p, const std::string& reason, int missing) {
+  try {
+    p.end_unstarted(store_, now());
+  } catch (const VersionConflict&) {
+    // another instance ended it first: the same end
+  } catch (const std::exception&) {
+    return;  // the store is away: the next check tries again
+  }
+  p.arrive_by = 0;
+  p.pairing_ended = reason;
+  p.pairing_missing = missing;
+  if (auto it = pairing_seekers_.find(p.code()); it != pairing_seekers_.end()) {
+    auto m = message(json::object{{"t", "pairing-ended"}, {"code", p.code()}, {"reason", reason}});
+    for (const auto& w : it->second)
+      if (auto c = w.lock()) c->send(m);
+    pairing_seekers_.erase(it);
+  }
+  after_change(p, true, false);
 }
 
 json::object Hub::lobby_counts() const {

@@ -79,31 +79,31 @@ void Hub::set_push(std::string public_key, std::function<void(webpush::Delivery)
 
 HttpReply Hub::push_key() const {
   if (push_public_key_.empty())
-    return reply(503, json::object{{"error", "push notifications are not set up"}, {"code", "unavailable"}});
+    return reply(503, error_json("unavailable", Msg::PushUnavailable));
   return reply(200, json::object{{"publicKey", push_public_key_}});
 }
 
 namespace {
 
 // The (code, token) pairs of a request, at most 100.
-std::optional<std::vector<std::pair<std::string, std::string>>> table_list(const json::object& o, std::string& why) {
+std::optional<std::vector<std::pair<std::string, std::string>>> table_list(const json::object& o, Message& why) {
   std::vector<std::pair<std::string, std::string>> out;
   auto it = o.find("tables");
   if (it == o.end()) return out;
   if (!it->value().is_array()) {
-    why = "'tables' must be a list of {code, token}";
+    why = Msg::PushTables;
     return std::nullopt;
   }
   const json::array& a = it->value().as_array();
   if (a.size() > 100) {
-    why = "at most 100 tables at a time";
+    why = Msg::PushTooManyTables;
     return std::nullopt;
   }
   for (const json::value& v : a) {
     std::string code, token;
     if (!v.is_object() || !get_string(v.as_object(), "code", code) || !get_string(v.as_object(), "token", token) ||
         code.empty() || token.empty() || code.size() > 16 || token.size() > 64) {
-      why = "each table must be {code, token} strings";
+      why = Msg::PushTable;
       return std::nullopt;
     }
     std::pair<std::string, std::string> pair{normalise_code(std::move(code)), std::move(token)};
@@ -124,7 +124,7 @@ std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string,
       seats.emplace_back(p, seat);
       continue;
     }
-    if (!code_guess_allowed(ip, true)) return Error{ErrorCode::RateLimited, "too many wrong codes; wait a minute"};
+    if (!code_guess_allowed(ip, true)) return Error{ErrorCode::RateLimited, Msg::LimitWrongCodes};
     unknown.push_back(code);
   }
   return std::nullopt;
@@ -132,27 +132,27 @@ std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string,
 
 HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
   if (!deliver_) return push_key();
-  if (!subscribes_.allow(ip, now(), limits_.subscribe_per_minute)) return rate_limited("push subscriptions");
-  std::string why;
+  if (!subscribes_.allow(ip, now(), limits_.subscribe_per_minute)) return rate_limited(Msg::LimitSubscriptions);
+  Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
   auto tables = table_list(*o, why);
   if (!tables) return bad_request(why);
   std::string lang = "en";
-  if (!get_string(*o, "lang", lang)) return bad_request("'lang' must be a string");
+  if (!get_string(*o, "lang", lang)) return bad_request(Msg::PushLang);
   if (lang != "th" && lang != "en" && lang != "km") lang = "en";
   auto sub = o->find("subscription");
-  if (sub == o->end() || !sub->value().is_object()) return bad_request("'subscription' is required");
+  if (sub == o->end() || !sub->value().is_object()) return bad_request(Msg::PushSubscription);
   const json::object& so = sub->value().as_object();
   std::string endpoint, p256dh, auth;
   auto keys = so.find("keys");
   if (!get_string(so, "endpoint", endpoint) || keys == so.end() || !keys->value().is_object() ||
       !get_string(keys->value().as_object(), "p256dh", p256dh) || !get_string(keys->value().as_object(), "auth", auth))
-    return bad_request("the subscription must be {endpoint, keys: {p256dh, auth}}");
+    return bad_request(Msg::PushSubscriptionShape);
   std::string origin = webpush::origin_of(endpoint);
-  if (endpoint.size() > 2048 || origin.empty()) return bad_request("the endpoint must be an absolute URL");
+  if (endpoint.size() > 2048 || origin.empty()) return bad_request(Msg::PushEndpointUrl);
   if (!push_allow_http_) {
-    if (origin.rfind("https://", 0) != 0) return bad_request("the endpoint must be an https URL");
+    if (origin.rfind("https://", 0) != 0) return bad_request(Msg::PushEndpointHttps);
     // Push services have public names: refuse addresses and local names, so
     // that the server cannot be made to post to its own network.
     std::string host = origin.substr(8);
@@ -167,15 +167,15 @@ HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
     auto ends = [&](std::string_view tail) { return host.size() >= tail.size() && host.ends_with(tail); };
     if (literal || host.find('.') == std::string::npos || ends(".local") || ends(".localhost") ||
         ends(".internal") || ends(".lan") || ends(".home.arpa"))
-      return bad_request("the endpoint must be a push service's public https URL");
+      return bad_request(Msg::PushEndpointPublic);
   }
   auto rawKey = webpush::b64url_decode(p256dh);
   auto rawAuth = webpush::b64url_decode(auth);
-  if (!rawKey || !rawAuth || rawAuth->size() != 16) return bad_request("the subscription keys are malformed");
+  if (!rawKey || !rawAuth || rawAuth->size() != 16) return bad_request(Msg::PushKeys);
   try {
     webpush::encrypt("", *rawKey, *rawAuth);  // refuses a key that is not a P-256 point
   } catch (const std::exception&) {
-    return bad_request("p256dh is not a P-256 public key");
+    return bad_request(Msg::PushP256dh);
   }
   json::array subscribed;
   std::vector<std::string> unknown;
@@ -214,11 +214,12 @@ HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
 }
 
 HttpReply Hub::push_unsubscribe(const std::string& body) {
-  std::string why, endpoint;
+  Message why;
+  std::string endpoint;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
   if (!get_string(*o, "endpoint", endpoint) || endpoint.empty() || endpoint.size() > 2048)
-    return bad_request("'endpoint' is required");
+    return bad_request(Msg::PushEndpoint);
   int removed;
   try {
     removed = store_.remove_subscription(endpoint);
@@ -246,7 +247,7 @@ void Hub::drop_subscription(const std::string& endpoint) {
 }
 
 HttpReply Hub::my_games(const std::string& body, const std::string& ip) {
-  std::string why;
+  Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
   auto tables = table_list(*o, why);
@@ -315,7 +316,7 @@ HttpReply Hub::event_ics(const std::string& code, const std::string& base_url, c
   Party* p = find_guarded(code, ip, e, key);
   if (!p) return error_reply(*e);
   const PartyRecord& r = p->record();
-  if (!r.starts_at) return error_reply(Error{ErrorCode::NotFound, "this table has no start time"});
+  if (!r.starts_at) return error_reply(Error{ErrorCode::NotFound, Msg::NoStartTime});
   std::string game = r.variant == "ouk" ? "Ouk Chatrang" : "Makruk";
   std::string link = invite_link(base_url, *p);
   std::string ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//makruk//tables//EN\r\nCALSCALE:GREGORIAN\r\n"

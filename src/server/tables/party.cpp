@@ -33,7 +33,7 @@ int http_status(ErrorCode c) {
 
 namespace {
 
-Error err(ErrorCode c, std::string msg) { return Error{c, std::move(msg)}; }
+Error err(ErrorCode c, Message msg) { return Error{c, std::move(msg)}; }
 
 }  // namespace
 
@@ -52,7 +52,7 @@ Counting Party::counting() const {
   return record_.counting == "declare" ? Counting::Declaration : Counting::Automatic;
 }
 
-bool apply_action(LiveGame& g, const std::string& action, std::string* error) {
+bool apply_action(LiveGame& g, const std::string& action, Why error) {
   const Position& pos = g.game.position();
   Move m;
   if (is_move_action(action)) {
@@ -140,6 +140,9 @@ void Party::carry_presence_from(const Party& old) {
   elsewhere = old.elsewhere;
   opened_at = old.opened_at;
   last_present_ = std::max(last_present_, old.last_present_);
+  if (!game_ && !expired()) arrive_by = old.arrive_by;
+  pairing_ended = old.pairing_ended;
+  pairing_missing = old.pairing_missing;
 }
 
 int Party::connections_anywhere(int seat) const {
@@ -167,8 +170,7 @@ bool Party::nobody_connected() const {
 
 std::optional<Error> Party::refuse_if_expired() const {
   if (expired())
-    return err(ErrorCode::Conflict, turn_based() ? "the table ended after 45 days without a move"
-                                                 : "the table ended after a long time without a move");
+    return err(ErrorCode::Conflict, turn_based() ? Msg::PartyEndedTurn : Msg::PartyEndedLive);
   return std::nullopt;
 }
 
@@ -187,12 +189,18 @@ bool Party::expire_if_due(Store& store, int64_t now, int64_t live_idle_ms) {
   return true;
 }
 
+void Party::end_unstarted(Store& store, int64_t now) {
+  if (game_ || expired()) return;
+  store.expire_party(record_.code, 0, 0, now);
+  record_.expired_at = now;
+}
+
 std::optional<Error> Party::add_player(Store& store, const std::string& name, const std::string& token_hash,
                                        int& seat) {
   if (seats_.size() < 2)
     if (auto e = refuse_if_expired()) return e;
   seat = -1;
-  if (seats_.size() >= 2) return err(ErrorCode::Full, "the table is full: watch it, or start a table of your own");
+  if (seats_.size() >= 2) return err(ErrorCode::Full, Msg::PartyFull);
   seat = int(seats_.size());
   store.add_seat(SeatRecord{record_.code, seat, name, token_hash});
   seats_.push_back(Seat{name, token_hash, 0});
@@ -234,20 +242,20 @@ bool Party::begin_stored(int64_t id, int number, int white, int64_t at, const st
 }
 
 std::optional<Error> Party::start(Store& store, int seat, int64_t now) {
-  if (seat != 0) return err(ErrorCode::Forbidden, "only the host can start the game");
-  if (game_) return err(ErrorCode::Conflict, "the game has already started");
-  if (seats_.size() < 2) return err(ErrorCode::Conflict, "waiting for a second player");
+  if (seat != 0) return err(ErrorCode::Forbidden, Msg::StartHostOnly);
+  if (game_) return err(ErrorCode::Conflict, Msg::StartAlready);
+  if (seats_.size() < 2) return err(ErrorCode::Conflict, Msg::StartWaiting);
   if (auto e = refuse_if_expired()) return e;
   if (now < record_.starts_at)
-    return err(ErrorCode::Conflict, "the table starts at " + iso_time(record_.starts_at) + "; it cannot start earlier");
+    return err(ErrorCode::Conflict, {Msg::StartTooEarly, {{"time", iso_time(record_.starts_at)}}});
   begin_game(store, now);
   return std::nullopt;
 }
 
 std::optional<Error> Party::rematch(Store& store, int seat, int64_t now, bool& started) {
   started = false;
-  if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, "spectators cannot start a game");
-  if (!game_ || !game_->game.over()) return err(ErrorCode::Conflict, "the game is still running");
+  if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, Msg::RematchSpectator);
+  if (!game_ || !game_->game.over()) return err(ErrorCode::Conflict, Msg::RematchRunning);
   if (auto e = refuse_if_expired()) return e;
   const int offer = record_.rematch_offer;
   if (offer == seat) return std::nullopt;  // offered already
@@ -263,9 +271,9 @@ std::optional<Error> Party::rematch(Store& store, int seat, int64_t now, bool& s
 }
 
 std::optional<Error> Party::decline_rematch(Store& store, int seat) {
-  if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, "spectators have no rematch to decline");
+  if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, Msg::RematchDeclineSpectator);
   const int offer = record_.rematch_offer;
-  if (offer < 0) return err(ErrorCode::Conflict, "no rematch is on offer");
+  if (offer < 0) return err(ErrorCode::Conflict, Msg::RematchNone);
   const int declined_by = offer == seat ? -1 : seat;  // an offer withdrawn is no decline
   store.set_rematch(record_.code, -1, declined_by);
   record_.rematch_offer = -1;
@@ -275,36 +283,35 @@ std::optional<Error> Party::decline_rematch(Store& store, int seat) {
 
 std::optional<Error> Party::act(Store& store, int seat, const std::string& type, const std::string& move,
                                 int version, int64_t now) {
-  if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, "spectators cannot play");
-  if (!game_) return err(ErrorCode::Conflict, "the game has not started");
+  if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, Msg::ActSpectator);
+  if (!game_) return err(ErrorCode::Conflict, Msg::ActNotStarted);
   if (auto e = refuse_if_expired()) return e;
   LiveGame& live = *game_;
   if (version != live.version)
-    return err(ErrorCode::Conflict, "the game is at version " + std::to_string(live.version) + ", not " +
-                                        std::to_string(version));
+    return err(ErrorCode::Conflict, {Msg::ActVersion, {{"version", live.version}, {"sent", version}}});
   Color me = live.color_of_seat(seat);
   const std::string side = me == WHITE ? "w" : "b";
   std::string action;
   if (type == "move") {
-    if (live.game.over()) return err(ErrorCode::Conflict, "the game is over");
-    if (live.game.position().side_to_move() != me) return err(ErrorCode::Forbidden, "it is not your turn");
+    if (live.game.over()) return err(ErrorCode::Conflict, Msg::GameFinished);
+    if (live.game.position().side_to_move() != me) return err(ErrorCode::Forbidden, Msg::NotYourTurn);
     action = move;
   } else if (type == "count" || type == "stop" || type == "claim" || type == "resign") {
     action = type + ":" + side;
   } else if (type == "offer-draw" || type == "accept-draw" || type == "decline-draw") {
     action = type.substr(0, type.find('-')) + ":" + side;
   } else {
-    return err(ErrorCode::BadRequest, "unknown action '" + type + "'");
+    return err(ErrorCode::BadRequest, {Msg::ActionUnknown, {{"action", type}}});
   }
   // Try it on a copy, store it, then make it live.
   LiveGame next = live;
-  std::string error;
-  if (!apply_action(next, action, &error)) return err(ErrorCode::BadRequest, error);
+  Message error;
+  if (!apply_action(next, action, &error)) return err(ErrorCode::BadRequest, std::move(error));
   try {
     store.append_action(live.id, live.version, next.game.record().back(), now, cpu_to_act(next, cpu_level()));
   } catch (const VersionConflict& e) {
     store_conflict_ = true;
-    return err(ErrorCode::Conflict, e.what());
+    return err(ErrorCode::Conflict, {Msg::StorageConflict, {{"detail", e.what()}}});
   }
   live = std::move(next);
   last_activity_ = now;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/game.h"
+#include "core/messages.h"
 #include "server/stores/store.h"
 
 namespace makruk::server {
@@ -21,9 +22,12 @@ enum class ErrorCode { BadRequest, NotFound, Forbidden, RateLimited, Conflict, F
 std::string_view error_code_name(ErrorCode c);
 int http_status(ErrorCode c);
 
+// A refusal: its code, and why as a message (core/messages.h) and in English.
 struct Error {
   ErrorCode code;
-  std::string message;
+  Message msg;
+  std::string message;  // msg in English
+  Error(ErrorCode code, Message msg) : code(code), msg(std::move(msg)), message(this->msg.english()) {}
 };
 
 struct Seat {
@@ -94,6 +98,13 @@ class Party {
   };
   std::map<std::string, Elsewhere> elsewhere;
   int64_t presence_said_at = 0;  // when the hub last told the other instances who is here
+  // A live table made by "find an opponent" (in memory only): its game begins
+  // once both players are at it, by `arrive_by` (ms; 0: not waiting). A
+  // pairing that ended before that says how ("declined" or "absent") and
+  // which seat did not come.
+  int64_t arrive_by = 0;
+  std::string pairing_ended;
+  int pairing_missing = -1;
   // Open connections of a seat here and on the other instances.
   int connections_anywhere(int seat) const;
   int spectators_anywhere() const;
@@ -133,6 +144,8 @@ class Party {
   // `live_idle_ms` (0: live tables never end so): the running game, if any,
   // gets "expire". False when it is not due (nothing changes).
   bool expire_if_due(Store& store, int64_t now, int64_t live_idle_ms = 0);
+  // Ends a table whose game never began (a pairing nobody came to).
+  void end_unstarted(Store& store, int64_t now);
   // No player or spectator has an open connection to this instance.
   bool nobody_connected() const;
   // Nor to any other instance.
@@ -172,6 +185,6 @@ std::string iso_time(int64_t ms);
 
 // Applies a canonical action to a live game, keeping its SAN lists. False
 // (with *error) when the game refuses it.
-bool apply_action(LiveGame& g, const std::string& action, std::string* error);
+bool apply_action(LiveGame& g, const std::string& action, Why error);
 
 }  // namespace makruk::server
