@@ -6,7 +6,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 
 const root = process.argv[2] ?? 'dist';
-const compressible = new Set(['.html', '.js', '.mjs', '.css', '.svg', '.json', '.webmanifest', '.txt', '.wasm']);
+const compressible = new Set(['.html', '.js', '.mjs', '.css', '.svg', '.json', '.webmanifest', '.txt', '.wasm', '.nnue']);
 
 function* files(dir) {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {

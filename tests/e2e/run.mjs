@@ -363,7 +363,9 @@ test('friends: create, join by link, seats fill live, start, mate by clicking an
   const qr = await a.locator(tid('qr')).evaluate((img) => img.complete && img.naturalWidth > 0);
   assert(qr, 'the QR image loads');
   const line = await a.locator(tid('share-line')).getAttribute('href');
-  assert(line.startsWith('https://social-plus.line.me/lineit/share?url=') && line.includes(encodeURIComponent(`/p/${code}`)), 'LINE link');
+  // LINE's documented share address (social-plugins.line.me/lineit/share), with the invite link.
+  assert(new URL(line).origin === 'https://social-plugins.line.me' && new URL(line).pathname === '/lineit/share', `LINE's share address (${line})`);
+  assert(new URL(line).searchParams.get('url')?.includes(`/p/${code}`), `LINE gets the invite link (${line})`);
   assert((await a.locator(`${tid('seats')} .seat.empty`).count()) === 1, 'one empty seat');
   await shot(a, 'invite-1280-en-waiting');
 

@@ -1,11 +1,16 @@
 // The service worker, served at /sw.js with scope "/". It turns Web Push messages into
 // notifications (docs/api.md, "Turn-based tables and Web Push") and opens the table when
-// one is tapped. It caches one thing only, the offline page (offline.html), fetched when
-// the worker installs: a page navigation that fails for want of a network gets that page
-// instead of the browser's error. Everything else, the app included, always comes from
-// the server; nothing else is cached or answered from a cache. Plain JavaScript, copied
-// as it is into web/dist by Vite (it runs without the page, so it keeps its own few
-// strings in Thai, English and Khmer).
+// one is tapped. It keeps the app itself for when there is no network: when it installs it
+// caches every file of the build (the list, precache.json, is written by the build, which
+// also writes the build's version into BUILD below, so that each build is a new worker with
+// a cache of its own; older caches go when it activates). Online, everything still comes
+// from the server: every page navigation goes there first, and the app's files too; the
+// cache answers only when that fails (no network, or the server unreachable). Then the
+// pages that work without the server (home, practice against the CPU on this device, the
+// learn pages, the analysis board, a game kept on this device) get the app, and the others
+// (a table, a game's page) the offline page. The API and the WebSocket are never touched.
+// Plain JavaScript, copied into web/dist by Vite (it runs without the page, so it keeps its
+// own few strings in Thai, English and Khmer).
 /* eslint-env serviceworker */
 'use strict';
 
@@ -183,17 +188,28 @@ async function tellPages(p) {
   }
 }
 
-// A new name for each new offline page; older caches are deleted when the worker activates.
-const OFFLINE_CACHE = 'makruk-offline-1';
+// The build's version (web/vite.config.ts writes it here in web/dist/sw.js; 'dev' in development).
+const BUILD = 'dev';
+const APP_CACHE = `makruk-app-${BUILD}`;
 const OFFLINE_URL = '/offline.html';
+const APP_URL = '/index.html';
+
+// The pages the app shows without the server.
+const OFFLINE_ROUTES = /^\/(?:|practice|analysis|learn(?:\/(?:makruk|ouk))?|local\/[0-9a-f]{12})\/?$/;
+// The app's own files: the cache answers for them when the network fails.
+const APP_FILES = /^\/(?:assets\/|core\/|icons\/|index\.html$|offline\.html$|favicon\.svg$|manifest\.webmanifest$)/;
 
 self.addEventListener('install', (event) => {
   self.skipWaiting();
   event.waitUntil(
     (async () => {
-      const cache = await caches.open(OFFLINE_CACHE);
+      // The build's files (the offline page alone where there is no list: in development).
+      let files = [OFFLINE_URL];
+      const list = await fetch('/precache.json', { cache: 'no-store' });
+      if (list.ok) files = (await list.json()).files;
+      const cache = await caches.open(APP_CACHE);
       // straight from the server, not from the browser's HTTP cache
-      await cache.add(new Request(OFFLINE_URL, { cache: 'reload' }));
+      await cache.addAll(files.map((f) => new Request(f, { cache: 'reload' })));
     })(),
   );
 });
@@ -202,7 +218,7 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
       for (const name of await caches.keys()) {
-        if (name.startsWith('makruk-offline-') && name !== OFFLINE_CACHE) await caches.delete(name);
+        if (name.startsWith('makruk-') && name !== APP_CACHE) await caches.delete(name);
       }
       // The worker starts while the page's request is already on its way.
       if (self.registration.navigationPreload) await self.registration.navigationPreload.enable().catch(() => {});
@@ -211,20 +227,43 @@ self.addEventListener('activate', (event) => {
   );
 });
 
-// Only page navigations are looked at, and they always go to the server; the cached offline
-// page is the answer only when that fails (no network, or the server unreachable). Other
-// requests (scripts, styles, the API, the WebSocket) are not touched at all.
+async function fromCache(path) {
+  return caches.match(path, { cacheName: APP_CACHE });
+}
+
+// Page navigations always go to the server first; when that fails, the app (for the pages
+// that work without the server) or the offline page. The app's own files also go to the
+// server first, the cache answering only when that fails. Other requests (the API, the
+// WebSocket, a game's picture) are not touched at all.
 self.addEventListener('fetch', (event) => {
-  if (event.request.mode !== 'navigate' || event.request.method !== 'GET') return;
+  const req = event.request;
+  if (req.method !== 'GET') return;
+  const url = new URL(req.url);
+  if (url.origin !== self.location.origin) return;
+  if (req.mode === 'navigate') {
+    event.respondWith(
+      (async () => {
+        try {
+          const preloaded = await event.preloadResponse;
+          if (preloaded) return preloaded;
+          return await fetch(req);
+        } catch (e) {
+          const page = (OFFLINE_ROUTES.test(url.pathname) && (await fromCache(APP_URL))) || (await fromCache(OFFLINE_URL));
+          if (page) return page;
+          throw e;
+        }
+      })(),
+    );
+    return;
+  }
+  if (!APP_FILES.test(url.pathname)) return;
   event.respondWith(
     (async () => {
       try {
-        const preloaded = await event.preloadResponse;
-        if (preloaded) return preloaded;
-        return await fetch(event.request);
+        return await fetch(req);
       } catch (e) {
-        const page = await caches.match(OFFLINE_URL, { cacheName: OFFLINE_CACHE });
-        if (page) return page;
+        const kept = await fromCache(url.pathname);
+        if (kept) return kept;
         throw e;
       }
     })(),

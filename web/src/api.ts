@@ -46,6 +46,12 @@ export interface Party {
   watchers?: string[];
   /** A rematch offered by a seat, or declined by one, once the game is over. */
   rematch?: { offeredBy: number | null; declinedBy: number | null };
+  /**
+   * A table from "find an opponent": its game begins when both players have come (by
+   * `arriveBy`, ms); or the pairing ended before that (`ended`: `declined` or `absent`),
+   * `missing` being the seat that did not come.
+   */
+  pairing?: { arriveBy?: number; ended?: 'declined' | 'absent'; missing?: number | null };
 }
 
 /** A game by its own id: `GET /api/games/ID` (docs/api.md, "Games"). */
@@ -129,6 +135,10 @@ export interface GameState {
   canClaim: boolean;
   /** The side whose draw offer stands, if any. */
   drawOffer?: Color | null;
+  /** The side that declined the last draw offer (or moved instead), until the offering side moves. */
+  drawDeclined?: Color | null;
+  /** Who may offer a draw now (once per move of one's own). */
+  canOfferDraw?: Record<Color, boolean>;
   repetitions: number;
   result: '1-0' | '0-1' | '1/2-1/2' | '*';
   reason: string | null;

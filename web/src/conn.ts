@@ -1,6 +1,7 @@
 // The WebSocket connection to /ws: says hello with the seat token, reconnects by itself
 // with a jittered backoff, and resyncs when it sees a gap in game versions.
 import type { GameEvent, GameState, Party } from './api';
+import type { MessageArg } from './i18n';
 
 /** A move, as opposed to an action such as "count:w", "offer:b" or "expire". */
 function isMoveAction(a: string): boolean {
@@ -16,8 +17,11 @@ export interface Welcome {
 export interface ServerError {
   t: 'error';
   id?: string;
+  /** In English; `msg` and `args` say it again as an id with parameters (i18n.ts messageText). */
   error: string;
   code: string;
+  msg?: string;
+  args?: Record<string, MessageArg>;
 }
 
 export interface ConnHandlers {

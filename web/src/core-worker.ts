@@ -4,6 +4,9 @@
 // after each. To stop a search, the page ends this worker (core.ts).
 interface Emscripten {
   cwrap(name: string, ret: string, args: string[]): (...a: unknown[]) => string;
+  _malloc(n: number): number;
+  _free(p: number): void;
+  HEAPU8: Uint8Array;
 }
 declare function importScripts(...urls: string[]): void;
 declare const makrukCore: (opts: { locateFile: (f: string) => string }) => Promise<Emscripten>;
@@ -15,13 +18,40 @@ const ready = makrukCore({ locateFile: (f) => `/core/${f}` }).then((m) => ({
   pgn: m.cwrap('mk_pgn', 'string', ['string', 'string']),
   positions: m.cwrap('mk_positions', 'string', ['string', 'string', 'string', 'string']),
   typed: m.cwrap('mk_typed', 'string', ['string', 'string', 'string']),
+  level: m.cwrap('mk_level_move', 'string', ['string', 'string', 'string', 'string', 'number', 'number']),
+  network: (variant: string, bytes: Uint8Array): string => {
+    const p = m._malloc(bytes.length);
+    try {
+      m.HEAPU8.set(bytes, p);
+      return m.cwrap('mk_network', 'string', ['string', 'number', 'number'])(variant, p, bytes.length);
+    } finally {
+      m._free(p);
+    }
+  },
 }));
+
+// The CPU opponent plays with the learned evaluation the server's CPU players have built in
+// (/core/makruk.nnue, /core/ouk.nnue), fetched when its first move in a variant is asked for;
+// without it (not fetched yet, say) it plays with the hand-written one.
+const networks = new Set<string>();
+async function withNetwork(api: Awaited<typeof ready>, variant: string): Promise<void> {
+  if (networks.has(variant)) return;
+  try {
+    const res = await fetch(`/core/${variant === 'ouk' ? 'ouk' : 'makruk'}.nnue`);
+    if (!res.ok) return;
+    const r = JSON.parse(api.network(variant, new Uint8Array(await res.arrayBuffer()))) as { ok: boolean };
+    if (r.ok) networks.add(variant);
+  } catch {
+    /* offline and not cached: the hand-written evaluation */
+  }
+}
 
 type Call =
   | { id: number; call: 'game'; args: [string, string, string, string] }
   | { id: number; call: 'pgn'; args: [string, string] }
   | { id: number; call: 'positions'; args: [string, string, string, string] }
   | { id: number; call: 'typed'; args: [string, string, string] }
+  | { id: number; call: 'level'; args: [string, string, string, string, number, number] }
   | { id: number; call: 'search'; args: [string, string, string, number, number] };
 
 self.onmessage = async (e: MessageEvent<Call>) => {
@@ -37,6 +67,11 @@ self.onmessage = async (e: MessageEvent<Call>) => {
   }
   if (m.call === 'typed') {
     postMessage({ id: m.id, result: JSON.parse(api.typed(...m.args)) });
+    return;
+  }
+  if (m.call === 'level') {
+    await withNetwork(api, m.args[0]);
+    postMessage({ id: m.id, result: JSON.parse(api.level(...m.args)) });
     return;
   }
   if (m.call === 'positions') {

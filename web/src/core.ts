@@ -1,9 +1,11 @@
 // The page's side of the core's worker (core-worker.ts): the rules core and the engine,
 // in WebAssembly, answering in the background.
 import type { Color, Count, Variant } from './api';
+import type { MessageRef } from './i18n';
 
-/** The game after a list of actions, as the core sees it. */
-export interface CoreGame {
+/** The game after a list of actions, as the core sees it; when refused, why (`error` in
+ * English, `msg` and `args` for i18n.ts messageText). */
+export interface CoreGame extends MessageRef {
   ok: boolean;
   error?: string;
   fen: string;
@@ -16,6 +18,11 @@ export interface CoreGame {
   reason: string | null;
   count: Count | null;
   repetitions: number;
+  /** What each side may do besides moving (declaration mode's counts, Ouk's claim), and a draw offer standing. */
+  canCount: Record<Color, boolean>;
+  canStop: Record<Color, boolean>;
+  canClaim: boolean;
+  drawOffer: Color | null;
 }
 
 /** A search's answer (or its progress, one depth at a time). */
@@ -105,8 +112,14 @@ export class Core {
   }
 
   /** A PGN, a plain list of moves or a FEN, read by the core (`variant`: when the text names none). */
-  pgn(text: string, variant: Variant): Promise<{ ok: boolean; error?: string; variant: Variant; fen: string; moves: string[]; result: string }> {
+  pgn(text: string, variant: Variant): Promise<MessageRef & { ok: boolean; variant: Variant; fen: string; moves: string[]; result: string }> {
     return this.call('pgn', [text, variant]);
+  }
+
+  /** What the CPU at `level` (1–8) does after `actions`, as the server's CPU player would:
+   * its move, perhaps after answering a draw offer or starting or stopping a count. */
+  level(variant: Variant, counting: 'auto' | 'declare', fen: string, actions: string[], level: number, seed: number): Promise<{ ok: boolean; error?: string; actions: string[] }> {
+    return this.call('level', [variant, counting, fen, actions.join(' '), level, seed]);
   }
 
   /** Stops at once whatever runs (its promises are refused); the next call starts afresh. */

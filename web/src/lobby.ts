@@ -2,8 +2,9 @@
 // to be `paired`. It lives outside the screens, so that a player may practise
 // against the CPU while waiting and still be told when an opponent is found.
 // Closing the page leaves the queue (the server drops a closed connection's seek).
-import { saveName, saveSeat } from './api';
+import { forgetSeat, saveName, saveSeat, savedSeat } from './api';
 import { wsUrl } from './conn';
+import type { MessageArg } from './i18n';
 
 export interface SeekWish {
   variant: '' | 'makruk' | 'ouk';
@@ -26,11 +27,25 @@ export type LobbyState =
   | { kind: 'idle' }
   | { kind: 'seeking'; wish: SeekWish; name: string }
   | { kind: 'paired'; paired: Paired }
-  | { kind: 'refused'; error: string; code: string };
+  | { kind: 'missed'; opponent: string }
+  | { kind: 'refused'; error: string; code: string; msg?: string; args?: Record<string, MessageArg> };
 
 type Listener = (s: LobbyState, counts: LobbyCounts | null) => void;
 
 const BROWSER_KEY = 'makruk.browser';
+const WISH_KEY = 'makruk.seek';
+
+/** What this browser last asked for (the find screen starts from it; "find another" repeats it). */
+export function lastWish(): SeekWish | null {
+  try {
+    const w = JSON.parse(localStorage.getItem(WISH_KEY) ?? 'null');
+    if (w && typeof w === 'object' && ['', 'makruk', 'ouk'].includes(w.variant) && ['', 'auto', 'declare'].includes(w.counting) && ['', 'live', 'turn'].includes(w.mode))
+      return { variant: w.variant, counting: w.counting, mode: w.mode };
+  } catch {
+    /* none kept */
+  }
+  return null;
+}
 
 /** A random id for this browser, kept: one place in the queue per browser. */
 function browserId(): string {
@@ -64,6 +79,11 @@ class Lobby {
   /** Joins the queue (or changes what this browser waits for). */
   seek(wish: SeekWish, name: string): void {
     saveName(name);
+    try {
+      localStorage.setItem(WISH_KEY, JSON.stringify(wish));
+    } catch {
+      /* not kept */
+    }
     this.set({ kind: 'seeking', wish, name });
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.sendSeek();
     else this.open();
@@ -76,9 +96,35 @@ class Lobby {
     this.set({ kind: 'idle' });
   }
 
-  /** Forgets a pairing once its table is open. */
+  /** Forgets a pairing once its table is open (or a missed one once told). */
   done(): void {
-    if (this.state.kind === 'paired') this.set({ kind: 'idle' });
+    if (this.state.kind === 'paired' || this.state.kind === 'missed') {
+      this.close();
+      this.set({ kind: 'idle' });
+    }
+  }
+
+  /** "Not now" to a found opponent: the table ends unstarted and the other is told. */
+  decline(): void {
+    if (this.state.kind !== 'paired') return;
+    const { code } = this.state.paired;
+    const token = savedSeat(code)?.token ?? '';
+    const ws = this.ws;
+    const send = (w: WebSocket) => w.send(JSON.stringify({ t: 'decline-pairing', code, token }));
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      send(ws);
+      window.setTimeout(() => ws.close(), 2000);
+    } else {
+      // The queue's connection is gone: one of its own, closed once said.
+      const w = new WebSocket(wsUrl());
+      w.onopen = () => {
+        send(w);
+        window.setTimeout(() => w.close(), 2000);
+      };
+    }
+    this.ws = null;
+    forgetSeat(code);
+    this.set({ kind: 'idle' });
   }
 
   private sendSeek(): void {
@@ -127,10 +173,20 @@ class Lobby {
         const seat = Number(m.seat);
         const name = this.state.kind === 'seeking' ? this.state.name : '';
         saveSeat(code, { token: String(m.token), seat, name });
-        this.close();
+        // The connection stays open until the player goes to the table or says "Not now":
+        // the server says on it if the pairing ends first.
         this.set({ kind: 'paired', paired: { code, seat, opponent: String(m.opponent ?? '') } });
         break;
       }
+      case 'pairing-ended':
+        // The player did not come in time (or declined at another tab): the table is gone.
+        if (this.state.kind === 'paired' && this.state.paired.code === m.code) {
+          const { opponent, code } = this.state.paired;
+          this.close();
+          forgetSeat(code);
+          this.set({ kind: 'missed', opponent });
+        }
+        break;
       case 'seek-ended':
         if (m.reason === 'replaced') {
           // Another tab of this browser took the place in the queue.
@@ -141,7 +197,13 @@ class Lobby {
       case 'error':
         if (this.state.kind === 'seeking') {
           this.close();
-          this.set({ kind: 'refused', error: String(m.error ?? ''), code: String(m.code ?? '') });
+          this.set({
+            kind: 'refused',
+            error: String(m.error ?? ''),
+            code: String(m.code ?? ''),
+            msg: typeof m.msg === 'string' ? m.msg : undefined,
+            args: m.args as Record<string, MessageArg> | undefined,
+          });
         }
         break;
     }

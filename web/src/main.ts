@@ -12,8 +12,9 @@ import { lobby } from './lobby';
 import { PartyScreen } from './screens/party';
 import { GamePageScreen } from './screens/gamepage';
 import { AnalysisScreen } from './screens/analysis';
+import { LocalGameScreen } from './screens/local';
 import { CODE_RE, normaliseCode } from './api';
-import { connBanner, setNavigator, type Screen } from './ui';
+import { connBanner, focusHeading, focusLost, setNavigator, type Screen } from './ui';
 import { registerServiceWorker } from './push';
 import { learnRoute } from './learn-route';
 import { feedbackRoute } from './feedback-route';
@@ -28,7 +29,7 @@ function navigate(path: string, replaceState = false): void {
     if (replaceState) history.replaceState(null, '', path);
     else history.pushState(null, '', path);
   }
-  route();
+  route(true);
 }
 
 function screenFor(path: string, search: URLSearchParams): Screen {
@@ -39,6 +40,8 @@ function screenFor(path: string, search: URLSearchParams): Screen {
   }
   const game = /^\/g\/([0-9a-f]{12})\/?$/.exec(path);
   if (game) return new GamePageScreen(game[1]);
+  const local = /^\/local\/([0-9a-f]{12})\/?$/.exec(path);
+  if (local) return new LocalGameScreen(local[1]);
   const learn = learnRoute(path);
   if (learn) return learn;
   const feedback = feedbackRoute(path, search);
@@ -59,7 +62,9 @@ function screenFor(path: string, search: URLSearchParams): Screen {
   }
 }
 
-function route(): void {
+/** Shows the screen for the address; `moved`: after a navigation in the page, when the
+ * focus goes to the new screen's heading (the element that had it has gone). */
+function route(moved = false): void {
   const path = location.pathname;
   const same = path === currentPath && current;
   if (same) return;
@@ -69,6 +74,7 @@ function route(): void {
   const main = h('main', { class: current.wide ? 'wide' : '' }, current.el);
   replace(root, topBar(), connBanner, main);
   window.scrollTo(0, 0);
+  if (moved && focusLost()) focusHeading(main, main);
 }
 
 
@@ -142,6 +148,19 @@ let foundNotice: HTMLElement | null = null;
 lobby.subscribe((s) => {
   foundNotice?.remove();
   foundNotice = null;
+  if (s.kind === 'missed') {
+    // The found opponent waited at the table in vain: the table is gone.
+    const ok = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'missed-ok' }, t('ok'));
+    ok.addEventListener('click', () => lobby.done());
+    foundNotice = h(
+      'div',
+      { class: 'found-notice', role: 'alert', 'data-testid': 'pairing-missed' },
+      h('p', null, t('pairingMissed', { name: s.opponent })),
+      h('div', { class: 'row' }, ok),
+    );
+    document.body.append(foundNotice);
+    return;
+  }
   if (s.kind !== 'paired' || location.pathname === '/find') return;
   const code = s.paired.code;
   const go = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'found-go' }, t('goToGame'));
@@ -150,7 +169,8 @@ lobby.subscribe((s) => {
     lobby.done();
     navigate(`/p/${code}`);
   });
-  later.addEventListener('click', () => lobby.done());
+  // Not now: the opponent is told at once and may look for someone else.
+  later.addEventListener('click', () => lobby.decline());
   foundNotice = h(
     'div',
     { class: 'found-notice', role: 'alert', 'data-testid': 'opponent-found' },
@@ -161,7 +181,7 @@ lobby.subscribe((s) => {
 });
 
 setNavigator(navigate);
-window.addEventListener('popstate', () => route());
+window.addEventListener('popstate', () => route(true));
 document.addEventListener('pointerdown', unlockAudio, { capture: true });
 document.addEventListener('keydown', unlockAudio, { capture: true });
 

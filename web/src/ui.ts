@@ -1,6 +1,6 @@
 // Small shared pieces of the interface: navigation, the connection banner, toasts, dialogs.
 import { h } from './dom';
-import { t } from './i18n';
+import { messageText, type MessageRef, t } from './i18n';
 
 /** "Watching: 3 (Noi, Dara)": how many watch a table, and the names they gave. */
 export function watchingText(p: { spectators: number; watchers?: string[] }): string {
@@ -113,10 +113,35 @@ export function confirmDialog(question: string, yes: string, testid: string): Pr
   });
 }
 
+/** LINE's documented share address for a page (its preview comes from the page's Open Graph tags). */
+export function lineShare(url: string): string {
+  return `https://social-plugins.line.me/lineit/share?url=${encodeURIComponent(url)}`;
+}
+
+/** What went wrong, in the reader's language: a table that is not there, or the server's
+ * own reason when it gave one (an ApiError's answer with its message id), else a sentence
+ * for the kind of failure. */
 export function errorText(e: unknown): string {
-  const err = e as { code?: string; status?: number; message?: string };
+  const err = e as { code?: string; status?: number; message?: string; data?: MessageRef };
   if (err?.code === 'network') return t('networkError');
   if (err?.code === 'not-found' || err?.status === 404) return t('notFound');
+  if (err?.data?.msg) return messageText(err.data);
   if (err?.code === 'rate-limited' || err?.status === 429) return t('rateLimited');
   return t('error', { msg: err?.message ?? String(e) });
+}
+
+/** Whether the keyboard focus is nowhere in particular: on the page's body or its `main`
+ * (as after the element that had it was taken away with the screen it was on). */
+export function focusLost(): boolean {
+  const a = document.activeElement;
+  return !a || a === document.body || a.tagName === 'MAIN' || !a.isConnected;
+}
+
+/** Puts the focus on a screen's heading (or on `fallback` when it has none), as a screen
+ * reader user expects after the page's content changed under them. */
+export function focusHeading(within: HTMLElement, fallback?: HTMLElement): void {
+  const target = within.querySelector<HTMLElement>('h1') ?? fallback;
+  if (!target) return;
+  if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+  target.focus({ preventScroll: true });
 }

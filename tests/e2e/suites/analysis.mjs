@@ -105,6 +105,7 @@ export default function (H) {
     await until('opened from the game page', async () => (await fenOf(a)) === s.fen);
     // Play on from here against the CPU (level 1): a CPU table from that position.
     await p.selectOption(tid('analysis-level'), '1');
+    await p.fill(tid('name'), 'นักเรียน'); // a fresh browser: the table asks for a name
     await p.click(tid('analysis-cpu'));
     await until('at the new table', async () => /\/p\/[A-Z0-9]{6}$/.test(new URL(p.url()).pathname));
     await until('the game from that position', async () => (await state(p))?.fen?.split(' ')[0] === s.fen.split(' ')[0]);

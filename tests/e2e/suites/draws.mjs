@@ -14,10 +14,16 @@ export default function (H) {
     await b.click(tid('draw-decline'));
     await until('the offer is gone on both', async () => (await state(a))?.drawOffer === null && (await b.locator(tid('draw-accept')).count()) === 0);
     assert((await state(a)).result === '*', 'declining changes nothing else');
+    // The one who offered is told, and may offer again only after a move of their own.
+    await until('the offerer is told it was declined', async () => /Dara declined your draw offer/.test(await text(a, tid('rematch-note'))));
+    assert((await a.locator(tid('offer-draw')).count()) === 0, 'no second offer before a move of one\'s own');
+    await shot(a, 'draw-declined-1280-en');
 
     // Dara moves, then offers; Somchai accepts.
     const s = await state(b);
     await H.playMove([a, b], s.legal[0].slice(0, 4), 'click');
+    await until('the note goes once Somchai moved', async () => (await a.locator(tid('rematch-note')).count()) === 0);
+    await a.waitForSelector(tid('offer-draw'));  // a new move: a new offer is allowed
     await b.click(tid('offer-draw'));
     await a.waitForSelector(tid('draw-accept'));
     await a.click(tid('draw-accept'));

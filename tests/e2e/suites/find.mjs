@@ -18,7 +18,9 @@ export default function (H) {
     await a.click(`${tid('find-variant')} [data-value="ouk"]`);
     await a.click(tid('find'));
     await a.waitForSelector(tid('find-waiting'));
-    await until('the counts say one waits', async () => /1 waiting/.test(await text(a, tid('lobby-counts-waiting'))));
+    // The one waiting is not counted among those it waits for.
+    await until('the counts say nobody else waits', async () => /Besides you: 0 waiting/.test(await text(a, tid('lobby-counts-waiting'))));
+    assert((await (await fetch(`${H.BASE}/api/lobby`)).json()).waiting === 1, 'the server counts the one waiting');
     await shot(a, 'find-360-en-waiting');
     // Cancel, and the queue is empty again.
     await a.click(tid('find-cancel'));
@@ -58,12 +60,47 @@ export default function (H) {
     await openFind(b, 'Bo');
     await b.click(`${tid('find-counting')} [data-value="declare"]`);
     await b.click(tid('find'));
-    await b.waitForSelector(tid('game'));
+    // Bo waits at the table for Noi to come: the game begins when both are there.
+    await b.waitForSelector(tid('pairing-arriving'));
+    assert(/Waiting for Noi/.test(await text(b, tid('pairing-waiting'))), 'the one who came waits for the other, by name');
     await a.waitForSelector(tid('opponent-found'));
     assert(/Opponent found: Bo/.test(await text(a, tid('opponent-found'))), 'the notice names the opponent');
     await shot(a, 'find-1280-en-found-while-practising');
+    await shot(b, 'find-360-en-arriving');
     await a.click(tid('found-go'));
+    await b.waitForSelector(tid('game'));
     await until('at the paired table', async () => (await a.evaluate(() => window.__makruk?.party?.()?.rules?.counting)) === 'declare');
     assert((await a.locator(tid('opponent-found')).count()) === 0, 'the notice is gone');
+  });
+
+  test('find an opponent: the one practising taps "Not now"; the other is told at once, nothing was played, and finds another', async () => {
+    const a = await newPage(DESKTOP, 'en-US');
+    const b = await newPage(PHONE, 'th-TH');
+    await openFind(a, 'Busy B');
+    await a.click(`${tid('find-variant')} [data-value="ouk"]`);
+    await a.click(tid('find'));
+    await a.waitForSelector(tid('find-waiting'));
+    await a.click(tid('find-practise'));
+    await a.waitForSelector(tid('create'));
+    await a.click(tid('create'));
+    await a.waitForSelector(tid('game'));
+    await openFind(b, 'Dara');
+    await b.click(`${tid('find-variant')} [data-value="ouk"]`);
+    await b.click(tid('find'));
+    await b.waitForSelector(tid('pairing-arriving'));
+    await a.waitForSelector(tid('opponent-found'));
+    await a.click(tid('found-later'));
+    // Dara is told in Thai who cannot play, that nothing was played, and may look again.
+    await b.waitForSelector(tid('pairing-ended'));
+    assert(/Busy B ยังเล่นตอนนี้ไม่ได้/.test(await text(b, tid('pairing-ended-text'))), `told in Thai (${await text(b, tid('pairing-ended-text'))})`);
+    assert((await b.locator(tid('game')).count()) === 0 && (await b.locator(tid('resign')).count()) === 0, 'no game to resign from');
+    assert((await a.locator(tid('opponent-found')).count()) === 0, 'the notice is gone');
+    assert((await a.evaluate(() => window.__makruk?.party?.()?.cpu)) > 0, 'Busy B is still at the practice game');
+    await shot(b, 'find-360-th-declined');
+    await b.click(tid('find-another'));
+    await b.waitForSelector(tid('find-waiting'));
+    await until('Dara waits again', async () => (await (await fetch(`${H.BASE}/api/lobby`)).json()).waiting === 1);
+    await b.click(tid('find-cancel'));
+    for (const p of [a, b]) assert(p.consoleErrors.length === 0, `no console errors (${p.consoleErrors.join(' | ')})`);
   });
 }

@@ -3,15 +3,17 @@
 // and their evaluations, live (a line's first move is played by choosing it); a position from a game (/analysis?variant=…&fen=…&moves=…), a FEN, a
 // PGN or a plain list of moves; and from any position, a game against the CPU or a table
 // to invite a friend to.
-import { api, lastName, saveName, saveSeat, type Variant } from '../api';
+import { api, saveName, saveSeat, type Variant } from '../api';
 import { Core, rulesCore, type CoreGame, type CoreSearch } from '../core';
 import { h } from '../dom';
-import { t } from '../i18n';
+import { messageText, type MessageRef, t } from '../i18n';
 import { moveText } from '../notation';
 import { errorText, navigate, type Screen } from '../ui';
 import { GameView } from './game';
 import { SetupBoard } from '../setup';
 import { standIn } from '../standin';
+import { nameField, type NameField } from '../namefield';
+import { newLocalGame, unreachable } from '../local';
 
 /** "cp 35" / "mate -3" for the side to move, written for White: "+0.35", "#3", "-#2". */
 export function scoreText(score: string, whiteToMove: boolean): string {
@@ -41,6 +43,8 @@ export class AnalysisScreen implements Screen {
   private fenOut: HTMLInputElement;
   private importText: HTMLTextAreaElement;
   private importError: HTMLElement;
+  private who: NameField;
+  private tableError: HTMLElement;
   private level: HTMLSelectElement;
   private destroyed = false;
   private setupBox: HTMLElement;
@@ -65,6 +69,10 @@ export class AnalysisScreen implements Screen {
     this.fenOut = h('input', { type: 'text', readonly: true, id: 'analysis-fen', class: 'fen-out', 'data-testid': 'analysis-fen' });
     this.importText = h('textarea', { id: 'analysis-import', rows: 4, 'data-testid': 'import-text', spellcheck: 'false' });
     this.importError = h('p', { class: 'error', role: 'alert', 'data-testid': 'import-error' });
+    // The name the table shows to the friend (and on the board): the one kept from last
+    // time, or asked for, as on the new-table screen; never a colour.
+    this.who = nameField();
+    this.tableError = h('p', { class: 'error', role: 'alert', 'data-testid': 'analysis-table-error' });
     this.level = h(
       'select',
       { id: 'analysis-level', 'data-testid': 'analysis-level' },
@@ -112,6 +120,7 @@ export class AnalysisScreen implements Screen {
       ),
       h('label', { for: 'analysis-fen' }, 'FEN'),
       this.fenOut,
+      this.who.field,
       h(
         'div',
         { class: 'analysis-row' },
@@ -120,6 +129,7 @@ export class AnalysisScreen implements Screen {
         button('analysis-cpu', t('analysisPlayCpu'), () => void this.table(true), 'btn primary'),
         button('analysis-invite', t('analysisInvite'), () => void this.table(false)),
       ),
+      this.tableError,
       h('label', { for: 'analysis-import' }, t('analysisImport')),
       this.importText,
       button('import-load', t('analysisLoad'), () => void this.load()),
@@ -147,7 +157,7 @@ export class AnalysisScreen implements Screen {
       async (f) => {
         try {
           const g = await this.rules.game(this.variant, 'auto', f, []);
-          return g.ok ? null : g.error ?? '?';
+          return g.ok ? null : messageText(g);
         } catch {
           return '?';
         }
@@ -190,7 +200,7 @@ export class AnalysisScreen implements Screen {
     if (this.destroyed || mine !== this.shown) return;
     if (!g.ok) {
       // A refused start (a FEN no game can begin from): back to the usual one, and say why.
-      this.importError.textContent = g.error ?? '';
+      this.importError.textContent = messageText(g);
       this.start = '';
       this.moves = [];
       return void this.refresh();
@@ -279,14 +289,20 @@ export class AnalysisScreen implements Screen {
   /** Reads the text box: a PGN, a plain list of moves, or a FEN. */
   private async load(): Promise<void> {
     const text = this.importText.value;
-    let r: { ok: boolean; error?: string; variant: Variant; fen: string; moves: string[] };
+    if (!text.trim()) {
+      // nothing to read: say so, rather than nothing at all
+      this.importError.textContent = t('analysisImportEmpty');
+      this.importText.focus();
+      return;
+    }
+    let r: MessageRef & { ok: boolean; variant: Variant; fen: string; moves: string[] };
     try {
       r = await this.rules.pgn(text, this.variant);
     } catch {
       return;
     }
     if (!r.ok) {
-      this.importError.textContent = t('analysisImportError', { error: r.error ?? '' });
+      this.importError.textContent = t('analysisImportError', { error: messageText(r) });
       return;
     }
     this.importError.textContent = '';
@@ -299,9 +315,25 @@ export class AnalysisScreen implements Screen {
 
   /** A table from the position now: against the CPU, or to invite a friend to. */
   private async table(cpu: boolean): Promise<void> {
+    this.tableError.textContent = '';
+    const name = this.who.read(this.tableError);
+    if (!name) return;
     const fen = this.now?.fen;
-    if (!fen) return;
-    const name = lastName() || t('white');
+    if (!fen) return;  // the position is still being read
+    // Against the CPU without the server (offline, or unreachable): a game on this device.
+    const here = () => {
+      const g = newLocalGame({
+        variant: this.variant,
+        counting: 'auto',
+        level: Number(this.level.value),
+        name,
+        rules: { counting: 'auto', showLegal: true, swapColors: false, labels: true },
+        startFen: fen,
+      });
+      saveName(name);
+      navigate(`/local/${g.id}`);
+    };
+    if (cpu && navigator.onLine === false) return here();
     try {
       const r = await api.create({
         name,
@@ -317,7 +349,8 @@ export class AnalysisScreen implements Screen {
       saveSeat(r.code, { token: r.token, seat: r.seat ?? 0, name });
       navigate(`/p/${r.code}`);
     } catch (e) {
-      this.importError.textContent = errorText(e);
+      if (cpu && unreachable(e)) return here();
+      this.tableError.textContent = errorText(e);
     }
   }
 

@@ -55,7 +55,7 @@ function call<T>(method: string, path: string, body?: unknown, secret?: string):
 /** What went wrong, in words: the shared texts, except that a 404 here is no missing table. */
 function problem(e: unknown): string {
   const err = e as ApiError;
-  if (err?.status === 404) return t('error', { msg: err.message || '404' });
+  if (err?.status === 404 && !err.data?.msg) return t('error', { msg: err.message || '404' });
   return errorText(e);
 }
 

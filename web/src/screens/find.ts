@@ -3,19 +3,23 @@
 // person who wants the same. While waiting the player may practise against the CPU.
 import { api } from '../api';
 import { h, setText } from '../dom';
-import { t } from '../i18n';
-import { lobby, type LobbyCounts, type SeekWish } from '../lobby';
+import { messageText, t } from '../i18n';
+import { lastWish, lobby, type LobbyCounts, type SeekWish } from '../lobby';
 import { nameField } from '../namefield';
 import { link, navigate, type Screen } from '../ui';
 import { seg } from './newtable';
 
-function countsText(c: LobbyCounts | null): string {
-  return c ? t('lobbyCounts', { waiting: c.waiting, playing: c.playing }) : '';
+/** The counts; while this browser waits, the others who wait (it is one of the queue). */
+function countsText(c: LobbyCounts | null, seeking = false): string {
+  if (!c) return '';
+  return seeking
+    ? t('lobbyCountsSeeking', { waiting: Math.max(0, c.waiting - 1), playing: c.playing })
+    : t('lobbyCounts', { waiting: c.waiting, playing: c.playing });
 }
 
 export function findScreen(): Screen {
   const wish: SeekWish =
-    lobby.state.kind === 'seeking' ? { ...lobby.state.wish } : { variant: 'makruk', counting: 'auto', mode: 'live' };
+    lobby.state.kind === 'seeking' ? { ...lobby.state.wish } : lastWish() ?? { variant: 'makruk', counting: 'auto', mode: 'live' };
   const who = nameField();
   const err = h('div', { class: 'error', role: 'alert', 'data-testid': 'error' });
   const counts = h('p', { class: 'muted', 'data-testid': 'lobby-counts' });
@@ -90,10 +94,10 @@ export function findScreen(): Screen {
   const el = h('div', { class: 'find', 'data-testid': 'find-screen' }, choose, waiting);
   const off = lobby.subscribe((s, c) => {
     setText(counts, countsText(c));
-    setText(waitCounts, countsText(c));
+    setText(waitCounts, countsText(c, s.kind === 'seeking'));
     waiting.hidden = s.kind !== 'seeking';
     choose.hidden = s.kind === 'seeking';
-    if (s.kind === 'refused') err.textContent = s.code === 'rate-limited' ? t('rateLimited') : t('error', { msg: s.error });
+    if (s.kind === 'refused') err.textContent = s.msg || s.code !== 'rate-limited' ? messageText(s) : t('rateLimited');
     if (s.kind === 'paired') {
       lobby.done();
       navigate(`/p/${s.paired.code}`);

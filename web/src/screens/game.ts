@@ -45,6 +45,8 @@ function makeBar(testid: string): PlayerBar {
   return { el, chip, name, tags, count };
 }
 
+let viewIds = 0; // tells apart the ids of the views made in one page
+
 export class GameView {
   el: HTMLElement;
   private cg: Api | null = null;
@@ -57,6 +59,7 @@ export class GameView {
   private subLine: HTMLElement;
   private actionsEl: HTMLElement;
   private movesEl: HTMLElement;
+  private movesHelp: HTMLElement;
   private navEl: HTMLElement;
   private viewingEl: HTMLElement;
   private metaEl: HTMLElement;
@@ -95,14 +98,17 @@ export class GameView {
    * to move's), the board keeps its orientation, and there is no table around it (no
    * actions, messages, recommendation or "your turn"). */
   private readonly analysis: boolean;
+  /** A game against the CPU on this device (screens/local.ts): no table to recommend. */
+  private readonly local: boolean;
   private orientationChoice: cg.Color = 'white';
 
   constructor(
     private send: Send,
     private code: string,
-    opts: { analysis?: boolean } = {},
+    opts: { analysis?: boolean; local?: boolean } = {},
   ) {
     this.analysis = !!opts.analysis;
+    this.local = !!opts.local;
     this.topBar = makeBar('bar-top');
     this.bottomBar = makeBar('bar-bottom');
     this.boardBox = h('div', { class: 'board-box', 'data-testid': 'board' });
@@ -112,7 +118,8 @@ export class GameView {
     this.statusEl = h('div', { class: 'status', 'data-testid': 'status', role: 'status', 'aria-live': 'polite' }, this.mainLine, this.subLine);
     this.actionsEl = h('div', { class: 'actions', 'data-testid': 'actions' });
     this.navEl = h('div', { class: 'moves-nav' });
-    this.movesEl = h('div', { class: 'movelist', 'data-testid': 'moves', role: 'group' });
+    this.movesHelp = h('div', { class: 'visually-hidden', id: `moves-help-${++viewIds}` });
+    this.movesEl = h('div', { class: 'movelist', 'data-testid': 'moves', role: 'group', 'aria-describedby': this.movesHelp.id });
     this.viewingEl = h('div', { class: 'viewing', 'data-testid': 'viewing' });
     this.metaEl = h('div', { class: 'game-meta', 'data-testid': 'game-meta' });
     this.turnInfoEl = h('div', { class: 'turn-info', 'data-testid': 'turn-info', hidden: true });
@@ -131,6 +138,7 @@ export class GameView {
       this.navEl,
       this.viewingEl,
       this.movesEl,
+      this.movesHelp,
       this.notationEl,
       this.metaEl,
     );
@@ -396,7 +404,7 @@ export class GameView {
     // Quick messages: between two people at the table (not spectators, not the CPU).
     this.chat.el.hidden = !me || !!party.cpu || expired || this.analysis;
     // After a finished game, a player may recommend it.
-    this.recommend.show(!!me && s.result !== '*' && !expired && !this.analysis);
+    this.recommend.show(!!me && s.result !== '*' && !expired && !this.analysis && !this.local);
     this.renderMoves();
     this.renderMeta();
     this.renderTurnInfo(over);
@@ -564,6 +572,9 @@ export class GameView {
     let drawNote = '';
     if (drawOffer)
       drawNote = drawOffer === me ? t('drawOffered', { name: this.nameOf(drawOffer === 'w' ? 'b' : 'w') }) : t('drawFrom', { name: this.nameOf(drawOffer) });
+    // The offer was declined (or answered with a move): the one who offered is told, until they move.
+    const declinedBy = !over && !drawOffer ? s.drawDeclined ?? null : null;
+    if (declinedBy && me && declinedBy !== me) drawNote = t('drawDeclinedBy', { name: this.nameOf(declinedBy) });
     if (me && !over) {
       if (drawOffer && drawOffer !== me) {
         items.push({ id: 'draw-accept', text: t('drawAccept'), cls: 'btn primary', run: () => this.intent({ t: 'accept-draw', v: s.v }) });
@@ -581,7 +592,8 @@ export class GameView {
           if (await confirmDialog(t('resignConfirm'), t('resignYes'), 'resign-dialog')) this.intent({ t: 'resign', v: Math.max(v, this.state!.v) });
         },
       });
-      if (!drawOffer) items.push({ id: 'offer-draw', text: t('offerDraw'), cls: 'btn quiet', run: () => this.intent({ t: 'offer-draw', v: s.v }) });
+      // one offer per move of one's own: the button comes back after the next move
+      if (!drawOffer && s.canOfferDraw?.[me] !== false) items.push({ id: 'offer-draw', text: t('offerDraw'), cls: 'btn quiet', run: () => this.intent({ t: 'offer-draw', v: s.v }) });
     }
     // A rematch is by agreement: one player offers, the other accepts or declines
     // (the CPU accepts at once); everyone at the table sees where it stands.
@@ -711,10 +723,13 @@ export class GameView {
 
   private key(e: KeyboardEvent): void {
     const tgt = e.target as HTMLElement | null;
-    if (tgt && (tgt.tagName === 'INPUT' || tgt.tagName === 'TEXTAREA')) return;
+    if (tgt && (tgt.tagName === 'INPUT' || tgt.tagName === 'TEXTAREA' || tgt.tagName === 'SELECT')) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
     const cur = this.viewPly ?? this.state?.moves.length ?? 0;
-    if (e.key === 'ArrowLeft') this.go(cur - 1);
-    else if (e.key === 'ArrowRight') this.go(cur + 1);
+    // In the move list (one Tab stop) the up and down arrows step too, as in a list.
+    const inList = !!tgt && this.movesEl.contains(tgt);
+    if (e.key === 'ArrowLeft' || (inList && e.key === 'ArrowUp')) this.go(cur - 1);
+    else if (e.key === 'ArrowRight' || (inList && e.key === 'ArrowDown')) this.go(cur + 1);
     else if (e.key === 'Home') this.go(0);
     else if (e.key === 'End') this.go(Number.MAX_SAFE_INTEGER);
     else return;
@@ -725,6 +740,11 @@ export class GameView {
     const s = this.state!;
     const sans = s.san.map((san, i) => moveText(san, s.moves[i]));
     const cur = this.viewPly ?? s.moves.length;
+    // One Tab stop for the whole list (the move shown, or the first one at the start):
+    // the arrow keys, Home and End step through it, so that the board and the move box
+    // stay a few Tabs apart however long the game.
+    const stop = Math.max(1, cur);
+    const hadFocus = this.movesEl.contains(document.activeElement);
     const cells: Node[] = [];
     if (sans.length === 0) cells.push(h('div', { class: 'empty' }, t('noMoves')));
     for (let i = 0; i < sans.length; i += 2) {
@@ -741,6 +761,7 @@ export class GameView {
               type: 'button',
               class: j + 1 === cur ? 'cur' : '',
               'data-ply': String(j + 1),
+              tabindex: j + 1 === stop ? '0' : '-1',
               'aria-current': j + 1 === cur ? 'true' : undefined,
               onclick: () => this.go(j + 1),
             },
@@ -751,10 +772,13 @@ export class GameView {
       }
     }
     this.movesEl.setAttribute('aria-label', t('moves'));
+    setText(this.movesHelp, t('movesHelp'));
     const atBottom = this.movesEl.scrollTop + this.movesEl.clientHeight >= this.movesEl.scrollHeight - 4;
     replace(this.movesEl, cells);
     if (this.viewPly === null && atBottom) this.movesEl.scrollTop = this.movesEl.scrollHeight;
     else this.movesEl.querySelector('.cur')?.scrollIntoView({ block: 'nearest' });
+    // the list was redrawn under the focus: it stays on the list's one stop
+    if (hadFocus) this.movesEl.querySelector<HTMLElement>('button[tabindex="0"]')?.focus({ preventScroll: true });
     const n = s.moves.length;
     const canStep = !!this.plies;
     const btns = this.navEl.querySelectorAll('button');

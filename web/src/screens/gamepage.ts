@@ -6,7 +6,7 @@
 import { api, type GameRecord, type GameState, type Party } from '../api';
 import { h, replace } from '../dom';
 import { t } from '../i18n';
-import { link, type Screen } from '../ui';
+import { lineShare, link, type Screen } from '../ui';
 import { GameView } from './game';
 import { ReviewPanel } from '../review';
 import { standIn } from '../standin';
@@ -95,7 +95,7 @@ export class GamePageScreen implements Screen {
     const out: HTMLElement[] = [
       h(
         'a',
-        { class: 'btn', 'data-testid': 'game-share-line', href: `https://social-plugins.line.me/lineit/share?url=${encodeURIComponent(page)}`, target: '_blank', rel: 'noopener noreferrer' },
+        { class: 'btn', 'data-testid': 'game-share-line', href: lineShare(page), target: '_blank', rel: 'noopener noreferrer' },
         t('shareLine'),
       ),
       h('a', { class: 'btn', 'data-testid': 'game-picture', href: picture, download: `makruk-${id}.png` }, t('gamePicture')),

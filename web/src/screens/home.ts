@@ -3,6 +3,7 @@ import { strings, t } from '../i18n';
 import { pieceSvg, type RoleId } from '../pieces';
 import { link, type Screen } from '../ui';
 import { MyGamesView } from './mygames';
+import { localGamesList } from './local';
 import { recommendationsView } from '../recommend';
 import { learnLinks } from '../learn-route';
 import { feedbackLinks } from '../feedback-route';
@@ -37,10 +38,13 @@ export function homeScreen(): Screen {
       bigButton('/join', t('joinCode'), t('joinCodeSub'), 'join-code'),
       bigButton('/practice', t('practiseCpu'), t('practiseCpuSub'), 'practise-cpu'),
     ),
+    localGamesList(),
+    // what players say comes right after the ways to play, not below the rules (on a
+    // phone it was more than two screens down)
+    recommendationsView(),
     h('h2', null, t('rulesTitle')),
     h('ol', { class: 'rules', 'data-testid': 'rules' }, s.rules.map((r) => h('li', null, r))),
     learnLinks(),
-    recommendationsView(),
     feedbackLinks(),
     h('footer', null, 'Makruk · Ouk Chatrang'),
   );

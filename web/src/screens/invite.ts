@@ -2,9 +2,9 @@
 // live, and Start for the host once two are in.
 import { api, inviteLink, type Party } from '../api';
 import { h, replace, setText } from '../dom';
-import { t } from '../i18n';
+import { messageText, type MessageArg, t } from '../i18n';
 import { countdown, formatWhen } from '../time';
-import { toast, watchingText } from '../ui';
+import { lineShare, toast, watchingText } from '../ui';
 
 type Send = (m: Record<string, unknown>) => string | null;
 
@@ -74,7 +74,7 @@ export class InviteView {
         {
           class: 'btn',
           'data-testid': 'share-line',
-          href: `https://social-plus.line.me/lineit/share?url=${encodeURIComponent(url)}`,
+          href: lineShare(url),
           target: '_blank',
           rel: 'noopener noreferrer',
         },
@@ -178,11 +178,11 @@ export class InviteView {
   }
 
   /** The server refused an intent (e.g. `start` before the time). */
-  onRefused(e: { id?: string; error: string; code: string }): void {
+  onRefused(e: { id?: string; error: string; code: string; msg?: string; args?: Record<string, MessageArg> }): void {
     if (this.startId === null || (e.id && e.id !== this.startId)) return;
     this.startId = null;
     const at = this.party?.startsAt;
-    this.refusedEl.textContent = e.code === 'conflict' && typeof at === 'number' ? t('startRefused', { when: formatWhen(at) }) : e.error;
+    this.refusedEl.textContent = e.code === 'conflict' && typeof at === 'number' ? t('startRefused', { when: formatWhen(at) }) : messageText(e);
     if (this.startBtn) this.startBtn.disabled = false;
   }
 

@@ -4,6 +4,8 @@ import { nameField } from '../namefield';
 import { t } from '../i18n';
 import { fromLocalInput, toLocalInput, zoneName } from '../time';
 import { errorText, link, navigate, type Screen } from '../ui';
+import { newLocalGame, unreachable } from '../local';
+import { localGamesList } from './local';
 
 export function seg<T extends string | number>(
   label: string,
@@ -165,6 +167,26 @@ export function newTableScreen(practice: boolean): Screen {
     { type: 'submit', class: 'btn primary block', 'data-testid': 'create' },
     practice ? t('startPractice') : t('create'),
   );
+  // Practice without a connection: the game is played on this device (screens/local.ts).
+  const offlineNote = practice
+    ? h('p', { class: 'notice', role: 'status', 'data-testid': 'practice-offline', hidden: navigator.onLine !== false }, t('localOffline'))
+    : null;
+  const onNetwork = () => {
+    if (offlineNote) offlineNote.hidden = navigator.onLine !== false;
+  };
+  window.addEventListener('online', onNetwork);
+  window.addEventListener('offline', onNetwork);
+  const playHere = (name: string) => {
+    const g = newLocalGame({
+      variant: o.variant,
+      counting: o.counting,
+      level: o.cpu,
+      name,
+      rules: { counting: o.counting, showLegal: o.showLegal, swapColors: o.swapColors, labels: o.labels },
+    });
+    saveName(name);
+    navigate(`/local/${g.id}`);
+  };
 
   const form = h(
     'form',
@@ -214,8 +236,10 @@ export function newTableScreen(practice: boolean): Screen {
       toggle(t('labels'), () => o.labels, (v) => (o.labels = v), 'labels'),
     ),
     err,
+    offlineNote,
     create,
     h('p', null, link('/', { class: 'btn quiet', 'data-testid': 'back' }, t('back'))),
+    practice ? localGamesList() : null,
   );
 
   form.addEventListener('submit', async (e) => {
@@ -233,6 +257,7 @@ export function newTableScreen(practice: boolean): Screen {
       startsAt = ms;
     }
     err.textContent = '';
+    if (practice && navigator.onLine === false) return playHere(name);
     create.disabled = true;
     try {
       const r = await api.create({
@@ -250,9 +275,16 @@ export function newTableScreen(practice: boolean): Screen {
       saveSeat(r.code, { token: r.token, seat: r.seat, name });
       navigate(`/p/${r.code}`);
     } catch (ex) {
+      if (practice && unreachable(ex)) return playHere(name);
       err.textContent = errorText(ex);
       create.disabled = false;
     }
   });
-  return { el: form };
+  return {
+    el: form,
+    destroy: () => {
+      window.removeEventListener('online', onNetwork);
+      window.removeEventListener('offline', onNetwork);
+    },
+  };
 }

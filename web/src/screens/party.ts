@@ -3,6 +3,7 @@
 import {
   api,
   forgetSeat,
+  lastName,
   saveName,
   saveSeat,
   savedSeat,
@@ -11,16 +12,19 @@ import {
 } from '../api';
 import { Conn, type ServerError, type Welcome } from '../conn';
 import { h, replace } from '../dom';
-import { t } from '../i18n';
+import { messageText, t } from '../i18n';
 import { onPushMessage, resendSubscription } from '../push';
-import { errorText, link, setConnBanner, toast, type Screen } from '../ui';
+import { errorText, focusHeading, focusLost, link, navigate, setConnBanner, toast, type Screen } from '../ui';
+import { lastWish, lobby, type SeekWish } from '../lobby';
 import { formatWhen } from '../time';
 import { nameField } from '../namefield';
 import { GameView } from './game';
 import { InviteView } from './invite';
 import { lookUpCode } from '../proof';
 
-type Mode = 'loading' | 'checking' | 'prompt' | 'invite' | 'game' | 'missing' | 'limited';
+// arriving: a table from "find an opponent" whose other player has not come yet;
+// unpaired: its pairing ended before the game began (declined, or nobody came).
+type Mode = 'loading' | 'checking' | 'prompt' | 'invite' | 'game' | 'missing' | 'limited' | 'arriving' | 'unpaired';
 
 export class PartyScreen implements Screen {
   el: HTMLElement;
@@ -40,6 +44,7 @@ export class PartyScreen implements Screen {
   private offPush: () => void;
   /** The invite link's key (`?k=`): with it, opening the table is no guess at its code. */
   private key: string | undefined;
+  private arrivalTimer: number | undefined;
 
   constructor(private code: string) {
     this.el = h('div', { class: 'party', 'data-testid': 'party', 'data-code': code });
@@ -146,7 +151,7 @@ export class PartyScreen implements Screen {
     if (this.mode === 'invite' && this.invite) this.invite.onRefused(e);
     if (e.code === 'conflict') return; // the connection resyncs by itself (the invite said why)
     this.game?.onError(e);
-    toast(e.error);
+    toast(messageText(e));
   }
 
   private update(): void {
@@ -158,7 +163,11 @@ export class PartyScreen implements Screen {
       void resendSubscription();
     }
     const wantGame = this.party.game !== null && this.state !== null;
-    const mode: Mode = wantGame ? 'game' : 'invite';
+    // A table whose game has begun shows no invite (nor loads its QR code) while the
+    // game's state is on its way: the server sends it right after the party.
+    if (!wantGame && this.party.game !== null && this.mode !== 'invite') return;
+    const pairing = this.party.pairing;
+    const mode: Mode = wantGame ? 'game' : pairing?.arriveBy ? 'arriving' : pairing?.ended ? 'unpaired' : 'invite';
     if (mode !== this.mode) {
       this.mode = mode;
       this.render();
@@ -176,6 +185,8 @@ export class PartyScreen implements Screen {
       this.game.destroy();
       this.game = null;
     }
+    window.clearInterval(this.arrivalTimer);
+    this.arrivalTimer = undefined;
     this.el.classList.toggle('in-game', this.mode === 'game');
     this.wide = this.mode === 'game';
     this.el.closest('main')?.classList.toggle('wide', this.wide);
@@ -211,19 +222,77 @@ export class PartyScreen implements Screen {
       case 'prompt':
         replace(this.el, this.promptView());
         break;
+      case 'arriving':
+        replace(this.el, this.arrivingView());
+        if (focusLost()) focusHeading(this.el);
+        break;
+      case 'unpaired':
+        replace(this.el, this.unpairedView());
+        if (focusLost()) focusHeading(this.el);
+        break;
       case 'invite':
         this.invite?.destroy();
         this.invite = new InviteView(this.code, (m) => this.conn?.send(m) ?? null, this.key ?? this.party?.key);
         replace(this.el, this.invite.el);
         if (this.party) this.invite.update(this.party, this.seat, this.host);
+        if (focusLost()) focusHeading(this.invite.el);
         break;
       case 'game':
         this.game = new GameView((m) => this.conn?.send(m) ?? null, this.code);
         replace(this.el, this.game.el);
         if (this.party && this.state) this.game.update(this.party, this.state, this.seat);
         this.game.setOnline(this.conn?.online ?? false);
+        // the invite (and its Start button) or the loading line went: the game's heading takes the focus
+        if (focusLost()) focusHeading(this.game.el);
         break;
     }
+  }
+
+  /** The other player's name at this table. */
+  private opponentName(): string {
+    return this.party?.players.find((pl) => pl.seat !== this.seat)?.name ?? '';
+  }
+
+  /** An opponent was found and has not come to the table yet: the game begins when they do. */
+  private arrivingView(): HTMLElement {
+    const wait = h('p', { role: 'status', 'data-testid': 'pairing-waiting' });
+    const tick = () => {
+      const by = this.party?.pairing?.arriveBy ?? 0;
+      wait.textContent = t('pairingWaiting', { name: this.opponentName(), seconds: Math.max(0, Math.ceil((by - Date.now()) / 1000)) });
+    };
+    tick();
+    this.arrivalTimer = window.setInterval(tick, 1000);
+    return h('div', { class: 'card', 'data-testid': 'pairing-arriving' }, h('h1', null, t('pairingWaitTitle')), wait, link('/', { class: 'btn quiet block' }, t('home')));
+  }
+
+  /** The pairing ended before the game began: say who did not come, and offer the queue again. */
+  private unpairedView(): HTMLElement {
+    const p = this.party!;
+    const missing = p.pairing?.missing;
+    const text =
+      missing !== null && missing !== undefined && missing === this.seat
+        ? t('pairingYouMissed')
+        : t(p.pairing?.ended === 'declined' ? 'pairingDeclined' : 'pairingAbsent', { name: this.opponentName() });
+    const again = h('button', { type: 'button', class: 'btn primary block', 'data-testid': 'find-another' }, t('findAnother'));
+    again.addEventListener('click', () => {
+      const me = p.players.find((pl) => pl.seat === this.seat)?.name;
+      const wish: SeekWish = lastWish() ?? {
+        variant: p.variant === 'ouk' ? 'ouk' : 'makruk',
+        counting: p.rules.counting === 'declare' ? 'declare' : 'auto',
+        mode: p.mode === 'turn' ? 'turn' : 'live',
+      };
+      lobby.seek(wish, lastName() || me || '');
+      navigate('/find');
+    });
+    return h(
+      'div',
+      { class: 'card', 'data-testid': 'pairing-ended' },
+      h('h1', null, t('pairingWaitTitle')),
+      h('p', { class: 'notice', role: 'alert', 'data-testid': 'pairing-ended-text' }, text),
+      again,
+      h('div', { style: { height: '10px' } }),
+      link('/', { class: 'btn quiet block' }, t('home')),
+    );
   }
 
   private promptView(): HTMLElement {
@@ -332,6 +401,7 @@ export class PartyScreen implements Screen {
 
   destroy(): void {
     this.destroyed = true;
+    window.clearInterval(this.arrivalTimer);
     this.offPush();
     this.invite?.destroy();
     this.conn?.close();
