@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/count.h"
 #include "core/movegen.h"
+#include "core/notation.h"
 
 namespace makruk::engine {
 
@@ -107,6 +109,53 @@ SearchResult play_at_level(Engine& engine, const Position& pos, int level, const
   }
   std::discrete_distribution<size_t> pick(weights.begin(), weights.end());
   return play(candidates[pick(rng)]);
+}
+
+std::vector<std::string> level_actions(Engine& engine, const Position& root, int level, int max_ms, bool answer_offer,
+                                       Color cpu, std::mt19937_64& rng) {
+  std::vector<std::string> actions;
+  Position pos = root;
+  if (answer_offer) {
+    const std::string me = cpu == WHITE ? "w" : "b";
+    Limits probe;
+    probe.depth = 6;
+    probe.movetime = std::max(1, max_ms / 3);
+    const int score = engine.search(pos, probe).score;
+    const int mine = pos.side_to_move() == cpu ? score : -score;
+    // Glad of a draw when clearly worse, or level once a count runs.
+    if (mine <= -50 || (pos.count().running() && mine <= 50)) return {"accept:" + me};
+    actions.push_back("decline:" + me);
+    if (pos.side_to_move() != cpu) return actions;  // the other side moves next
+  }
+  const Color us = pos.side_to_move();
+  const std::string side = us == WHITE ? "w" : "b";
+  if (pos.counting() == Counting::Declaration) {
+    const Count& c = pos.count();
+    if (!c.running()) {
+      // The weaker side gains by counting: start a count as soon as it qualifies.
+      Count q = qualifying_count(pos, us);
+      if (q.running()) {
+        pos.set_count(q);
+        actions.push_back("count:" + side);
+      }
+    } else if (c.side == us) {
+      // Counting, but winning: stop, since a mate while counting only draws (D9).
+      Position stopped = pos;
+      stopped.set_count(Count{});
+      Limits probe;
+      probe.depth = 6;
+      probe.movetime = std::max(1, max_ms / 4);
+      if (engine.search(stopped, probe).score >= 400) {
+        pos = stopped;
+        actions.push_back("stop:" + side);
+      }
+    }
+  }
+  Limits limits;
+  limits.movetime = std::max(1, std::min(max_ms, level >= MAX_LEVEL ? 1500 : 1000));
+  SearchResult r = play_at_level(engine, pos, level, limits, rng);
+  if (!r.best.is_none()) actions.push_back(move_to_string(r.best));
+  return actions;
 }
 
 }  // namespace makruk::engine

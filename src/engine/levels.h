@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "search.h"
 
@@ -35,6 +37,16 @@ constexpr int MIN_ELO = 600, MAX_ELO = 2400;
 // `rng` makes the choice reproducible in tests.
 SearchResult play_at_level(Engine& engine, const Position& pos, int level, const Limits& limits,
                            std::mt19937_64& rng);
+
+// What the CPU player at `level` does at `root`, as table actions in order.
+// With `answer_offer`, the side not offering (`cpu`) first accepts or declines
+// the draw offered to it (accepts when clearly worse, -50 or less for it, or
+// no better than level, 50, once a count runs); then, in declaration mode, the
+// side to move starts a count it qualifies for or stops its own when it can
+// win; then its move by play_at_level within `max_ms` (1 s, 1.5 s at level 8).
+// The server's CPU players and the browser's offline ones both use it.
+std::vector<std::string> level_actions(Engine& engine, const Position& root, int level, int max_ms, bool answer_offer,
+                                       Color cpu, std::mt19937_64& rng);
 
 // Whether the opponent can checkmate at once after `m`.
 bool allows_mate_in_one(const Position& pos, Move m);

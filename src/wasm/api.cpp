@@ -242,7 +242,7 @@ const char* mk_typed(const char* variant, const char* fen, const char* text) {
 }
 
 // What the CPU at `level` (1 to 8, engine/levels.h) does in the game after the actions, as
-// the server's CPU player does it (cpu_actions in src/server/cpu/cpu.cpp, the same steps):
+// the server's CPU player does it (engine::level_actions, the same steps for both):
 // a draw offered to it answered first (accepted when clearly worse, or no better than
 // level once a count runs), then, in declaration mode, a count it qualifies for started or
 // its own count stopped when it can win, then its move, chosen by play_at_level within
@@ -258,55 +258,9 @@ const char* mk_level_move(const char* variant, const char* counting, const char*
   engine::Engine& eng = level_engine();
   std::mt19937_64 rng{static_cast<uint64_t>(seed < 0 ? -seed : seed)};
   level = std::clamp(level, engine::MIN_LEVEL, engine::MAX_LEVEL);
-  const int max_ms = 1500;
-  std::vector<std::string> out;
-  Position pos = game->position();
   const bool answer_offer = game->draw_offer().has_value();
-  const Color cpu = answer_offer ? ~*game->draw_offer() : pos.side_to_move();
-  bool move = true;
-  if (answer_offer) {
-    const std::string me = cpu == WHITE ? "w" : "b";
-    engine::Limits probe;
-    probe.depth = 6;
-    probe.movetime = std::max(1, max_ms / 3);
-    const int score = eng.search(pos, probe).score;
-    const int mine = pos.side_to_move() == cpu ? score : -score;
-    if (mine <= -50 || (pos.count().running() && mine <= 50)) {
-      out.push_back("accept:" + me);
-      move = false;
-    } else {
-      out.push_back("decline:" + me);
-      move = pos.side_to_move() == cpu;
-    }
-  }
-  if (move) {
-    const Color us = pos.side_to_move();
-    const std::string side = us == WHITE ? "w" : "b";
-    if (pos.counting() == Counting::Declaration) {
-      const Count& c = pos.count();
-      if (!c.running()) {
-        Count q = qualifying_count(pos, us);
-        if (q.running()) {
-          pos.set_count(q);
-          out.push_back("count:" + side);
-        }
-      } else if (c.side == us) {
-        Position stopped = pos;
-        stopped.set_count(Count{});
-        engine::Limits probe;
-        probe.depth = 6;
-        probe.movetime = std::max(1, max_ms / 4);
-        if (eng.search(stopped, probe).score >= 400) {
-          pos = stopped;
-          out.push_back("stop:" + side);
-        }
-      }
-    }
-    engine::Limits limits;
-    limits.movetime = std::min(max_ms, level >= engine::MAX_LEVEL ? 1500 : 1000);
-    engine::SearchResult r = engine::play_at_level(eng, pos, level, limits, rng);
-    if (!r.best.is_none()) out.push_back(move_to_string(r.best));
-  }
+  const Color cpu = answer_offer ? ~*game->draw_offer() : game->position().side_to_move();
+  const std::vector<std::string> out = engine::level_actions(eng, game->position(), level, 1500, answer_offer, cpu, rng);
   answer = "{\"ok\":true,\"actions\":[";
   for (size_t i = 0; i < out.size(); ++i) {
     if (i) answer += ',';

@@ -80,49 +80,7 @@ void CpuPool::run() {
 std::vector<std::string> cpu_actions(const Position& root, int level, int max_ms, bool answer_offer, Color cpu) {
   thread_local engine::Engine engine{engine::nnue::default_networks()};
   thread_local std::mt19937_64 rng{std::random_device{}()};
-  std::vector<std::string> actions;
-  Position pos = root;
-  if (answer_offer) {
-    const std::string me = cpu == WHITE ? "w" : "b";
-    engine::Limits probe;
-    probe.depth = 6;
-    probe.movetime = std::max(1, max_ms / 3);
-    const int score = engine.search(pos, probe).score;
-    const int mine = pos.side_to_move() == cpu ? score : -score;
-    // Glad of a draw when clearly worse, or level once a count runs.
-    if (mine <= -50 || (pos.count().running() && mine <= 50)) return {"accept:" + me};
-    actions.push_back("decline:" + me);
-    if (pos.side_to_move() != cpu) return actions;  // the other side moves next
-  }
-  const Color us = pos.side_to_move();
-  const std::string side = us == WHITE ? "w" : "b";
-  if (pos.counting() == Counting::Declaration) {
-    const Count& c = pos.count();
-    if (!c.running()) {
-      // The weaker side gains by counting: start a count as soon as it qualifies.
-      Count q = qualifying_count(pos, us);
-      if (q.running()) {
-        pos.set_count(q);
-        actions.push_back("count:" + side);
-      }
-    } else if (c.side == us) {
-      // Counting, but winning: stop, since a mate while counting only draws (D9).
-      Position stopped = pos;
-      stopped.set_count(Count{});
-      engine::Limits probe;
-      probe.depth = 6;
-      probe.movetime = std::max(1, max_ms / 4);
-      if (engine.search(stopped, probe).score >= 400) {
-        pos = stopped;
-        actions.push_back("stop:" + side);
-      }
-    }
-  }
-  engine::Limits limits;
-  limits.movetime = std::max(1, std::min(max_ms, level >= engine::MAX_LEVEL ? 1500 : 1000));
-  engine::SearchResult r = engine::play_at_level(engine, pos, level, limits, rng);
-  if (!r.best.is_none()) actions.push_back(move_to_string(r.best));
-  return actions;
+  return engine::level_actions(engine, root, level, max_ms, answer_offer, cpu, rng);
 }
 
 }  // namespace makruk::server

@@ -57,10 +57,7 @@ class CpuPool {
 // What the CPU does in a position: its move, preceded in declaration mode by
 // starting a count it qualifies for, or by stopping its count when it can win.
 // The search takes at most about `max_ms`.
-// With `answer_offer`, the side that is not offering (`cpu`) first accepts or
-// declines the draw offered to it: it accepts when its evaluation says it is
-// clearly worse (-50 or less for it), or no better than level (50) once a
-// count runs.
+// The steps are engine::level_actions's, on this thread's own engine.
 std::vector<std::string> cpu_actions(const Position& pos, int level, int max_ms = 1500, bool answer_offer = false,
                                      Color cpu = BLACK);
 
