@@ -110,6 +110,17 @@ namespace makruk {
   X(IdTooLong, "request.id-too-long", "id too long")                                                               \
   X(BrowserTooLong, "request.browser-too-long", "browser too long")                                                \
   X(NoEndpoint, "request.no-endpoint", "no such endpoint")                                                         \
+  X(RequestTooLarge, "request.too-large", "the request is too large")                                              \
+  X(HeadersTooLarge, "request.headers-too-large", "the request's headers are too large")                           \
+  X(FramingMalformed, "request.framing", "malformed Transfer-Encoding or Content-Length")                          \
+  X(FramingBoth, "request.framing-both", "both Transfer-Encoding and Content-Length")                              \
+  X(CodingUnknown, "request.coding", "only the chunked transfer coding is understood")                             \
+  X(JsonOnly, "request.json-only", "the body must be application/json")                                            \
+  X(OriginRefused, "request.origin", "origin not allowed")                                                         \
+  X(MethodRefused, "request.method", "method not allowed")                                                         \
+  X(WebSocketPath, "request.ws-path", "WebSocket lives at /ws")                                                    \
+  X(PicturesBusy, "server.pictures-busy", "too many pictures being drawn; try again in a moment")                  \
+  X(PictureFailed, "server.picture-failed", "the picture could not be drawn")                                      \
   X(StorageFailed, "server.storage-failed", "storage failed: {detail}")                                            \
   X(StorageConflict, "server.storage-conflict", "{detail}")                                                        \
   X(QrFailed, "server.qr-failed", "QR encoding failed")                                                            \

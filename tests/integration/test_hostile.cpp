@@ -901,6 +901,7 @@ TEST_F(Hostile, ApiPostsNeedJsonContentType) {
     Reply r = request(port(), http::verb::post, "/api/parties", R"({"name":"Form"})", o);
     EXPECT_EQ(r.status, 415) << json::serialize(r.body);
     EXPECT_EQ(field(r.body, "code"), "bad-request");
+    EXPECT_EQ(field(r.body, "msg"), "request.json-only");
     EXPECT_EQ(field(r.body, "token"), "");
     Reply j = request(port(), http::verb::post, "/api/parties/" + v.code + "/join", R"({"name":"Form"})", o);
     EXPECT_EQ(j.status, 415) << json::serialize(j.body);
@@ -924,6 +925,7 @@ TEST_F(Hostile, ForeignOriginsAreRefused) {
     Reply c = request(port(), http::verb::post, "/api/parties", R"({"name":"Evil"})", with_header("Origin", origin));
     EXPECT_EQ(c.status, 403) << json::serialize(c.body);
     EXPECT_EQ(field(c.body, "code"), "forbidden");
+    EXPECT_EQ(field(c.body, "msg"), "request.origin");
     Reply j = request(port(), http::verb::post, "/api/parties/" + v.code + "/join", R"({"name":"Evil"})",
                       with_header("Origin", origin));
     EXPECT_EQ(j.status, 403) << json::serialize(j.body);

@@ -359,8 +359,20 @@ TEST_F(ServerTest, BadInputIsRefusedAndChangesNothing) {
   EXPECT_EQ(request(port(), http::verb::post, "/api/parties", R"({"name":"a","counting":"sometimes"})").status, 400);
   EXPECT_EQ(request(port(), http::verb::post, "/api/parties", R"({"name":"a","fen":"8/8/8"})").status, 400);
   EXPECT_EQ(request(port(), http::verb::post, "/api/parties", R"({"name":5})").status, 400);
-  EXPECT_EQ(request(port(), http::verb::get, "/api/nothing").status, 404);
-  EXPECT_EQ(request(port(), http::verb::post, "/api/parties", std::string(20000, ' ')).status, 413);
+  // The network layer's own refusals carry a message id, as the hub's do.
+  Reply nothing = request(port(), http::verb::get, "/api/nothing");
+  EXPECT_EQ(nothing.status, 404);
+  EXPECT_EQ(str(nothing.body, "msg"), "request.no-endpoint");
+  EXPECT_EQ(str(nothing.body, "error"), "no such endpoint");
+  Reply large = request(port(), http::verb::post, "/api/parties", std::string(20000, ' '));
+  EXPECT_EQ(large.status, 413);
+  EXPECT_EQ(str(large.body, "msg"), "request.too-large");
+  EXPECT_EQ(str(large.body, "code"), "bad-request");
+  EXPECT_TRUE(large.body.at("args").as_object().empty());
+  Reply method = request(port(), http::verb::put, "/index.html", "{}");
+  EXPECT_EQ(method.status, 405);
+  EXPECT_EQ(str(method.body, "msg"), "request.method");
+  EXPECT_EQ(str(request(port(), http::verb::get, "/api/parties").body, "msg"), "request.method");
   // Markup in a name is kept as text, byte for byte.
   Reply c = request(port(), http::verb::post, "/api/parties", R"({"name":"<b>Somchai</b>"})");
   ASSERT_EQ(c.status, 201);

@@ -310,7 +310,7 @@ bool is_json(const Request& req) {
   return lower(trim(type.substr(0, type.find(';')))) == "application/json";
 }
 
-Response json_error(const Request& req, int status, std::string_view code, std::string_view message);
+Response json_error(const Request& req, int status, std::string_view code, Msg message);
 
 // Only "chunked" is understood as a transfer coding; anything else (or both
 // Transfer-Encoding and Content-Length) is refused, so that no one can make
@@ -322,16 +322,28 @@ std::optional<Response> framing_error(const Request& req) {
   r.version(req.version());
   r.keep_alive(false);
   if (req.count(http::field::content_length))
-    return json_error(r, 400, "bad-request", "both Transfer-Encoding and Content-Length");
+    return json_error(r, 400, "bad-request", Msg::FramingBoth);
   std::string_view te(req[http::field::transfer_encoding].data(), req[http::field::transfer_encoding].size());
   if (codings > 1 || lower(trim(te)) != "chunked")
-    return json_error(r, 501, "bad-request", "only the chunked transfer coding is understood");
+    return json_error(r, 501, "bad-request", Msg::CodingUnknown);
   return std::nullopt;
 }
 
-Response json_error(const Request& req, int status, std::string_view code, std::string_view message) {
-  std::string body = "{\"error\":\"" + std::string(message) + "\",\"code\":\"" + std::string(code) + "\"}";
-  return make_response(req, status, std::move(body), "application/json");
+// An error the network layer answers itself, with its message id as the hub's
+// errors have one: {"error", "code", "msg", "args"}.
+std::string error_json(std::string_view code, Msg message) {
+  const Message m(message);
+  std::string body = m.json();  // {"msg":…,"args":{}}; these English texts hold no quotes
+  body.insert(1, "\"error\":\"" + m.english() + "\",\"code\":\"" + std::string(code) + "\",");
+  return body;
+}
+
+Response json_error(const Request& req, int status, std::string_view code, Msg message) {
+  return make_response(req, status, error_json(code, message), "application/json");
+}
+
+HttpReply error_body(int status, std::string_view code, Msg message) {
+  return HttpReply{status, error_json(code, message)};
 }
 
 // Whether the request's Accept-Encoding takes `coding` (named with q > 0, or
@@ -414,7 +426,7 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string targe
   const std::string& base = ctx.public_url;
   Hub& hub = ctx.hub;
   if (path == "/api/parties") {
-    if (method != http::verb::post) co_return HttpReply{405, R"({"error":"use POST","code":"bad-request"})"};
+    if (method != http::verb::post) co_return error_body(405, "bad-request", Msg::MethodRefused);
     co_return hub.create_party(body, ip);
   }
   if (path == "/api/my-games" && method == http::verb::post) co_return hub.my_games(body, ip);
@@ -454,7 +466,7 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string targe
     if (tail == "/qr.svg" && method == http::verb::get) co_return hub.qr_svg(code, base, ip, key);
     if (tail == "/event.ics" && method == http::verb::get) co_return hub.event_ics(code, base, ip, key);
   }
-  co_return HttpReply{404, R"({"error":"no such endpoint","code":"not-found"})"};
+  co_return error_body(404, "not-found", Msg::NoEndpoint);
 }
 
 // A game's pictures (/api/games/ID.png, ?size=card for the link preview's) and its
@@ -490,13 +502,13 @@ awaitable<Response> serve_game_picture(Context& ctx, const Request& req, std::st
       ~Slot() { --n; }
     } slot{ctx.drawing};
     if (++ctx.drawing > MAX_DRAWING) {
-      Response res = json_error(req, 503, "busy", "too many pictures being drawn; try again in a moment");
+      Response res = json_error(req, 503, "busy", Msg::PicturesBusy);
       res.set(http::field::retry_after, "2");
       res.set(http::field::cache_control, "no-store");
       co_return res;
     }
     std::string drawn = co_await asio::co_spawn(ctx.painter, draw_on_painter(game, kind), use_awaitable);
-    if (drawn.empty()) co_return json_error(req, 500, "internal", "the picture could not be drawn");
+    if (drawn.empty()) co_return json_error(req, 500, "internal", Msg::PictureFailed);
     png = std::make_shared<const std::string>(std::move(drawn));
     ctx.pictures.put(key, png);
   }
@@ -711,8 +723,8 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
 
       if (websocket::is_upgrade(req)) {
         std::optional<Response> refused;
-        if (path != "/ws") refused = json_error(req, 404, "not-found", "WebSocket lives at /ws");
-        else if (!origin_allowed(ctx, req)) refused = json_error(req, 403, "forbidden", "origin not allowed");
+        if (path != "/ws") refused = json_error(req, 404, "not-found", Msg::WebSocketPath);
+        else if (!origin_allowed(ctx, req)) refused = json_error(req, 403, "forbidden", Msg::OriginRefused);
         if (refused) {
           refused->keep_alive(false);
           co_await http::async_write(stream, *refused, use_awaitable);
@@ -750,9 +762,9 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
       } else if (path.rfind("/api/", 0) == 0) {
         const bool post = req.method() == http::verb::post;
         if (post && !origin_allowed(ctx, req)) {
-          res = json_error(req, 403, "forbidden", "origin not allowed");
+          res = json_error(req, 403, "forbidden", Msg::OriginRefused);
         } else if (post && !is_json(req)) {
-          res = json_error(req, 415, "bad-request", "the body must be application/json");
+          res = json_error(req, 415, "bad-request", Msg::JsonOnly);
         } else {
           HttpReply r = co_await asio::co_spawn(
               ctx.hub_ioc, call_hub(ctx, head ? http::verb::get : req.method(), target, req.body(), ip,
@@ -768,7 +780,7 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
       } else if (req.method() == http::verb::get || head) {
         res = serve_static(ctx, req);
       } else {
-        res = json_error(req, 405, "bad-request", "method not allowed");
+        res = json_error(req, 405, "bad-request", Msg::MethodRefused);
       }
       if (ctx.draining) res.keep_alive(false);
       bool keep = res.keep_alive();
@@ -786,11 +798,11 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
   Request closing;
   closing.keep_alive(false);
   if (failure == http::error::body_limit)
-    refusal = json_error(closing, 413, "bad-request", "request body too large");
+    refusal = json_error(closing, 413, "bad-request", Msg::RequestTooLarge);
   else if (failure == http::error::header_limit)
-    refusal = json_error(closing, 431, "bad-request", "request headers too large");
+    refusal = json_error(closing, 431, "bad-request", Msg::HeadersTooLarge);
   else if (failure == http::error::bad_transfer_encoding || failure == http::error::bad_content_length)
-    refusal = json_error(closing, 400, "bad-request", "malformed Transfer-Encoding or Content-Length");
+    refusal = json_error(closing, 400, "bad-request", Msg::FramingMalformed);
   if (refusal) {
     beast::error_code ec;
     stream.expires_after(std::chrono::seconds(5));
