@@ -79,7 +79,7 @@ std::string san_with(const Position& pos, Move m, const char* const letters[PIEC
     if (capture) s += 'x';
     s += square_name(to);
   }
-  Position after = pos;
+  Position after = pos.without_history();
   after.do_move(m);
   if (after.in_check()) s += count_legal(after) ? "+" : "#";
   return s;

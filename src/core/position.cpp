@@ -238,6 +238,19 @@ bool Position::set(std::string_view fen, Variant variant, Counting counting, Why
   return true;
 }
 
+Position Position::without_history() const {
+  Position p{Empty{}};
+  std::memcpy(p.board_, board_, sizeof board_);
+  std::memcpy(p.by_type_, by_type_, sizeof by_type_);
+  std::memcpy(p.by_color_, by_color_, sizeof by_color_);
+  p.side_ = side_;
+  p.variant_ = variant_;
+  p.counting_ = counting_;
+  p.ply_ = ply_;
+  p.states_.push_back(st());
+  return p;
+}
+
 std::string Position::fen() const {
   std::string s;
   for (int r = 7; r >= 0; --r) {

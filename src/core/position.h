@@ -80,6 +80,10 @@ class Position {
   Move last_move() const { return st().move; }
   Piece captured_piece() const { return st().captured; }
   size_t history_size() const { return states_.size(); }
+  // The same position without the states before this one: what looking a
+  // move ahead needs (notation's check marks), at a cost that does not grow
+  // with the game's length.
+  Position without_history() const;
   const StateInfo& state(size_t i) const { return states_[i]; }
 
   Bitboard attackers_to(Square s, Bitboard occupied) const;

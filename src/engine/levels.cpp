@@ -31,7 +31,7 @@ int level_from_elo(int elo) {
 }
 
 bool allows_mate_in_one(const Position& pos, Move m) {
-  Position p = pos;
+  Position p = pos.without_history();
   p.do_move(m);
   MoveList replies;
   generate_legal(p, replies);
