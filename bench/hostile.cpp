@@ -5,10 +5,13 @@
 // players on a new game (rematching whenever one ends), so that all cases see
 // states of the same sizes.
 //
-//   hostile --port 8080 [--seconds 10] [--case NAME] [--server-pid PID]
+//   hostile --port 8080 [--seconds 10] [--case NAME] [--server-pid PID] [--data DIR]
 //
 // Cases: baseline, ping-burst, idle, slow-readers, many-connections,
-// hello-flood, create-flood, cpu-flood, bad-http (default: all, in turn).
+// hello-flood, create-flood, cpu-flood, bad-http, long-record (default: all,
+// in turn). long-record needs the server's data folder (--data, its SQLite
+// database): it writes a 20,000-ply game there and fetches its record (JSON,
+// PGN, picture, page) from four connections in a loop.
 // The case in place N of that list attacks from 127.0.N.2, 127.0.N.3, …, so
 // that what one case leaves in the server's per-address counts (open
 // connections, tables created in the last minute) does not hold back the
@@ -41,6 +44,8 @@
 #include <thread>
 #include <vector>
 
+#include "server/stores/store.h"
+
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
@@ -53,6 +58,7 @@ using namespace std::chrono_literals;
 namespace {
 
 tcp::endpoint g_server;  // the server under test
+std::string g_data;      // its data folder (--data), for the long-record case
 
 asio::ip::address loopback(int third, int fourth) {
   return asio::ip::address_v4(asio::ip::address_v4::bytes_type{127, 0, uint8_t(third), uint8_t(fourth)});
@@ -587,6 +593,34 @@ void bad_http(Attack& a, const asio::ip::address& from, int turn) {
   });
 }
 
+// Writes an Ouk Chatrang game of `plies` knight moves out and back (legal
+// for ever in Ouk Chatrang) straight into the server's database; returns its
+// public id, or nothing without --data.
+std::string long_game(int plies) {
+  if (g_data.empty()) return {};
+  std::mt19937 rng(std::random_device{}());
+  auto pick = [&](std::string_view alphabet, int n) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += alphabet[rng() % alphabet.size()];
+    return s;
+  };
+  namespace sv = makruk::server;
+  auto store = sv::open_sqlite_store(g_data + "/makruk.db");
+  sv::PartyRecord p;
+  p.code = pick("ABCDEFGHJKMNPQRSTUVWXYZ23456789", 6);
+  p.variant = "ouk";
+  p.counting = "auto";
+  p.created_at = 1767225600000;
+  p.invite_key = pick("abcdefghijklmnopqrstuvwxyz", 16);
+  store->create_party(p, {p.code, 0, "Long", std::string(64, '0')});
+  store->add_seat({p.code, 1, "Record", std::string(64, '1')});
+  const std::string id = pick("abcdefghijkmnpqrstuvwxyz23456789", 12);
+  const int64_t game = store->create_game(p.code, 1, 0, "", p.created_at, false, id);
+  const char* shuffle[] = {"b1d2", "b8d7", "d2b1", "d7b8"};
+  for (int v = 0; v < plies; ++v) store->append_action(game, v, shuffle[v % 4], p.created_at + v, false);
+  return id;
+}
+
 struct Case {
   const char* name;
   int threads;
@@ -641,6 +675,16 @@ const std::vector<Case>& cases() {
        [](Attack& a) {
          for (int i = 0; i < 4; ++i) bad_http(a, a.from(i), i);
        }},
+      {"long-record", 2,
+       [](Attack& a) {
+         const std::string id = long_game(20000);
+         if (id.empty()) return void(std::fprintf(stderr, "long-record: no --data, nothing to fetch\n"));
+         const std::string targets[] = {"/api/games/" + id, "/api/games/" + id + ".pgn", "/api/games/" + id + ".png",
+                                        "/g/" + id};
+         for (int i = 0; i < 4; ++i)
+           http_loop(a, std::make_shared<Http>(a.strand(), a.from(i)),
+                     "GET " + targets[i] + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+       }},
   };
   return list;
 }
@@ -669,6 +713,7 @@ int main(int argc, char** argv) {
     else if (k == "--seconds") seconds = std::max(1, std::stoi(v));
     else if (k == "--case") only = v;
     else if (k == "--server-pid") server_pid = std::stoi(v);
+    else if (k == "--data") g_data = v;
     else {
       std::cerr << "unknown option " << k << "\n";
       return 2;

@@ -20,4 +20,4 @@ port=18$((RANDOM % 900 + 100))
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
 sleep 1
-"$build"/hostile --port "$port" --server-pid "$server" "$@"
+"$build"/hostile --port "$port" --server-pid "$server" --data "$data" "$@"

@@ -15,6 +15,7 @@
 #include "push_receiver.h"
 #include "server/net/static_files.h"
 #include "server/push/webpush.h"
+#include "server/stores/store.h"
 #include "server_process.h"
 #include "../unit/proof_of_work.h"
 #include "../unit/temp_pg.h"
@@ -930,4 +931,65 @@ TEST(StaticFilesCache, IfNoneMatchIsReadAsAListOfEntityTags) {
   EXPECT_FALSE(StaticFiles::none_match("\"abc-12\"", tag));
   EXPECT_FALSE(StaticFiles::none_match("\"abc\", -1\"", tag));  // pieces of two tags
   EXPECT_FALSE(StaticFiles::none_match("garbage, " + tag, tag));  // what follows garbage is not trusted
+}
+
+// A long game's record is made off the tables' thread: while it is being
+// made (a 60,000-ply Ouk Chatrang game, written straight into the database,
+// asked for with nothing made yet), moves at another table go on being
+// acknowledged.
+TEST_F(ServerTest, ALongGamesRecordHoldsUpNoOtherTable) {
+  constexpr int PLIES = 60000;
+  const std::string long_id = "longgame2345";
+  {
+    auto store = makruk::server::open_sqlite_store((data_ / "makruk.db").string());
+    makruk::server::PartyRecord p;
+    p.code = "WXYZ23";
+    p.variant = "ouk";
+    p.counting = "auto";
+    p.created_at = 1767225600000;
+    p.invite_key = "k";
+    store->create_party(p, {p.code, 0, "Somchai", std::string(64, '0')});
+    store->add_seat({p.code, 1, "Dara", std::string(64, '1')});
+    const int64_t game = store->create_game(p.code, 1, 0, "", p.created_at, false, long_id);
+    const char* shuffle[] = {"b1d2", "b8d7", "d2b1", "d7b8"};  // knights out and back, forever legal in Ouk
+    for (int v = 0; v < PLIES; ++v) store->append_action(game, v, shuffle[v % 4], p.created_at + v, false);
+  }
+  auto [code, hostToken, guestToken] = two_players({{"name", "Somchai"}, {"variant", "ouk"}});
+  WsClient host(port()), guest(port());
+  both_hello(host, guest, code, hostToken, guestToken);
+  host.send({{"t", "start"}, {"id", "start"}});
+  host.wait_for("ack");
+  guest.wait_for("state");
+  // The other table's moves, one after another, each waiting for its ack.
+  std::atomic<bool> stop{false};
+  std::atomic<int> acked{0};
+  std::thread mover([&] {
+    const char* shuffle[] = {"b1d2", "b8d7", "d2b1", "d7b8"};
+    for (int v = 0; !stop && v < 100000; ++v) {
+      WsClient& side = v % 2 ? guest : host;
+      const std::string id = "m" + std::to_string(v);
+      side.send({{"t", "move"}, {"v", v}, {"move", shuffle[v % 4]}, {"id", id}});
+      if (side.wait_for("ack", [&](const json::value& m) { return field(m, "id") == id; }).is_null()) return;
+      ++acked;
+    }
+  });
+  while (acked < 3) std::this_thread::sleep_for(1ms);
+  // HEAD: the record is made in full, and only its headers come back, so
+  // that the time counted is the server's.
+  const int before = acked;
+  Reply head = request(port(), http::verb::head, "/api/games/" + long_id);
+  const int during = acked - before;
+  Reply record = request(port(), http::verb::get, "/api/games/" + long_id);
+  Reply again = request(port(), http::verb::get, "/api/games/" + long_id + ".pgn");
+  stop = true;
+  mover.join();
+  EXPECT_EQ(head.status, 200);
+  ASSERT_EQ(record.status, 200);
+  EXPECT_EQ(record.body.at("game").at("moves").as_array().size(), size_t(PLIES));
+  EXPECT_EQ(str(record.body.at("game"), "result"), "*");
+  EXPECT_EQ(again.status, 200);
+  EXPECT_NE(again.text.find("[Variant \"cambodian\"]"), std::string::npos);
+  // Were the record made on the tables' thread, at most the move in flight
+  // and the one after it would have been acknowledged meanwhile.
+  EXPECT_GE(during, 4) << "moves at another table were held while the long record was made";
 }

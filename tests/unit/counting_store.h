@@ -12,10 +12,12 @@ class CountingStore final : public server::Store {
  public:
   explicit CountingStore(server::Store& inner) : s_(inner) {}
   std::atomic<int> loads{0};
+  std::atomic<int> game_loads{0};  // full reads of a game by its public id
 
   using PartyRecord = server::PartyRecord;
   using SeatRecord = server::SeatRecord;
   using PartyData = server::PartyData;
+  using GameHead = server::GameHead;
   using SubscriptionRecord = server::SubscriptionRecord;
   using FeedbackRecord = server::FeedbackRecord;
   using RecommendationRecord = server::RecommendationRecord;
@@ -44,7 +46,11 @@ class CountingStore final : public server::Store {
     ++loads;
     return s_.load_party(code);
   }
-  std::optional<PartyData> load_game(const std::string& public_id) override { return s_.load_game(public_id); }
+  std::optional<PartyData> load_game(const std::string& public_id) override {
+    ++game_loads;
+    return s_.load_game(public_id);
+  }
+  std::optional<GameHead> game_head(const std::string& public_id) override { return s_.game_head(public_id); }
   std::vector<std::string> cpu_turn_parties(int64_t now, int limit) override { return s_.cpu_turn_parties(now, limit); }
   bool claim_cpu_turn(const std::string& code, int64_t now, int64_t until) override {
     return s_.claim_cpu_turn(code, now, until);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -14,6 +15,7 @@
 
 #include "core/pgn.h"
 #include "server/buses/bus.h"
+#include "server/records/game_records.h"
 #include "server/tables/hub.h"
 #include "server/push/webpush.h"
 #include "counting_store.h"
@@ -67,6 +69,12 @@ class Tables : public ::testing::TestWithParam<std::string> {
     hub_->set_limits(limits);
     hub_->load();
     hub_->set_push("PUBLICKEY", [this](webpush::Delivery d) { pushes_.push_back(std::move(d)); }, false);
+  }
+  // The games' records part, as the server makes it beside the hub.
+  std::unique_ptr<GameRecords> made_records() {
+    return std::make_unique<GameRecords>(
+        *store_, [this](const std::string& ip, bool wrong) { return hub_->code_guess_allowed(ip, wrong); },
+        "https://makruk.example");
   }
   // Work a hub posts to itself, kept in the queue that run_posted() runs.
   Hub::Post queued() {
@@ -268,8 +276,9 @@ TEST_P(Tables, EachGameHasItsOwnLinkWithItsMovesAndPgn) {
   for (int v = 0; v < 5; ++v) ASSERT_EQ(move(v % 2 ? guest : host, mate[v], v)["t"].as_string(), "ack") << v;
   const std::string id(host->last("state").at("gameId").as_string());
   ASSERT_EQ(id.size(), 12u);
+  auto records = made_records();
   auto record = [&](const std::string& which) {
-    HttpReply r = hub_->game_record(which, "https://makruk.example", "1.2.3.9", false);
+    HttpReply r = records->record(which, "1.2.3.9", false);
     EXPECT_EQ(r.status, 200) << r.body;
     return r.status == 200 ? body(r)["game"].as_object() : json::object{};
   };
@@ -280,7 +289,7 @@ TEST_P(Tables, EachGameHasItsOwnLinkWithItsMovesAndPgn) {
   EXPECT_EQ(first.at("reason").as_string(), "checkmate");
   EXPECT_EQ(json::serialize(first.at("san")), R"(["Nd2","Nd7","Nc4","Ne7","Nxd6#"])");
   EXPECT_EQ(first.at("moves").as_array().size(), 5u);
-  HttpReply pgn = hub_->game_record(id, "https://makruk.example", "1.2.3.9", true);
+  HttpReply pgn = records->record(id, "1.2.3.9", true);
   ASSERT_EQ(pgn.status, 200);
   EXPECT_EQ(pgn.content_type, "application/x-chess-pgn; charset=utf-8");
   EXPECT_NE(pgn.body.find("[Site \"https://makruk.example/g/" + id + "\"]"), std::string::npos) << pgn.body;
@@ -300,13 +309,51 @@ TEST_P(Tables, EachGameHasItsOwnLinkWithItsMovesAndPgn) {
   leave({host, guest});
   idle();
   open();  // a restart
+  records = made_records();
   EXPECT_EQ(json::serialize(record(id)), json::serialize(first));
   // Unknown ids: not found, and guesses count like wrong codes.
-  EXPECT_EQ(hub_->game_record("000000000000", "", "1.2.3.8", false).status, 404);
-  EXPECT_EQ(hub_->game_record(std::string(100, 'a'), "", "1.2.3.8", true).status, 404);
-  for (int i = 0; i < 8; ++i) hub_->game_record("x" + std::to_string(i), "", "1.2.3.8", false);
-  EXPECT_EQ(hub_->game_record("y", "", "1.2.3.8", false).status, 429);
-  EXPECT_EQ(hub_->game_record(id, "", "1.2.3.8", false).status, 200) << "a game's own id always opens";
+  EXPECT_EQ(records->record("000000000000", "1.2.3.8", false).status, 404);
+  EXPECT_EQ(records->record(std::string(100, 'a'), "1.2.3.8", true).status, 404);
+  for (int i = 0; i < 8; ++i) records->record("x" + std::to_string(i), "1.2.3.8", false);
+  EXPECT_EQ(records->record("y", "1.2.3.8", false).status, 429);
+  EXPECT_EQ(records->record(id, "1.2.3.8", false).status, 200) << "a game's own id always opens";
+  EXPECT_EQ(hub_->get_party("ZZZZZZ", "1.2.3.8").status, 429) << "the same limit as the tables' codes";
+}
+
+// A game's record is made once per version of the game: asked again, it is
+// not made again (nor the game read again); a move makes it anew; several
+// asking at once make it once.
+TEST_P(Tables, AGamesRecordIsMadeOncePerVersion) {
+  table();
+  auto host = connect(host_), guest = connect(guest_);
+  ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
+  ASSERT_EQ(move(host, "e3e4", 0)["t"].as_string(), "ack");
+  const std::string id(host->last("state").at("gameId").as_string());
+  testing_helpers::CountingStore counted(*store_);
+  GameRecords records(counted, [this](const std::string& ip, bool wrong) { return hub_->code_guess_allowed(ip, wrong); },
+                      "https://makruk.example");
+  auto moves_in = [&](const HttpReply& r) { return body(r)["game"].at("moves").as_array().size(); };
+  EXPECT_EQ(moves_in(records.record(id, "1.2.3.9", false)), 1u);
+  EXPECT_EQ(records.record(id, "1.2.3.9", true).status, 200);
+  ASSERT_TRUE(std::holds_alternative<GameSnapshot>(records.snapshot(id, "1.2.3.9")));
+  EXPECT_EQ(records.made(), 1u);
+  EXPECT_EQ(counted.game_loads.load(), 1);
+  ASSERT_EQ(move(guest, "e6e5", 1)["t"].as_string(), "ack");
+  EXPECT_EQ(moves_in(records.record(id, "1.2.3.9", false)), 2u) << "a move makes a new version";
+  EXPECT_EQ(std::get<GameSnapshot>(records.snapshot(id, "1.2.3.9")).last_move, "e6e5");
+  EXPECT_EQ(records.made(), 2u);
+  // Several threads at once, for a version not made yet: made once.
+  ASSERT_EQ(move(host, "b1d2", 2)["t"].as_string(), "ack");
+  std::vector<std::thread> askers;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 6; ++i)
+    askers.emplace_back([&] {
+      if (records.record(id, "1.2.3.9", false).status == 200) ++ok;
+    });
+  for (auto& t : askers) t.join();
+  EXPECT_EQ(ok.load(), 6);
+  EXPECT_EQ(records.made(), 3u);
+  EXPECT_EQ(counted.game_loads.load(), 3);
 }
 
 TEST_P(Tables, ALiveTableLeftEndsAfterItsIdleTimeEvenWhenOutOfMemory) {

@@ -12,7 +12,7 @@
 #include <unordered_map>
 
 #include "server/image/position_image.h"
-#include "server/tables/hub.h"
+#include "server/records/game_records.h"
 
 namespace makruk::server {
 

@@ -204,6 +204,7 @@ class HttpConns {
 struct Context {
   asio::io_context& hub_ioc;
   Hub& hub;
+  GameRecords& records;
   std::filesystem::path web_dir;
   std::string public_url;  // links point here
   std::vector<asio::ip::address> trusted_proxies;
@@ -219,6 +220,9 @@ struct Context {
   PictureCache pictures{};
   asio::thread_pool painter{1};
   std::atomic<int> drawing{0};
+  // Games' records and snapshots: read from the store and made on threads of
+  // their own, so that a long game's record holds up no table.
+  asio::thread_pool readers{2};
   StaticFiles statics{};  // the web client's files, read once
 
   bool trusted(const asio::ip::address& a) const {
@@ -448,12 +452,6 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string targe
   if (path == "/api/push/unsubscribe" && method == http::verb::post) co_return hub.push_unsubscribe(body);
   if (path == "/api/test/clock" && method == http::verb::post && hub.test_clock_enabled())
     co_return hub.advance_clock(body);
-  if (path.rfind("/api/games/", 0) == 0 && method == http::verb::get) {
-    std::string id = path.substr(11);
-    const bool pgn = id.size() > 4 && id.ends_with(".pgn");
-    if (pgn) id.resize(id.size() - 4);
-    co_return hub.game_record(id, base, ip, pgn);
-  }
   const std::string prefix = "/api/parties/";
   if (path.rfind(prefix, 0) == 0) {
     std::string rest = path.substr(prefix.size());
@@ -469,13 +467,22 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string targe
   co_return error_body(404, "not-found", Msg::NoEndpoint);
 }
 
+// A game's record, /api/games/ID (JSON) or /api/games/ID.pgn; runs on the
+// readers' threads.
+awaitable<HttpReply> read_record(Context& ctx, std::string path, std::string ip) {
+  std::string id = path.substr(11);
+  const bool pgn = id.size() > 4 && id.ends_with(".pgn");
+  if (pgn) id.resize(id.size() - 4);
+  co_return ctx.records.record(id, ip, pgn);
+}
+
 // A game's pictures (/api/games/ID.png, ?size=card for the link preview's) and its
-// page (/g/ID) with the preview's tags. The game is looked up on the hub's
-// thread; the picture is drawn on the painter's.
+// page (/g/ID) with the preview's tags. The game is looked up on the readers'
+// threads; the picture is drawn on the painter's.
 constexpr int MAX_DRAWING = 8;  // pictures being drawn or waiting; more: 503
 
-awaitable<std::variant<GameSnapshot, HttpReply>> snapshot_on_hub(Context& ctx, std::string id, std::string ip) {
-  co_return ctx.hub.game_snapshot(id, ip);
+awaitable<std::variant<GameSnapshot, HttpReply>> read_snapshot(Context& ctx, std::string id, std::string ip) {
+  co_return ctx.records.snapshot(id, ip);
 }
 
 awaitable<std::string> draw_on_painter(GameSnapshot game, PictureKind kind) {
@@ -487,7 +494,7 @@ awaitable<std::string> draw_on_painter(GameSnapshot game, PictureKind kind) {
 
 awaitable<Response> serve_game_picture(Context& ctx, const Request& req, std::string id, PictureKind kind,
                                        std::string ip) {
-  auto found = co_await asio::co_spawn(ctx.hub_ioc, snapshot_on_hub(ctx, std::move(id), std::move(ip)), use_awaitable);
+  auto found = co_await asio::co_spawn(ctx.readers, read_snapshot(ctx, std::move(id), std::move(ip)), use_awaitable);
   if (auto* refusal = std::get_if<HttpReply>(&found)) {
     Response res = make_response(req, refusal->status, std::move(refusal->body), refusal->content_type);
     res.set(http::field::cache_control, "no-store");
@@ -521,7 +528,7 @@ awaitable<Response> serve_game_picture(Context& ctx, const Request& req, std::st
 awaitable<Response> serve_game_page(Context& ctx, const Request& req, std::string id, std::string ip) {
   std::shared_ptr<const StaticFiles::File> index = ctx.statics.get(ctx.web_dir / "index.html");
   if (!index) co_return serve_static(ctx, req);
-  auto found = co_await asio::co_spawn(ctx.hub_ioc, snapshot_on_hub(ctx, std::move(id), std::move(ip)), use_awaitable);
+  auto found = co_await asio::co_spawn(ctx.readers, read_snapshot(ctx, std::move(id), std::move(ip)), use_awaitable);
   Response res;
   if (auto* game = std::get_if<GameSnapshot>(&found))
     res = make_response(req, 200, game_page_html(index->body, *game, ctx.public_url), "text/html; charset=utf-8");
@@ -766,9 +773,16 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
         } else if (post && !is_json(req)) {
           res = json_error(req, 415, "bad-request", Msg::JsonOnly);
         } else {
-          HttpReply r = co_await asio::co_spawn(
-              ctx.hub_ioc, call_hub(ctx, head ? http::verb::get : req.method(), target, req.body(), ip,
-                                              std::string(req[http::field::authorization])), use_awaitable);
+          const bool record = path.rfind("/api/games/", 0) == 0 && (req.method() == http::verb::get || head);
+          // (Not a conditional expression of two co_awaits: GCC 12 destroys its result twice.)
+          HttpReply r;
+          if (record)
+            r = co_await asio::co_spawn(ctx.readers, read_record(ctx, path, ip), use_awaitable);
+          else
+            r = co_await asio::co_spawn(ctx.hub_ioc,
+                                        call_hub(ctx, head ? http::verb::get : req.method(), target, req.body(), ip,
+                                                 std::string(req[http::field::authorization])),
+                                        use_awaitable);
           // A long answer (a game's record) goes out in gzip to a browser that takes it.
           std::optional<std::string> packed;
           if (r.body.size() >= GZIP_MIN_BYTES && accepts(req, "gzip")) packed = gzip(r.body);
@@ -904,9 +918,12 @@ int run_server(const ServerOptions& o) {
       return 1;
     }
   }
-  std::unique_ptr<Store> store;
+  // The tables' store, and a second connection for the games' records (read
+  // on their own threads, so never waiting for the tables' writes).
+  std::unique_ptr<Store> store, records_store;
   try {
     store = open_store(o.store, o.data_dir, o.sqlite_full_sync);
+    records_store = open_store(o.store, o.data_dir, o.sqlite_full_sync);
   } catch (const std::exception& e) {
     std::cerr << "makruk serve: " << e.what() << "\n";
     return 1;
@@ -1024,8 +1041,11 @@ int run_server(const ServerOptions& o) {
     if (host.find(':') != std::string::npos) host = "[" + host + "]";
     publicUrl = "http://" + host + ":" + std::to_string(acceptor.local_endpoint().port());
   }
-  Context ctx{hub_ioc, hub, o.web_dir, lower(publicUrl), std::move(proxies), std::move(origins), o.hello_timeout_ms,
-              gate, o.ws_deflate, {}, {}, {}};
+  GameRecords records(
+      *records_store, [&hub](const std::string& ip, bool wrong) { return hub.code_guess_allowed(ip, wrong); },
+      lower(publicUrl));
+  Context ctx{hub_ioc, hub, records, o.web_dir, lower(publicUrl), std::move(proxies), std::move(origins),
+              o.hello_timeout_ms, gate, o.ws_deflate, {}, {}, {}};
   asio::co_spawn(net_ioc, listen(acceptor, ctx), asio::detached);
 
   // SIGTERM or SIGINT drains: no new connection, every WebSocket gets what it

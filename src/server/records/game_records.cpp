@@ -1,9 +1,11 @@
-// The hub after the game: each game by its own link, as JSON and as PGN.
+// Each game by its own link: its record (JSON, PGN) and its snapshot, made
+// once per version of the game and kept.
+#include "server/records/game_records.h"
+
 #include <boost/json.hpp>
 #include <ctime>
 
 #include "core/pgn.h"
-#include "server/tables/hub.h"
 #include "server/tables/hub_detail.h"
 
 namespace makruk::server {
@@ -33,101 +35,177 @@ std::string player_name(const PartyData& d, int seat) {
 
 }  // namespace
 
-std::optional<PartyData> Hub::load_public_game(const std::string& public_id, const std::string& ip,
-                                                HttpReply& refusal) {
-  std::optional<PartyData> d;
+struct GameRecords::Made {
+  GameHead head;
+  GameSnapshot snapshot;
+  std::string json;  // {"game": …}
+  std::string pgn;
+  size_t bytes() const { return json.size() + pgn.size() + snapshot.fen.size() + 256; }
+};
+
+GameRecords::GameRecords(Store& store, GuessAllowed guess_allowed, std::string base_url, size_t cache_bytes)
+    : store_(store), guess_allowed_(std::move(guess_allowed)), base_url_(std::move(base_url)),
+      cache_bytes_(cache_bytes) {}
+
+uint64_t GameRecords::made() const {
+  std::lock_guard lock(mutex_);
+  return made_;
+}
+
+std::shared_ptr<const GameRecords::Made> GameRecords::find(const std::string& public_id, const std::string& ip,
+                                                           HttpReply& refusal) {
+  std::optional<GameHead> head;
   if (public_id.size() <= 32) {
     try {
-      d = store_.load_game(public_id);
+      head = store_.game_head(public_id);
     } catch (const std::exception& e) {
       refusal = storage_failed(e);
-      return std::nullopt;
+      return nullptr;
     }
   }
   // Unknown ids count like wrong table codes (a game's own id, 48 random
   // bits, always opens).
-  if (!d || d->games.empty()) {
-    if (!code_guess_allowed(ip, true))
+  if (!head) {
+    if (!guess_allowed_(ip, true))
       refusal = error_reply(Error{ErrorCode::RateLimited, Msg::LimitWrongCodes});
     else
       refusal = error_reply(Error{ErrorCode::NotFound, {Msg::NoGame, {{"id", public_id}}}});
-    return std::nullopt;
+    return nullptr;
   }
-  return d;
+  // What was made for this version or a later one, with the names now.
+  auto current = [&](const Made& m) {
+    return m.head.game == head->game && m.head.version >= head->version && m.head.names == head->names;
+  };
+  std::unique_lock lock(mutex_);
+  for (bool waited = false;;) {
+    if (auto it = kept_.find(public_id); it != kept_.end() && current(*it->second.made)) {
+      order_.splice(order_.begin(), order_, it->second.order);
+      return it->second.made;
+    }
+    auto making = making_.find(public_id);
+    if (making == making_.end() || waited) break;
+    auto pending = making->second;
+    lock.unlock();
+    pending.wait();  // another request is making it: it lands in kept_
+    lock.lock();
+    waited = true;
+  }
+  std::promise<std::shared_ptr<const Made>> promise;
+  const bool first = !making_.count(public_id);
+  if (first) making_.emplace(public_id, promise.get_future().share());
+  lock.unlock();
+  std::shared_ptr<const Made> made;
+  try {
+    const std::optional<PartyData> d = store_.load_game(public_id);
+    if (d && !d->games.empty()) made = make(*d);
+    if (!made) refusal = storage_failed(std::runtime_error("the stored game does not start"));
+  } catch (const std::exception& e) {
+    refusal = storage_failed(e);
+  }
+  lock.lock();
+  if (made) {
+    ++made_;
+    keep(public_id, made);
+  }
+  if (first) {
+    making_.erase(public_id);
+    promise.set_value(made);
+  }
+  return made;
 }
 
-std::variant<GameSnapshot, HttpReply> Hub::game_snapshot(const std::string& public_id, const std::string& ip) {
-  HttpReply refusal;
-  const std::optional<PartyData> d = load_public_game(public_id, ip, refusal);
-  if (!d) return refusal;
-  const Party table = Party::from_record(*d);
-  if (!table.game()) return storage_failed(std::runtime_error("the stored game does not start"));
-  const Game& game = table.game()->game;
-  const GameRecord& rec = d->games.front();
-  GameSnapshot s;
+void GameRecords::keep(const std::string& public_id, std::shared_ptr<const Made> made) {
+  if (auto it = kept_.find(public_id); it != kept_.end()) {
+    if (it->second.made->head.version > made->head.version && it->second.made->head.game == made->head.game) return;
+    bytes_ -= it->second.made->bytes();
+    order_.erase(it->second.order);
+    kept_.erase(it);
+  }
+  order_.push_front(public_id);
+  bytes_ += made->bytes();
+  kept_.emplace(public_id, Kept{std::move(made), order_.begin()});
+  while (bytes_ > cache_bytes_ && order_.size() > 1) {
+    auto last = kept_.find(order_.back());
+    bytes_ -= last->second.made->bytes();
+    kept_.erase(last);
+    order_.pop_back();
+  }
+}
+
+std::shared_ptr<const GameRecords::Made> GameRecords::make(const PartyData& d) const {
+  const PartyRecord& party = d.party;
+  const GameRecord& rec = d.games.front();
+  // The game replayed as a table opened from the store replays it: moves in
+  // both notations along the way.
+  const Party table = Party::from_record(d);
+  if (!table.game()) return nullptr;
+  const LiveGame& live = *table.game();
+  const Game& game = live.game;
+  auto made = std::make_shared<Made>();
+  made->head.game = rec.id;
+  made->head.version = rec.actions.empty() ? 0 : rec.actions.back().version;
+  for (const SeatRecord& s : d.seats) made->head.names.push_back(s.name);
+
+  GameSnapshot& s = made->snapshot;
   s.id = rec.public_id;
-  s.variant = d->party.variant;
-  s.white = player_name(*d, rec.white_seat);
-  s.black = player_name(*d, 1 - rec.white_seat);
+  s.variant = party.variant;
+  s.white = player_name(d, rec.white_seat);
+  s.black = player_name(d, 1 - rec.white_seat);
   s.result = result_string(game.result());
   if (game.over()) s.reason = reason_string(game.reason());
   s.fen = game.position().fen();
+  json::array moves;
   for (const std::string& a : game.record())
     if (is_move_action(a)) {
+      moves.push_back(json::value(a));
       s.last_move = a;
       ++s.moves;
     }
-  return s;
-}
 
-HttpReply Hub::game_record(const std::string& public_id, const std::string& base_url, const std::string& ip,
-                           bool pgn) {
-  HttpReply refusal;
-  const std::optional<PartyData> d = load_public_game(public_id, ip, refusal);
-  if (!d) return refusal;
-  const PartyRecord& party = d->party;
-  const GameRecord& rec = d->games.front();
-  // The game replayed as a table opened from the store replays it: moves in
-  // both notations along the way.
-  const Party table = Party::from_record(*d);
-  if (!table.game()) return storage_failed(std::runtime_error("the stored game does not start"));
-  const LiveGame& live = *table.game();
-  const Game* game = &live.game;
-  json::array moves;
-  for (const std::string& a : game->record())
-    if (is_move_action(a)) moves.push_back(json::value(a));
-  json::array san(live.san.begin(), live.san.end()), thai(live.san_thai.begin(), live.san_thai.end());
-  const int64_t last = table.last_activity();
-  const std::string white = player_name(*d, rec.white_seat), black = player_name(*d, 1 - rec.white_seat);
-  const std::string text = write_pgn(*game, {{"Event", party.mode == "turn" ? "Turn-based game" : "Casual game"},
-                                             {"Site", base_url + "/g/" + rec.public_id},
-                                             {"Date", pgn_date(rec.created_at)},
-                                             {"Round", std::to_string(rec.number)},
-                                             {"White", white},
-                                             {"Black", black}});
-  if (pgn) return HttpReply{200, text, "application/x-chess-pgn; charset=utf-8"};
+  made->pgn = write_pgn(game, {{"Event", party.mode == "turn" ? "Turn-based game" : "Casual game"},
+                               {"Site", base_url_ + "/g/" + rec.public_id},
+                               {"Date", pgn_date(rec.created_at)},
+                               {"Round", std::to_string(rec.number)},
+                               {"White", s.white},
+                               {"Black", s.black}});
   json::object o{{"id", rec.public_id},
                  {"variant", party.variant},
                  {"counting", party.counting},
                  {"number", rec.number},
-                 {"white", white},
-                 {"black", black},
-                 {"result", result_string(game->result())},
+                 {"white", s.white},
+                 {"black", s.black},
+                 {"result", s.result},
                  {"startFen", rec.start_fen},
-                 {"fen", game->position().fen()},
-                 {"turn", game->position().side_to_move() == WHITE ? "w" : "b"},
-                 {"check", game->position().in_check()},
+                 {"fen", s.fen},
+                 {"turn", game.position().side_to_move() == WHITE ? "w" : "b"},
+                 {"check", game.position().in_check()},
                  {"mode", party.mode},
                  {"moves", std::move(moves)},
-                 {"san", std::move(san)},
-                 {"sanThai", std::move(thai)},
-                 {"actions", json::array(game->record().begin(), game->record().end())},
+                 {"san", json::array(live.san.begin(), live.san.end())},
+                 {"sanThai", json::array(live.san_thai.begin(), live.san_thai.end())},
+                 {"actions", json::array(game.record().begin(), game.record().end())},
                  {"createdAt", rec.created_at},
-                 {"lastMoveAt", last},
-                 {"pgn", text}};
-  o["reason"] = game->over() ? json::value(reason_string(game->reason())) : json::value(nullptr);
+                 {"lastMoveAt", table.last_activity()},
+                 {"pgn", made->pgn}};
+  o["reason"] = game.over() ? json::value(s.reason) : json::value(nullptr);
   o["cpu"] = party.cpu_level ? json::value(party.cpu_level) : json::value(nullptr);
-  return reply(200, json::object{{"game", std::move(o)}});
+  made->json = json::serialize(json::object{{"game", std::move(o)}});
+  return made;
+}
+
+HttpReply GameRecords::record(const std::string& public_id, const std::string& ip, bool pgn) {
+  HttpReply refusal;
+  const std::shared_ptr<const Made> made = find(public_id, ip, refusal);
+  if (!made) return refusal;
+  if (pgn) return HttpReply{200, made->pgn, "application/x-chess-pgn; charset=utf-8"};
+  return HttpReply{200, made->json};
+}
+
+std::variant<GameSnapshot, HttpReply> GameRecords::snapshot(const std::string& public_id, const std::string& ip) {
+  HttpReply refusal;
+  const std::shared_ptr<const Made> made = find(public_id, ip, refusal);
+  if (!made) return refusal;
+  return made->snapshot;
 }
 
 }  // namespace makruk::server

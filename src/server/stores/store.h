@@ -52,6 +52,15 @@ struct GameRecord {
   std::string public_id;  // the game's own link: /g/PUBLIC_ID (unguessable)
 };
 
+// What tells whether a game's record made before is still its record: the
+// game, its version (its last action's, 0 before any) and its seats' names
+// now (by seat).
+struct GameHead {
+  int64_t game = 0;
+  int version = 0;
+  std::vector<std::string> names;
+};
+
 struct PartyData {
   PartyRecord party;
   std::vector<SeatRecord> seats;
@@ -133,6 +142,9 @@ class Store {
   // The game with that public id, with its party and seats (in `games`, the
   // one game), or nothing.
   virtual std::optional<PartyData> load_game(const std::string& public_id) = 0;
+  // The head of the game with that public id (a read that does not grow with
+  // the game), or nothing.
+  virtual std::optional<GameHead> game_head(const std::string& public_id) = 0;
   // Tables are read when opened, so what the server must do unasked comes
   // from indexed queries: the CPU tables where the CPU must act (after a
   // restart), and the turn-based tables whose last action (and scheduled

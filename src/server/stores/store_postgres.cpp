@@ -256,6 +256,19 @@ class PostgresStore final : public Store {
     return load(g.text(0, 0), g.integer(0, 1));
   }
 
+  std::optional<GameHead> game_head(const std::string& public_id) override {
+    std::lock_guard lock(mutex_);
+    if (public_id.empty()) return std::nullopt;
+    Result g = run("SELECT id, code, (SELECT COALESCE(MAX(version), 0) FROM actions WHERE game = games.id) "
+                   "FROM games WHERE public_id = $1",
+                   Params()(public_id));
+    if (g.rows() == 0) return std::nullopt;
+    GameHead head{g.integer(0, 0), int(g.integer(0, 2)), {}};
+    Result seats = run("SELECT name FROM seats WHERE code = $1 ORDER BY seat", Params()(g.text(0, 1)));
+    for (int i = 0; i < seats.rows(); ++i) head.names.push_back(seats.text(i, 0));
+    return head;
+  }
+
   // A party with its seats and one game: `game`, or (0) its latest. The lock held.
   std::optional<PartyData> load(const std::string& code, int64_t game) {
     Result p = run("SELECT code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, start_fen, "

@@ -419,6 +419,18 @@ class SqliteStore final : public Store {
     return load(game.text(0), game.integer(1));
   }
 
+  std::optional<GameHead> game_head(const std::string& public_id) override {
+    std::lock_guard lock(mutex_);
+    Statement game(db_, "SELECT id, code, (SELECT COALESCE(MAX(version), 0) FROM actions WHERE game = games.id) "
+                        "FROM games WHERE public_id = ?1");
+    if (public_id.empty() || !game.bind(1, public_id).step()) return std::nullopt;
+    GameHead head{game.integer(0), int(game.integer(2)), {}};
+    Statement seats(db_, "SELECT name FROM seats WHERE code = ?1 ORDER BY seat");
+    seats.bind(1, game.text(1));
+    while (seats.step()) head.names.push_back(seats.text(0));
+    return head;
+  }
+
  private:
   // A party with its seats and one game: `game`, or (0) its latest. The lock held.
   std::optional<PartyData> load(const std::string& code, int64_t game) {

@@ -414,6 +414,7 @@ bool AddressLimiter::allow(const std::string& ip, int64_t now, int limit, bool r
   if (limit <= 0) return true;
   if (bus_)
     if (auto shared = bus_->allow(name_ + ":" + ip, now, limit, record)) return *shared;
+  std::lock_guard lock(mutex_);
   auto it = events_.find(ip);
   if (it != events_.end()) {
     auto& times = it->second;
@@ -426,6 +427,7 @@ bool AddressLimiter::allow(const std::string& ip, int64_t now, int limit, bool r
 }
 
 void AddressLimiter::sweep(int64_t now) {
+  std::lock_guard lock(mutex_);
   std::erase_if(events_, [now](const auto& entry) { return entry.second.back() <= now - MINUTE_MS; });
 }
 

@@ -8,7 +8,8 @@
 // (turn-based tables, Web Push, My games), hub_lobby.cpp (finding an
 // opponent), hub_community.cpp (feedback and recommendations); what they
 // share is in hub_detail.h. A test drives it with FakeClients, a Store and a
-// Bus of its choosing.
+// Bus of its choosing. Each game's record (by its own link) is another part:
+// records/game_records.h.
 #pragma once
 
 #include <atomic>
@@ -18,6 +19,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <set>
 #include <string>
@@ -66,16 +68,6 @@ struct HttpReply {
   std::string content_type = "application/json";
 };
 
-// A game at its last position, with its players (Hub::game_snapshot).
-struct GameSnapshot {
-  std::string id, variant, white, black;
-  std::string result;     // "1-0", "0-1", "1/2-1/2", "*" while it runs
-  std::string reason;     // how it ended; empty while it runs
-  std::string fen;        // the position now
-  std::string last_move;  // "e3e4", empty before the first move
-  int moves = 0;          // moves played (plies)
-};
-
 // What one address, or the whole server, may ask of the hub. Every "per
 // minute" limit counts per client address over a sliding minute; 0 means
 // unlimited.
@@ -102,7 +94,7 @@ struct HubLimits {
   int64_t pairing_arrival_ms = 30000;  // paired players of a live table both come to it within this
 };
 
-// Sliding one-minute windows of events per address.
+// Sliding one-minute windows of events per address (thread-safe).
 class AddressLimiter {
  public:
   // True when `ip` has had fewer than `limit` events in the minute before
@@ -116,9 +108,13 @@ class AddressLimiter {
     bus_ = bus;
     name_ = std::move(name);
   }
-  size_t size() const { return events_.size(); }
+  size_t size() const {
+    std::lock_guard lock(mutex_);
+    return events_.size();
+  }
 
  private:
+  mutable std::mutex mutex_;
   std::map<std::string, std::deque<int64_t>> events_;
   Bus* bus_ = nullptr;
   std::string name_;
@@ -160,14 +156,6 @@ class Hub {
   // The QR code of the table's invite link (which carries its key).
   HttpReply qr_svg(const std::string& code, const std::string& base_url, const std::string& ip,
                    const std::string& key = "");
-  // A game by its own link (any game of any table): its players, moves in
-  // both notations, result and PGN (`pgn`: the PGN alone, as a file). An
-  // unknown id counts as a wrong code (a known one always opens). `base_url`
-  // makes the PGN's Site.
-  HttpReply game_record(const std::string& public_id, const std::string& base_url, const std::string& ip, bool pgn);
-  // The same game's position and players, for its pictures and its link
-  // preview; or the refusal game_record gives (404, 429).
-  std::variant<GameSnapshot, HttpReply> game_snapshot(const std::string& public_id, const std::string& ip);
   // An iCalendar event for a table with a scheduled start.
   HttpReply event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
                       const std::string& key = "");
@@ -225,14 +213,16 @@ class Hub {
   // The tables in memory (those in play, and those opened a short while ago).
   size_t party_count() const { return parties_.size(); }
 
+  // Whether `ip` may look up a table's code (or a game's id) now, counting a
+  // wrong guess when `wrong`. Thread-safe: the games' records ask it from
+  // their own threads.
+  bool code_guess_allowed(const std::string& ip, bool wrong);
+
  private:
-  int64_t now() const { return now_() + clock_offset_; }
+  int64_t now() const { return now_() + clock_offset_.load(); }
   // The party for a code, read from the store if it is not in memory, and
   // ended first if its time has run out.
   Party* find(const std::string& code);
-  // A game by its own id, read from the store; or nothing and the refusal
-  // (an unknown id counts as a wrong code).
-  std::optional<PartyData> load_public_game(const std::string& public_id, const std::string& ip, HttpReply& refusal);
   // Reads a table in memory again from the store (another instance changed
   // it) and sends it to its watchers.
   void reload(Party& p);
@@ -260,7 +250,6 @@ class Hub {
                                      const std::string& ip, std::vector<std::pair<Party*, int>>& seats,
                                      std::vector<std::string>& unknown);
   void forget_subscription(const std::string& endpoint);  // in memory only
-  bool code_guess_allowed(const std::string& ip, bool wrong);
   // Sends the table's players-and-spectators update to its watchers soon,
   // once for any number of changes in between.
   void presence_changed(Party& p);
@@ -343,7 +332,7 @@ class Hub {
   std::string push_public_key_;
   bool push_allow_http_ = false;
   bool test_clock_ = false;
-  int64_t clock_offset_ = 0;
+  std::atomic<int64_t> clock_offset_{0};
   int64_t started_at_ = 0;
   // Whether the Authorization header carries the admin secret; sets *refusal when not.
   bool admin(const std::string& authorization, const std::string& ip, HttpReply& refusal);
