@@ -402,6 +402,54 @@ TEST_F(Cluster, AfterRedisRestartsTheBusCarriesChangesAgain) {
   EXPECT_TRUE(carried) << "a change reached the other instance through the restarted Redis";
 }
 
+// Redis stopped (SIGSTOP, so that connections hang rather than fail): moves
+// at an instance go on being acknowledged, and a new table is made, while the
+// stall lasts (longer than the instances' heartbeat); afterwards what was
+// played reaches a spectator at another instance.
+TEST_F(Cluster, WhileRedisIsStalledMovesGoOnAndTheOthersCatchUpAfter) {
+  // Ouk Chatrang, where the knights may go out and back for ever.
+  auto [code, host_token, guest_token] = table(R"({"name":"Somchai","variant":"ouk"})");
+  WsClient host(port(0)), guest(port(0)), spectator(port(1));
+  hello(host, code, host_token);
+  hello(guest, code, guest_token);
+  hello(spectator, code, "");
+  host.send({{"t", "start"}});
+  guest.wait_for("state", at_version(0));
+  std::ifstream pid_file(dir_ / "redis" / "redis.pid");
+  pid_t redis = 0;
+  pid_file >> redis;
+  ASSERT_GT(redis, 0);
+  ASSERT_EQ(kill(redis, SIGSTOP), 0);
+  struct Resume {
+    pid_t pid;
+    ~Resume() { kill(pid, SIGCONT); }
+  } resume{redis};
+  const char* shuffle[] = {"b1d2", "b8d7", "d2b1", "d7b8"};
+  int v = 0;
+  bool made = false;
+  for (auto until = Clock::now() + 8s; Clock::now() < until; ++v) {
+    WsClient& side = v % 2 ? guest : host;
+    const std::string id = "m" + std::to_string(v);
+    side.send({{"t", "move"}, {"v", v}, {"move", shuffle[v % 4]}, {"id", id}});
+    json::value ack = side.wait_for("ack", [&](const json::value& m) { return field(m, "id") == id; }, 2s);
+    ASSERT_FALSE(ack.is_null()) << "move " << v << " was not acknowledged while Redis was stalled";
+    if (v == 20) {
+      RequestOptions o;
+      o.timeout = 3s;
+      Reply c = request(port(0), http::verb::post, "/api/parties", R"({"name":"Somsak"})", o);
+      EXPECT_EQ(c.status, 201) << "a table made while Redis was stalled: " << json::serialize(c.body);
+      made = true;
+    }
+    std::this_thread::sleep_for(20ms);
+  }
+  EXPECT_TRUE(made);
+  EXPECT_GT(v, 50);
+  kill(redis, SIGCONT);
+  // What was said while Redis was stalled goes out now: the spectator at the
+  // other instance sees the last move.
+  EXPECT_FALSE(spectator.wait_for("state", at_version(v), 15s).is_null());
+}
+
 TEST_F(Cluster, WhilePostgresRestartsRequestsFailCleanlyThenEverythingResumes) {
   Started g = started(0, 1);
   WsClient &host = *g.host, &guest = *g.guest;

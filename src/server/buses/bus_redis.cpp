@@ -4,7 +4,11 @@
 // Another connection listens on its own thread and comes back by itself when
 // Redis restarts; after such a gap it asks for everything to be read again,
 // since messages may have been lost meanwhile. A third one (with a lock)
-// answers the hub's questions: limits, the seek queue, health.
+// answers the hub's questions: limits, the seek queue, health; each question
+// has a short deadline, and once Redis has missed one it is asked nothing
+// for a while (longer each time it misses again): meanwhile the answers are
+// "unknown", and the hub counts alone. So a stalled Redis costs the hub's
+// thread one deadline now and then, never the stall.
 #include <hiredis/hiredis.h>
 #include <openssl/rand.h>
 #include <sys/socket.h>
@@ -31,6 +35,21 @@ constexpr const char* CHANNEL = "makruk:tables";
 // (as they would be anyway: the others read everything again after a gap).
 constexpr size_t MAX_QUEUED = 100000;
 
+// How long a question may take, and how long Redis is left alone after it
+// missed one (doubling up to the longest while it keeps missing).
+constexpr int QUESTION_DEADLINE_MS = 25;
+constexpr int64_t AWAY_FIRST_MS = 2000, AWAY_LONGEST_MS = 30000;
+// The sender's connection waits this long for Redis before it tries again
+// (so that stopping never waits longer for a stalled Redis).
+constexpr int SEND_DEADLINE_MS = 2000;
+
+int64_t steady_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+timeval as_timeval(int ms) { return timeval{ms / 1000, (ms % 1000) * 1000}; }
+
 struct Address {
   std::string host;
   int port = 6379;
@@ -55,10 +74,11 @@ Address parse_url(const std::string& url) {
   return a;
 }
 
-redisContext* connect_to(const Address& a) {
-  timeval timeout{2, 0};
-  redisContext* c = redisConnectWithTimeout(a.host.c_str(), a.port, timeout);
-  if (c && !c->err) return c;
+// A connection whose connect and commands time out after `deadline_ms` (0:
+// commands wait as long as it takes).
+redisContext* connect_to(const Address& a, int deadline_ms = 2000, bool commands_too = false) {
+  redisContext* c = redisConnectWithTimeout(a.host.c_str(), a.port, as_timeval(deadline_ms));
+  if (c && !c->err && (!commands_too || redisSetTimeout(c, as_timeval(deadline_ms)) == REDIS_OK)) return c;
   if (c) redisFree(c);
   return nullptr;
 }
@@ -76,6 +96,7 @@ class RedisBus final : public Bus {
   explicit RedisBus(const std::string& url) : address_(parse_url(url)), id_(instance_id()) {
     publisher_ = connect_to(address_);
     if (!publisher_) throw std::runtime_error("cannot reach Redis at " + url);
+    redisSetTimeout(publisher_, as_timeval(QUESTION_DEADLINE_MS));
   }
 
   ~RedisBus() override {
@@ -135,17 +156,23 @@ class RedisBus final : public Bus {
     subscribed_cv_.wait_for(lock, std::chrono::seconds(2), [this] { return listener_ != nullptr; });
   }
 
-  // One command on the publishing connection (the lock held), opened again
-  // if it broke; null when Redis does not answer.
+  // One question on the questions' connection (the lock held), opened again
+  // if it broke; null when Redis does not answer within the deadline, or
+  // missed one a short while ago.
   template <typename... Args>
   redisReply* command(const char* format, Args... args) {
-    if (!publisher_) publisher_ = connect_to(address_);
-    if (!publisher_) return nullptr;
-    auto* r = static_cast<redisReply*>(redisCommand(publisher_, format, args...));
+    const int64_t now = steady_ms();
+    if (now < away_until_) return nullptr;
+    if (!publisher_) publisher_ = connect_to(address_, QUESTION_DEADLINE_MS, true);
+    auto* r = publisher_ ? static_cast<redisReply*>(redisCommand(publisher_, format, args...)) : nullptr;
     if (!r) {
-      redisFree(publisher_);
+      if (publisher_) redisFree(publisher_);
       publisher_ = nullptr;
+      away_until_ = steady_ms() + away_ms_;
+      away_ms_ = std::min(away_ms_ * 2, AWAY_LONGEST_MS);
+      return nullptr;
     }
+    away_ms_ = AWAY_FIRST_MS;
     return r;
   }
 
@@ -211,10 +238,14 @@ class RedisBus final : public Bus {
 
   const std::string& id() const override { return id_; }
 
+  // Said by the sending thread, with what it publishes next.
   void alive() override {
-    std::lock_guard lock(publish_mutex_);
-    const std::string key = "makruk:alive:" + id_;
-    if (auto* r = command("SET %b 1 PX 20000", key.data(), key.size())) freeReplyObject(r);
+    {
+      std::lock_guard lock(queue_mutex_);
+      alive_due_ = true;
+      if (!sender_.joinable() && !stopping_) sender_ = std::thread([this] { send(); });
+    }
+    queue_cv_.notify_one();
   }
 
   bool is_alive(const std::string& instance) override {
@@ -264,32 +295,51 @@ class RedisBus final : public Bus {
   }
 
   // The sending thread: publishes what has queued up, all of it in one
-  // pipelined round trip, until stopped (and the queue is empty).
+  // pipelined round trip (and says this instance is alive when due), until
+  // stopped (and the queue is empty). While Redis does not answer, the batch
+  // waits and is sent again (the others may then get some of it twice, which
+  // they take as a table to read again); what is still unsent at a stop is lost.
   void send() {
     redisContext* c = nullptr;
+    std::deque<std::string> batch;
+    bool alive = false;
     for (;;) {
-      std::deque<std::string> batch;
       {
         std::unique_lock lock(queue_mutex_);
-        queue_cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-        if (queue_.empty()) break;  // stopping, and nothing left to say
-        batch.swap(queue_);
+        queue_cv_.wait(lock, [this, &batch] { return stopping_ || !queue_.empty() || alive_due_ || !batch.empty(); });
+        if (stopping_ && queue_.empty() && batch.empty()) break;  // nothing left to say
+        while (!queue_.empty() && batch.size() < MAX_QUEUED) {
+          batch.push_back(std::move(queue_.front()));
+          queue_.pop_front();
+        }
+        alive = alive || alive_due_;
+        alive_due_ = false;
       }
-      // A broken connection: once more on a new one, then the batch is lost.
-      for (int attempt = 0; attempt < 2; ++attempt) {
-        if (!c) c = connect_to(address_);
-        if (c && publish_all(c, batch)) break;
-        if (c) redisFree(c);
-        c = nullptr;
+      if (!c) c = connect_to(address_, SEND_DEADLINE_MS, true);
+      if (c && publish_all(c, batch, alive ? id_ : std::string())) {
+        batch.clear();
+        alive = false;
+        continue;
       }
+      if (c) redisFree(c);
+      c = nullptr;
+      if (stopping_) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
     if (c) redisFree(c);
   }
 
-  static bool publish_all(redisContext* c, const std::deque<std::string>& batch) {
+  // Publishes the batch and, with `alive` (this instance's id), says so.
+  static bool publish_all(redisContext* c, const std::deque<std::string>& batch, const std::string& alive) {
+    size_t commands = batch.size();
+    if (!alive.empty()) {
+      const std::string key = "makruk:alive:" + alive;
+      if (redisAppendCommand(c, "SET %b 1 PX 20000", key.data(), key.size()) != REDIS_OK) return false;
+      ++commands;
+    }
     for (const std::string& text : batch)
       if (redisAppendCommand(c, "PUBLISH %s %b", CHANNEL, text.data(), text.size()) != REDIS_OK) return false;
-    for (size_t i = 0; i < batch.size(); ++i) {
+    for (size_t i = 0; i < commands; ++i) {
       void* reply = nullptr;
       if (redisGetReply(c, &reply) != REDIS_OK || !reply) return false;
       freeReplyObject(reply);
@@ -375,9 +425,12 @@ class RedisBus final : public Bus {
   std::string id_;
   std::mutex publish_mutex_;
   redisContext* publisher_ = nullptr;  // for the hub's questions
+  int64_t away_until_ = 0;              // no question before this (steady ms)
+  int64_t away_ms_ = AWAY_FIRST_MS;     // the next pause after a missed question
   std::mutex queue_mutex_;
   std::condition_variable queue_cv_;
   std::deque<std::string> queue_;  // messages to publish, in order
+  bool alive_due_ = false;         // the sender says this instance is alive next
   std::thread sender_;
   uint64_t events_ = 0;  // makes each recorded event a member of its own
   std::mutex listener_mutex_;
