@@ -3,6 +3,9 @@
 # here, stopped at the end), N `makruk serve` instances on them, nginx in
 # front, and the load generator (bench/load.cpp) against nginx.
 # Usage: bench/cluster.sh [INSTANCES] [GAMES] [MOVES_PER_SECOND] [SECONDS] [WARMUP_SECONDS]
+# With PAUSE_REDIS="AT SECONDS", Redis is stopped (SIGSTOP) AT seconds after the
+# load generator starts (its connections take a while: see its output), for
+# SECONDS, then resumed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 instances=${1:-2}
@@ -20,6 +23,7 @@ dir=$(mktemp -d)
 chmod 755 "$dir"
 pids=()
 cleanup() {
+  [ -f "$dir/redis/redis.pid" ] && kill -CONT "$(cat "$dir/redis/redis.pid")" 2>/dev/null || true
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
   tests/services/redis.sh stop "$dir/redis"
@@ -75,6 +79,16 @@ CONF
 pids+=($!)
 sleep 2
 echo "$instances instance(s) on PostgreSQL and Redis behind nginx"
+if [ -n "${PAUSE_REDIS:-}" ]; then
+  read -r pause_at pause_for <<<"$PAUSE_REDIS"
+  (
+    sleep "$pause_at"
+    kill -STOP "$(cat "$dir/redis/redis.pid")" && echo "Redis stopped for $pause_for s"
+    sleep "$pause_for"
+    kill -CONT "$(cat "$dir/redis/redis.pid")" && echo "Redis resumed"
+  ) &
+  pids+=($!)
+fi
 build/load --port "$front" --games "$games" --rate "$rate" --seconds "$seconds" --warmup "$warmup" || {
   tail -n 5 "$dir/nginx/error.log" "$dir"/instance*.log
   exit 1

@@ -47,6 +47,9 @@ struct Options {
 struct Stats {
   std::vector<double> latencies_ms;
   size_t warm_latencies = 0;  // how many of them came before the measured seconds
+  std::vector<double> ack_ms;  // from sending a move to the mover's own acknowledgement
+  std::vector<Clock::time_point> ack_at;  // when each came
+  size_t warm_acks = 0;
   uint64_t moves = 0, errors = 0, received = 0;
   int connected = 0;
 };
@@ -117,6 +120,7 @@ struct Game {
   Clock::time_point sent_at;
   int64_t sent_version = -1;
   int sent_seat = 0;
+  bool ack_pending = false;  // the mover's acknowledgement of the move sent last
   asio::steady_timer timer;
   Stats* stats;
   double interval_ms;
@@ -147,6 +151,12 @@ struct Game {
     for (auto& m : st.at("legal").as_array()) legal.emplace_back(m.as_string());
     schedule();
   }
+  void on_ack(int seat) {
+    if (!ack_pending || seat != sent_seat) return;
+    stats->ack_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - sent_at).count());
+    stats->ack_at.push_back(Clock::now());
+    ack_pending = false;
+  }
   int mover_seat() const { return turn == "w" ? white : 1 - white; }
   void schedule() {
     std::exponential_distribution<double> wait(1.0 / interval_ms);
@@ -168,6 +178,7 @@ struct Game {
     sent_at = Clock::now();
     sent_version = version;
     sent_seat = mover_seat();
+    ack_pending = true;
     ++stats->moves;
     players[mover_seat()]->send(json::serialize(json::object{{"t", "move"}, {"v", version}, {"move", move}}));
   }
@@ -186,6 +197,7 @@ void Player::read_loop() {
       auto& o = v.as_object();
       std::string_view t = o.at("t").as_string();
       if (t == "state") g.on_state(self->seat, o);
+      else if (t == "ack") g.on_ack(self->seat);
       else if (t == "error") {
         if (++g.stats->errors <= 5) std::cerr << "error: " << text << "\n";
       }
@@ -275,6 +287,7 @@ int main(int argc, char** argv) {
     std::cout << "warm-up: " << o.warmup << " s after every game started at once, " << stats.moves - moves0
               << " moves\n";
     stats.warm_latencies = stats.latencies_ms.size();
+    stats.warm_acks = stats.ack_ms.size();
     moves0 = stats.moves;
     start = Clock::now();
   }
@@ -294,6 +307,18 @@ int main(int argc, char** argv) {
   report("delivered to the opponent: ",
          std::vector<double>(all.begin() + std::ptrdiff_t(stats.warm_latencies), all.end()));
   if (o.warmup > 0) report("  (with the warm-up: ", all);
+  report("acknowledged to the mover: ",
+         std::vector<double>(stats.ack_ms.begin() + std::ptrdiff_t(stats.warm_acks), stats.ack_ms.end()));
+  // The acknowledgements by 5-second stretch of the measured run (an outage
+  // in the middle shows where it hurt).
+  for (int from = 0; from < o.seconds; from += 5) {
+    std::vector<double> part;
+    for (size_t i = stats.warm_acks; i < stats.ack_ms.size(); ++i) {
+      const double at = std::chrono::duration<double>(stats.ack_at[i] - start).count();
+      if (at >= from && at < from + 5) part.push_back(stats.ack_ms[i]);
+    }
+    report(("  acknowledged in s " + std::to_string(from) + "-" + std::to_string(from + 5) + ": ").c_str(), part);
+  }
   std::cout << "errors: " << stats.errors << ", messages received: " << stats.received << "\n";
   if (o.server_pid) std::cout << "server memory at the end: " << rss_kb(o.server_pid) / 1024 << " MiB\n";
   return 0;
