@@ -227,14 +227,7 @@ bool Position::set(std::string_view fen, Variant variant, Counting counting, Why
   p.states_.back().checkers = p.compute_checkers();
   p.states_.back().count = initial_count(p, counting);
 
-  std::memcpy(board_, p.board_, sizeof board_);
-  std::memcpy(by_type_, p.by_type_, sizeof by_type_);
-  std::memcpy(by_color_, p.by_color_, sizeof by_color_);
-  side_ = p.side_;
-  variant_ = p.variant_;
-  counting_ = p.counting_;
-  ply_ = p.ply_;
-  states_.assign(p.states_.begin(), p.states_.end());
+  *this = std::move(p);
   return true;
 }
 
