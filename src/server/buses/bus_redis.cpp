@@ -74,8 +74,9 @@ Address parse_url(const std::string& url) {
   return a;
 }
 
-// A connection whose connect and commands time out after `deadline_ms` (0:
-// commands wait as long as it takes).
+// A connection whose connect times out after `deadline_ms`, and with
+// `commands_too` each command as well (otherwise a command waits as long as
+// it takes).
 redisContext* connect_to(const Address& a, int deadline_ms = 2000, bool commands_too = false) {
   redisContext* c = redisConnectWithTimeout(a.host.c_str(), a.port, as_timeval(deadline_ms));
   if (c && !c->err && (!commands_too || redisSetTimeout(c, as_timeval(deadline_ms)) == REDIS_OK)) return c;
@@ -297,8 +298,9 @@ class RedisBus final : public Bus {
   // The sending thread: publishes what has queued up, all of it in one
   // pipelined round trip (and says this instance is alive when due), until
   // stopped (and the queue is empty). While Redis does not answer, the batch
-  // waits and is sent again (the others may then get some of it twice, which
-  // they take as a table to read again); what is still unsent at a stop is lost.
+  // waits and is sent again (the others may then get some of it twice: a
+  // change they hold already, which they pass over); what is still unsent at
+  // a stop is lost.
   void send() {
     redisContext* c = nullptr;
     std::deque<std::string> batch;

@@ -77,18 +77,16 @@ std::shared_ptr<const GameRecords::Made> GameRecords::find(const std::string& pu
     return m.head.game == head->game && m.head.version >= head->version && m.head.names == head->names;
   };
   std::unique_lock lock(mutex_);
-  for (bool waited = false;;) {
-    if (auto it = kept_.find(public_id); it != kept_.end() && current(*it->second.made)) {
-      order_.splice(order_.begin(), order_, it->second.order);
-      return it->second.made;
-    }
-    auto making = making_.find(public_id);
-    if (making == making_.end() || waited) break;
+  if (auto it = kept_.find(public_id); it != kept_.end() && current(*it->second.made)) {
+    order_.splice(order_.begin(), order_, it->second.order);
+    return it->second.made;
+  }
+  if (auto making = making_.find(public_id); making != making_.end()) {
+    // Another request is making it: its record, when current, serves this one.
     auto pending = making->second;
     lock.unlock();
-    pending.wait();  // another request is making it: it lands in kept_
+    if (auto made = pending.get(); made && current(*made)) return made;
     lock.lock();
-    waited = true;
   }
   std::promise<std::shared_ptr<const Made>> promise;
   const bool first = !making_.count(public_id);
