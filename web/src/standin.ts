@@ -1,6 +1,7 @@
 // A game that is no table's (a game's own page, the analysis board) as the game screen
 // takes it: a table of two with nobody to act, and the game's state now.
 import type { GameState, Party, TableMode, Variant } from './api';
+import type { CoreGame } from './core';
 
 /** What the game screen needs to know of such a game. */
 export interface StandIn
@@ -18,6 +19,25 @@ export interface StandIn
   mode?: TableMode;
   /** The board's game: a new number tells the game screen a new game begins. */
   game: number;
+}
+
+/** What a stand-in takes as it is from the rules core's answer for a game on this device (its
+ * legal moves only while the game runs). */
+export function fromCore(
+  g: CoreGame,
+): Pick<StandIn, 'fen' | 'turn' | 'check' | 'san' | 'sanThai' | 'legal' | 'count' | 'repetitions' | 'result' | 'reason'> {
+  return {
+    fen: g.fen,
+    turn: g.turn,
+    check: g.check,
+    san: g.san,
+    sanThai: g.sanThai,
+    legal: g.result === '*' ? g.legal : [],
+    count: g.count,
+    repetitions: g.repetitions,
+    result: g.result,
+    reason: g.reason,
+  };
 }
 
 export function standIn(g: StandIn): { party: Party; state: GameState } {

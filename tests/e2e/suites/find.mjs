@@ -10,6 +10,25 @@ export default function (H) {
     await page.fill(tid('name'), name);
   }
 
+  // `a` looks for an opponent (with the choice `wish`, a selector) and practises against the
+  // CPU meanwhile; `b` looks for the same and comes to the paired table, where it waits for
+  // `a`, who is told.
+  async function foundWhilePractising(a, nameA, b, nameB, wish) {
+    await openFind(a, nameA);
+    await a.click(wish);
+    await a.click(tid('find'));
+    await a.waitForSelector(tid('find-waiting'));
+    await a.click(tid('find-practise'));
+    await a.waitForSelector(tid('create'));
+    await a.click(tid('create'));
+    await a.waitForSelector(tid('game'));
+    await openFind(b, nameB);
+    await b.click(wish);
+    await b.click(tid('find'));
+    await b.waitForSelector(tid('pairing-arriving'));
+    await a.waitForSelector(tid('opponent-found'));
+  }
+
   test('find an opponent: two browsers press Find and land at one started table; counts; cancel leaves the queue', async () => {
     const a = await newPage(PHONE, 'en-US');
     const b = await newPage(DESKTOP, 'th-TH');
@@ -48,22 +67,10 @@ export default function (H) {
   test('find an opponent: while practising against the CPU the player is told when an opponent is found', async () => {
     const a = await newPage(DESKTOP, 'en-US');
     const b = await newPage(PHONE, 'en-US');
-    await openFind(a, 'Noi');
-    await a.click(`${tid('find-counting')} [data-value="declare"]`);
-    await a.click(tid('find'));
-    await a.waitForSelector(tid('find-waiting'));
-    await a.click(tid('find-practise'));
-    await a.waitForSelector(tid('create'));
-    await a.click(tid('create'));
-    await a.waitForSelector(tid('game'));
-    // Someone else comes for the same.
-    await openFind(b, 'Bo');
-    await b.click(`${tid('find-counting')} [data-value="declare"]`);
-    await b.click(tid('find'));
-    // Bo waits at the table for Noi to come: the game begins when both are there.
-    await b.waitForSelector(tid('pairing-arriving'));
+    // Someone else comes for the same; Bo waits at the table for Noi to come: the game
+    // begins when both are there.
+    await foundWhilePractising(a, 'Noi', b, 'Bo', `${tid('find-counting')} [data-value="declare"]`);
     assert(/Waiting for Noi/.test(await text(b, tid('pairing-waiting'))), 'the one who came waits for the other, by name');
-    await a.waitForSelector(tid('opponent-found'));
     assert(/Opponent found: Bo/.test(await text(a, tid('opponent-found'))), 'the notice names the opponent');
     await shot(a, 'find-1280-en-found-while-practising');
     await shot(b, 'find-360-en-arriving');
@@ -76,19 +83,7 @@ export default function (H) {
   test('find an opponent: the one practising taps "Not now"; the other is told at once, nothing was played, and finds another', async () => {
     const a = await newPage(DESKTOP, 'en-US');
     const b = await newPage(PHONE, 'th-TH');
-    await openFind(a, 'Busy B');
-    await a.click(`${tid('find-variant')} [data-value="ouk"]`);
-    await a.click(tid('find'));
-    await a.waitForSelector(tid('find-waiting'));
-    await a.click(tid('find-practise'));
-    await a.waitForSelector(tid('create'));
-    await a.click(tid('create'));
-    await a.waitForSelector(tid('game'));
-    await openFind(b, 'Dara');
-    await b.click(`${tid('find-variant')} [data-value="ouk"]`);
-    await b.click(tid('find'));
-    await b.waitForSelector(tid('pairing-arriving'));
-    await a.waitForSelector(tid('opponent-found'));
+    await foundWhilePractising(a, 'Busy B', b, 'Dara', `${tid('find-variant')} [data-value="ouk"]`);
     await a.click(tid('found-later'));
     // Dara is told in Thai who cannot play, that nothing was played, and may look again.
     await b.waitForSelector(tid('pairing-ended'));

@@ -11,7 +11,7 @@ import { moveText } from '../notation';
 import { errorText, navigate, type Screen } from '../ui';
 import { GameView } from './game';
 import { SetupBoard } from '../setup';
-import { standIn } from '../standin';
+import { fromCore, standIn } from '../standin';
 import { nameField, type NameField } from '../namefield';
 import { newLocalGame, unreachable } from '../local';
 
@@ -217,17 +217,8 @@ export class AnalysisScreen implements Screen {
       cpu: null,
       game: this.line_,
       number: 1,
-      fen: g.fen,
-      turn: g.turn,
-      check: g.check,
       moves: this.moves.slice(),
-      san: g.san,
-      sanThai: g.sanThai,
-      legal: g.result === '*' ? g.legal : [],
-      count: g.count,
-      repetitions: g.repetitions,
-      result: g.result,
-      reason: g.reason,
+      ...fromCore(g),
     });
     // A new list of moves is a new "game" for the board when it is not the last one plus a move.
     this.view.update(party, state, g.turn === 'w' ? 0 : 1);

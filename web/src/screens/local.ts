@@ -11,7 +11,7 @@ import { h, replace } from '../dom';
 import { t } from '../i18n';
 import { localGame, localGames, newLocalGame, saveLocalGame, type LocalGame } from '../local';
 import { ReviewPanel } from '../review';
-import { standIn } from '../standin';
+import { fromCore, standIn } from '../standin';
 import { relative } from '../time';
 import { link, navigate, type Screen } from '../ui';
 import { GameView } from './game';
@@ -101,17 +101,8 @@ export class LocalGameScreen implements Screen {
       cpu: game.level,
       game: game.number,
       number: game.number,
-      fen: g.fen,
-      turn: g.turn,
-      check: g.check,
       moves: actions.filter(isMove),
-      san: g.san,
-      sanThai: g.sanThai,
-      legal: g.result === '*' ? g.legal : [],
-      count: g.count,
-      repetitions: g.repetitions,
-      result: g.result,
-      reason: g.reason,
+      ...fromCore(g),
     });
     // (standIn's seats 0 and 1 are the player and the CPU; who has White is the game's)
     party.rules = { ...game.rules, counting: game.counting };
