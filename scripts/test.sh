@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: the optimised build's
 # unit, integration and command-line tests, the WebAssembly build against the
-# native one, the browser tests, the same tests
-# again under AddressSanitizer and UBSan, and a short libFuzzer run over the parsers.
+# native one, the browser tests, the server's threaded tests under
+# ThreadSanitizer, the same tests again under AddressSanitizer and UBSan, and a
+# short libFuzzer run over the parsers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -17,8 +18,8 @@ MAKRUK_TEST_POSTGRES=$(tests/services/postgres.sh start "$services/pg" $((20000 
 MAKRUK_TEST_REDIS=$(tests/services/redis.sh start "$services/redis" $((40000 + RANDOM % 20000)))
 export MAKRUK_TEST_POSTGRES MAKRUK_TEST_REDIS
 
-echo "== optimised build: unit, perft and command-line tests"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+echo "== optimised build: unit, perft and command-line tests (and the threaded ones under ThreadSanitizer)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMAKRUK_TSAN=ON >/dev/null
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
 

@@ -315,6 +315,10 @@ int main(int argc, char** argv) {
   serveCmd->add_flag("--sqlite-full-sync", so.sqlite_full_sync,
                      "SQLite: every commit reaches the disk before it is acknowledged, so it survives a power loss "
                      "too (slower; see docs/deploy.md)");
+  serveCmd->add_option("--store-writers", so.store_writers,
+                       "connections writing the tables' actions, each on its own thread (default: 1 for SQLite, "
+                       "which has one writer at a time, 4 for PostgreSQL)")
+      ->check(CLI::Range(1, 64));
   serveCmd->add_option("--web", so.web_dir, "the built web client (default web/dist)");
   serveCmd->add_option("--threads", so.threads, "network threads (default 2)")->check(CLI::Range(1, 64));
   serveCmd->add_option("--push-subject", so.push_subject,

@@ -360,7 +360,13 @@ test('friends: create, join by link, seats fill live, start, mate by clicking an
   const code = await text(a, tid('invite-code'));
   assert(/^[A-Z0-9]{6}$/.test(code), `a 6-character code (${code})`);
   shared.code = code;
-  const qr = await a.locator(tid('qr')).evaluate((img) => img.complete && img.naturalWidth > 0);
+  // Waits for the image itself (it loads after the code is shown).
+  const qr = await a
+    .waitForFunction((sel) => {
+      const img = document.querySelector(sel);
+      return img && img.complete && img.naturalWidth > 0;
+    }, tid('qr'), { timeout: 10000 })
+    .then(() => true, () => false);
   assert(qr, 'the QR image loads');
   const line = await a.locator(tid('share-line')).getAttribute('href');
   // LINE's documented share address (social-plugins.line.me/lineit/share), with the invite link.

@@ -2,12 +2,15 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <future>
+#include <mutex>
 #include <thread>
 
 #include "server/cpu/cpu.h"
 #include "server/tables/hub.h"
 #include "server/tables/party.h"
 #include "server/stores/store.h"
+#include "server/stores/store_writer.h"
 #include "temp_db.h"
 #include "temp_pg.h"
 
@@ -351,6 +354,163 @@ TEST_P(StoreTest, DeclarationModeCountsThroughThePartyAndSurvivesReload) {
   EXPECT_EQ(back.game()->game.position().count(), p.game()->game.position().count());
   EXPECT_EQ(back.game()->san, p.game()->san);
 }
+
+// The writer's lanes, each with its own connection: what waits when a lane
+// is free again goes as one batch, and each piece of it still succeeds or
+// fails alone; what was given under one key is stored in that order.
+class WriterTest : public StoreTest {
+ protected:
+  std::unique_ptr<Store> connection() {
+    return pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
+  }
+  // A writer of `lanes` lanes whose completions run on the test's thread
+  // (run_completions).
+  std::unique_ptr<StoreWriter> writer(int lanes) {
+    std::vector<std::unique_ptr<Store>> connections;
+    for (int i = 0; i < lanes; ++i) connections.push_back(connection());
+    return std::make_unique<StoreWriter>(std::move(connections), [this](std::function<void()> f) {
+      std::lock_guard lock(mutex_);
+      completions_.push_back(std::move(f));
+    });
+  }
+  void run_completions() {
+    std::vector<std::function<void()>> ready;
+    {
+      std::lock_guard lock(mutex_);
+      ready.swap(completions_);
+    }
+    for (auto& f : ready) f();
+  }
+  std::mutex mutex_;
+  std::vector<std::function<void()>> completions_;
+};
+
+TEST_P(WriterTest, ABatchCommitsTogetherAndAFailedWriteFailsAlone) {
+  new_party(rules());
+  const int64_t game = store_->create_game("ABCDEF", 1, 0, "fen", 0, false, "pid-abcdef-1");
+  auto w = writer(1);
+  // The lane is held by a first piece of work while the next three wait, so
+  // that they go as one batch.
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::vector<std::string> outcomes;
+  auto note = [&](std::string what) {
+    return [&outcomes, what](std::exception_ptr e) {
+      if (!e) return outcomes.push_back(what + ": ok");
+      try {
+        std::rethrow_exception(e);
+      } catch (const VersionConflict&) {
+        outcomes.push_back(what + ": conflict");
+      } catch (const std::exception&) {
+        outcomes.push_back(what + ": failed");
+      }
+    };
+  };
+  std::promise<void> holding;
+  w->submit("ABCDEF", [&holding, released](Store&) {
+    holding.set_value();
+    released.wait();
+  }, note("hold"));
+  holding.get_future().wait();
+  w->submit("ABCDEF", [game](Store& s) { s.append_action(game, 0, "e3e4", 1, false); }, note("first"));
+  w->submit("ABCDEF", [game](Store& s) { s.append_action(game, 0, "d3d4", 2, false); }, note("again"));
+  w->submit("ABCDEF", [game](Store& s) { s.append_action(game, 1, "e6e5", 3, false); }, note("second"));
+  release.set_value();
+  ASSERT_TRUE(w->wait_idle(30000));
+  run_completions();
+  EXPECT_EQ(outcomes, (std::vector<std::string>{"hold: ok", "first: ok", "again: conflict", "second: ok"}));
+  EXPECT_EQ(w->jobs(), 4u);
+  EXPECT_EQ(w->batches(), 2u);
+  auto back = store_->load_party("ABCDEF");
+  ASSERT_EQ(back->games[0].actions.size(), 2u);
+  EXPECT_EQ(back->games[0].actions[0].action, "e3e4");
+  EXPECT_EQ(back->games[0].actions[1].action, "e6e5");
+}
+
+// In one batch, a write that fails for its own reason (a game link taken)
+// leaves the writes before and after it stored.
+TEST_P(WriterTest, AWriteRefusedInABatchLeavesTheOthersStored) {
+  new_party(rules());
+  const int64_t game = store_->create_game("ABCDEF", 1, 0, "fen", 0, false, "pid-abcdef-1");
+  auto w = writer(1);
+  std::promise<void> release, holding;
+  std::shared_future<void> released = release.get_future().share();
+  std::vector<bool> ok(4, false);
+  auto note = [&](size_t i) { return [&ok, i](std::exception_ptr e) { ok[i] = !e; }; };
+  w->submit("ABCDEF", [&holding, released](Store&) {
+    holding.set_value();
+    released.wait();
+  }, note(0));
+  holding.get_future().wait();
+  w->submit("ABCDEF", [game](Store& s) { s.append_action(game, 0, "e3e4", 1, false); }, note(1));
+  w->submit("ABCDEF", [](Store& s) { s.create_game("ABCDEF", 2, 1, "fen", 2, false, "pid-abcdef-1"); }, note(2));
+  w->submit("ABCDEF", [game](Store& s) { s.append_action(game, 1, "e6e5", 3, false); }, note(3));
+  release.set_value();
+  ASSERT_TRUE(w->wait_idle(30000));
+  run_completions();
+  EXPECT_EQ(ok, (std::vector<bool>{true, true, false, true}));
+  EXPECT_EQ(w->batches(), 2u);
+  auto back = store_->load_party("ABCDEF");
+  EXPECT_EQ(back->games.back().number, 1);
+  ASSERT_EQ(back->games.back().actions.size(), 2u);
+  EXPECT_EQ(back->games.back().actions[1].action, "e6e5");
+}
+
+// Many tables' moves from several threads at once: each table's are stored
+// in the order given, none lost; the completions come in that order too.
+TEST_P(WriterTest, EachTablesWritesKeepTheirOrderAcrossLanes) {
+  constexpr int TABLES = 12, MOVES = 40;
+  std::vector<int64_t> games;
+  for (int t = 0; t < TABLES; ++t) {
+    PartyRecord r = rules();
+    r.code = "TAB" + std::to_string(100 + t);
+    store_->create_party(r, SeatRecord{r.code, 0, "Somchai", hash_token("host")});
+    games.push_back(store_->create_game(r.code, 1, 0, "fen", 0, false, "pid-" + r.code));
+  }
+  auto w = writer(3);
+  std::vector<std::vector<int>> done(TABLES);
+  std::atomic<int> failures{0};
+  std::vector<std::thread> givers;
+  for (int half = 0; half < 2; ++half)
+    givers.emplace_back([&, half] {
+      for (int t = half; t < TABLES; t += 2)
+        for (int v = 0; v < MOVES; ++v)
+          w->submit(
+              "TAB" + std::to_string(100 + t),
+              [game = games[size_t(t)], v](Store& s) { s.append_action(game, v, "m" + std::to_string(v), v, false); },
+              [&, t, v](std::exception_ptr e) {
+                if (e) ++failures;
+                done[size_t(t)].push_back(v);
+              });
+    });
+  for (auto& g : givers) g.join();
+  ASSERT_TRUE(w->wait_idle(60000));
+  run_completions();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(w->jobs(), uint64_t(TABLES * MOVES));
+  for (int t = 0; t < TABLES; ++t) {
+    ASSERT_EQ(done[size_t(t)].size(), size_t(MOVES));
+    for (int v = 0; v < MOVES; ++v) EXPECT_EQ(done[size_t(t)][size_t(v)], v);
+    auto back = store_->load_party("TAB" + std::to_string(100 + t));
+    ASSERT_EQ(back->games[0].actions.size(), size_t(MOVES));
+    for (int v = 0; v < MOVES; ++v) EXPECT_EQ(back->games[0].actions[size_t(v)].action, "m" + std::to_string(v));
+  }
+}
+
+// A writer that goes (the server stopping) first stores what it was given.
+TEST_P(WriterTest, WhatWasGivenIsStoredBeforeTheWriterGoes) {
+  new_party(rules());
+  const int64_t game = store_->create_game("ABCDEF", 1, 0, "fen", 0, false, "pid-abcdef-1");
+  {
+    auto w = writer(1);
+    for (int v = 0; v < 200; ++v)
+      w->submit("ABCDEF", [game, v](Store& s) { s.append_action(game, v, "m", v, false); }, [](std::exception_ptr) {});
+  }
+  EXPECT_EQ(store_->load_party("ABCDEF")->games[0].actions.size(), 200u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, WriterTest, ::testing::Values("sqlite", "postgresql"),
+                         [](const auto& info) { return info.param; });
 
 INSTANTIATE_TEST_SUITE_P(Backends, StoreTest, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& info) { return info.param; });

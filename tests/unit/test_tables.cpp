@@ -9,6 +9,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <future>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -49,6 +50,7 @@ class Tables : public ::testing::TestWithParam<std::string> {
   }
   void TearDown() override {
     hub_.reset();
+    writer_.reset();
     store_.reset();
     pg_.reset();
     db_.clear();
@@ -99,6 +101,19 @@ class Tables : public ::testing::TestWithParam<std::string> {
     if (bus) hub->set_bus(bus);
     hub->load();
     return hub;
+  }
+  // The hub writes through a writer of its own, as the server runs it, whose
+  // answers come through the posted queue (run_posted_until); the table's
+  // game is started through it. Returned so that a test may hold its lane.
+  StoreWriter& start_with_writer(const std::shared_ptr<FakeClient>& host) {
+    std::vector<std::unique_ptr<Store>> lanes;
+    lanes.push_back(second_store());
+    writer_ = std::make_unique<StoreWriter>(std::move(lanes), queued());
+    hub_->set_writer(writer_.get());
+    hub_->on_message(host, R"({"t":"start","id":"s"})");
+    EXPECT_TRUE(host->last("ack").empty()) << "acknowledged before it is stored";
+    EXPECT_TRUE(run_posted_until([&] { return !host->last("ack").empty(); }));
+    return *writer_;
   }
   // The Redis of the test command, or nothing (the test is then skipped).
   static const char* redis() { return std::getenv("MAKRUK_TEST_REDIS"); }
@@ -212,6 +227,7 @@ class Tables : public ::testing::TestWithParam<std::string> {
   std::unique_ptr<Store> other_store_;  // another instance's
   std::unique_ptr<Bus> other_bus_;
   std::unique_ptr<Hub> hub_;
+  std::unique_ptr<StoreWriter> writer_;  // hub_'s, when a test gives it one
   int64_t clock_ = T0;
   std::vector<webpush::Delivery> pushes_;
   std::string code_, host_, guest_;
@@ -551,6 +567,96 @@ TEST_P(Tables, ACpuAnswerOfSeveralActionsComesAsOneEvent) {
 // Two instances on one database (without a bus between them yet): both take
 // a move for the same turn. The store accepts one; the other instance answers
 // `conflict`, reads the table again, and its players end on the same state.
+// The hub as the server runs it, with a writer of its own: a table's actions
+// are stored on the writer's thread while the hub goes on; what a table is
+// sent meanwhile waits and follows in order; two moves at one version: the
+// first wins, the second is refused; every watcher sees the versions in order.
+TEST_P(Tables, ActionsStoredOffTheHubFollowEachOtherInOrder) {
+  table();
+  auto host = connect(host_), second = connect(host_), guest = connect(guest_), watcher = connect("");
+  start_with_writer(host);  // the game's start is stored by the writer too
+  ASSERT_EQ(watcher->last("state").at("v").as_int64(), 0);
+  const size_t seen = watcher->sent.size();
+  hub_->on_message(host, R"({"t":"move","move":"e3e4","v":0,"id":"1"})");
+  hub_->on_message(second, R"({"t":"move","move":"d3d4","v":0,"id":"2"})");  // the same player's other browser
+  hub_->on_message(guest, R"({"t":"move","move":"e6e5","v":1,"id":"3"})");
+  hub_->on_message(guest, R"({"t":"offer-draw","v":2,"id":"4"})");
+  EXPECT_TRUE(host->last("ack").empty() || host->last("ack").at("id").as_string() == "s") << "not acknowledged before it is stored";
+  // Another table goes on meanwhile (its actions are not held by this one's).
+  ASSERT_TRUE(run_posted_until([&] { return !guest->last("ack").empty() && guest->last("ack").at("id").as_string() == "4"; }));
+  EXPECT_EQ(host->last("ack").at("id").as_string(), "1");
+  EXPECT_EQ(host->last("ack").at("v").as_int64(), 1);
+  EXPECT_EQ(second->last("error").at("id").as_string(), "2");
+  EXPECT_EQ(second->last("error").at("code").as_string(), "conflict");
+  EXPECT_EQ(guest->last("ack").at("v").as_int64(), 3);
+  std::vector<int64_t> versions;
+  for (size_t i = seen; i < watcher->sent.size(); ++i)
+    if (watcher->sent[i].at("t").as_string() == "state") versions.push_back(watcher->sent[i].at("v").as_int64());
+  EXPECT_EQ(versions, (std::vector<int64_t>{1, 2, 3}));
+  auto back = store_->load_party(code_);
+  ASSERT_EQ(back->games[0].actions.size(), 3u);
+  EXPECT_EQ(back->games[0].actions[0].action, "e3e4");
+  EXPECT_EQ(back->games[0].actions[1].action, "e6e5");
+  EXPECT_EQ(back->games[0].actions[2].action, "offer:b");
+  // A resignation, then a rematch offered (waiting behind it) and accepted:
+  // the next game is stored by the writer as well.
+  const std::string first_game(watcher->last("state").at("gameId").as_string());
+  hub_->on_message(host, R"({"t":"resign","v":3,"id":"5"})");
+  hub_->on_message(host, R"({"t":"rematch","id":"6"})");
+  hub_->on_message(guest, R"({"t":"rematch","id":"7"})");
+  ASSERT_TRUE(run_posted_until([&] { return !guest->last("ack").empty() && guest->last("ack").at("id").as_string() == "7"; }));
+  EXPECT_EQ(host->last("ack").at("id").as_string(), "6");
+  EXPECT_EQ(watcher->last("state").at("v").as_int64(), 0);
+  EXPECT_NE(watcher->last("state").at("gameId").as_string(), first_game);
+  EXPECT_EQ(store_->load_party(code_)->games.back().number, 2);  // the latest game
+}
+
+// While a table's move is being stored (the store slow), spectators flooding
+// it with moves are refused at once and take no player's place; a player's
+// own flood is capped per connection; the opponent's move still waits its
+// turn and is taken.
+TEST_P(Tables, AFloodWhileAMoveIsStoredTakesNoPlayersPlace) {
+  table();
+  auto host = connect(host_), second = connect(host_), guest = connect(guest_);
+  StoreWriter& writer = start_with_writer(host);
+  // The store is slow: the writer's lane is held until `release`.
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  writer.submit(code_, [released](Store&) { released.wait(); }, [](std::exception_ptr) {});
+  hub_->on_message(host, R"({"t":"move","move":"e3e4","v":0,"id":"m"})");
+  std::vector<std::shared_ptr<FakeClient>> watchers;
+  for (int i = 0; i < 10; ++i) {
+    watchers.push_back(connect(""));
+    for (int j = 0; j < 19; ++j) hub_->on_message(watchers.back(), R"({"t":"move","move":"d3d4","v":0})");
+    EXPECT_EQ(watchers.back()->count("error"), 19u) << "a spectator is answered at once";
+  }
+  for (int j = 0; j < 19; ++j) hub_->on_message(second, R"({"t":"move","move":"d3d4","v":0})");
+  EXPECT_EQ(second->count("error"), 19u - MAX_WAITING_PER_CONNECTION);
+  hub_->on_message(guest, R"({"t":"move","move":"e6e5","v":1,"id":"g"})");
+  EXPECT_TRUE(guest->last("error").empty());
+  release.set_value();
+  ASSERT_TRUE(run_posted_until([&] { return !guest->last("ack").empty(); }));
+  EXPECT_EQ(host->last("ack").at("id").as_string(), "m");
+  EXPECT_EQ(guest->last("ack").at("v").as_int64(), 2);
+}
+
+// The store refuses an action the hub prepared (another instance stored one
+// at that version first): the mover is told, and the table is read again.
+TEST_P(Tables, AnActionTheWriterCannotStoreIsRefusedAndTheTableReadAgain) {
+  table();
+  auto host = connect(host_), watcher = connect("");
+  start_with_writer(host);
+  // Another instance's move, straight into the store.
+  auto other = second_store();
+  other->append_action(store_->load_party(code_)->games[0].id, 0, "d3d4", clock_, false);
+  hub_->on_message(host, R"({"t":"move","move":"e3e4","v":0,"id":"late"})");
+  ASSERT_TRUE(run_posted_until([&] { return !host->last("error").empty(); }));
+  EXPECT_EQ(host->last("error").at("id").as_string(), "late");
+  EXPECT_EQ(host->last("error").at("code").as_string(), "conflict");
+  ASSERT_TRUE(run_posted_until([&] { return !watcher->last("state").empty() && watcher->last("state").at("v").as_int64() == 1; }));
+  EXPECT_EQ(watcher->last("state").at("moves").as_array().back().as_string(), "d3d4");
+}
+
 TEST_P(Tables, ConflictingMovesOnTwoInstancesOneWinsTheOtherCatchesUp) {
   table();
   auto host = connect(host_);

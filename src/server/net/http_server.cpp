@@ -944,6 +944,23 @@ int run_server(const ServerOptions& o) {
             .count();
       },
       o.cpu_threads);
+  // The tables' actions are written by threads of their own, each with its
+  // own connection, in batches (one commit each); a table's go to one of
+  // them, in order. Declared after the hub's queue, which their answers go
+  // to, and before it (and the hub) go.
+  std::unique_ptr<StoreWriter> writer;
+  try {
+    const bool postgres = o.store.starts_with("postgres");
+    const int lanes = o.store_writers > 0 ? o.store_writers : postgres ? 4 : 1;
+    std::vector<std::unique_ptr<Store>> connections;
+    for (int i = 0; i < lanes; ++i) connections.push_back(open_store(o.store, o.data_dir, o.sqlite_full_sync));
+    writer = std::make_unique<StoreWriter>(std::move(connections),
+                                           [&hub_ioc](std::function<void()> f) { asio::post(hub_ioc, std::move(f)); });
+  } catch (const std::exception& e) {
+    std::cerr << "makruk serve: " << e.what() << "\n";
+    return 1;
+  }
+  hub.set_writer(writer.get());
   hub.set_limits(o.limits);  // before loading: searches resumed at start keep the time cap
   // The bus to the other instances (declared after the hub: its thread, which
   // posts to the hub, stops first).
@@ -1089,6 +1106,13 @@ int run_server(const ServerOptions& o) {
     handled->set_value();
   });
   handled->get_future().wait_for(std::chrono::seconds(10));
+  // The actions given to the writer are stored, and what follows them (the
+  // other instances told) done, before the hub stops.
+  if (writer->wait_idle(10000)) {
+    auto followed = std::make_shared<std::promise<void>>();
+    asio::post(hub_ioc, [followed] { followed->set_value(); });
+    followed->get_future().wait_for(std::chrono::seconds(10));
+  }
   hub_work.reset();
   hub_ioc.stop();
   hub_thread.join();

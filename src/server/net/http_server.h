@@ -17,6 +17,7 @@ struct ServerOptions {
   std::string store;  // a postgresql:// URL; empty: SQLite in data_dir
   std::string bus;    // a redis:// URL for instances sharing the store; empty: one process
   bool sqlite_full_sync = false;  // SQLite: every commit reaches the disk (synchronous=FULL)
+  int store_writers = 0;  // connections (threads) writing actions; 0: 1 for SQLite, 4 for PostgreSQL
   std::string web_dir = "web/dist";
   int threads = 2;      // network threads
   int cpu_threads = 1;  // engine searches for CPU opponents

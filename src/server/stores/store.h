@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -115,6 +117,22 @@ struct VersionConflict : std::runtime_error {
 class Store {
  public:
   virtual ~Store() = default;
+  // Runs `pieces` (writes, made on this thread and this connection alone) as
+  // one transaction where the store has that: one commit for all of them.
+  // Each piece still succeeds or fails alone: what it throws, or what the
+  // store finds for it later in the batch (an action's version taken: a
+  // VersionConflict), goes to outcomes[i]. Throws when the commit fails; then
+  // none of them is kept. By default each piece runs on its own.
+  virtual void in_one_commit(const std::vector<std::function<void()>>& pieces,
+                             std::vector<std::exception_ptr>& outcomes) {
+    for (size_t i = 0; i < pieces.size(); ++i) {
+      try {
+        pieces[i]();
+      } catch (...) {
+        outcomes[i] = std::current_exception();
+      }
+    }
+  }
   virtual void create_party(const PartyRecord& p, const SeatRecord& host) = 0;
   virtual void add_seat(const SeatRecord& s) = 0;
   virtual void rename_seat(const std::string& code, int seat, const std::string& name) = 0;

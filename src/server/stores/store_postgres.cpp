@@ -191,15 +191,59 @@ class PostgresStore final : public Store {
     run("UPDATE seats SET name = $1 WHERE code = $2 AND seat = $3", Params()(name)(code)(int64_t(seat)));
   }
 
+  // Group commit: the writes of a batch share one transaction and one commit
+  // (one flush of the log), and its actions go in one pipeline (libpq's
+  // pipeline mode): a batch of actions costs one round trip, however many.
+  // An action that finds its version taken changes nothing and raises no
+  // error (ON CONFLICT), and the other methods are savepoints, so one write
+  // refused does not end the others.
+  void in_one_commit(const std::vector<std::function<void()>>& pieces,
+                     std::vector<std::exception_ptr>& outcomes) override {
+    {
+      std::lock_guard lock(mutex_);
+      if (PQstatus(db_) != CONNECTION_OK) connect();
+      deferred_.clear();
+      deferred_.push_back(Deferred{"BEGIN", {}, -1, 0, 0});
+      in_transaction_ = in_batch_ = true;
+      outcomes_ = &outcomes;
+    }
+    try {
+      for (size_t i = 0; i < pieces.size(); ++i) {
+        piece_ = int(i);
+        try {
+          pieces[i]();
+        } catch (...) {
+          outcomes[i] = std::current_exception();
+        }
+      }
+      std::lock_guard lock(mutex_);
+      in_batch_ = false;
+      deferred_.push_back(Deferred{"COMMIT", {}, -1, 0, 0});
+      flush_deferred();
+      in_transaction_ = false;
+      outcomes_ = nullptr;
+    } catch (...) {
+      std::lock_guard lock(mutex_);
+      deferred_.clear();
+      in_transaction_ = in_batch_ = false;
+      outcomes_ = nullptr;
+      if (PQstatus(db_) == CONNECTION_OK && PQtransactionStatus(db_) != PQTRANS_IDLE) PQclear(PQexec(db_, "ROLLBACK"));
+      throw;
+    }
+  }
+
   void set_rematch(const std::string& code, int offered_by, int declined_by) override {
     std::lock_guard lock(mutex_);
+    Transaction t(*this, true);
     run("UPDATE parties SET rematch_offer = $1, rematch_declined_by = $2 WHERE code = $3",
         Params()(int64_t(offered_by))(int64_t(declined_by))(code));
+    t.commit();
   }
 
   int64_t create_game(const std::string& code, int number, int white_seat, const std::string& start_fen, int64_t at,
                       bool cpu_to_act, const std::string& public_id) override {
     std::lock_guard lock(mutex_);
+    Transaction t(*this, true);
     // One statement: one round trip, one commit, both rows or neither.
     Result r = run("WITH added AS (INSERT INTO games (code, number, white_seat, start_fen, created_at, public_id) "
                    "VALUES ($1::text, $2::integer, $3::integer, $4::text, $5::bigint, $7::text) RETURNING id), "
@@ -207,25 +251,35 @@ class PostgresStore final : public Store {
                    "cpu_lease_until = 0 WHERE code = $1::text) "
                    "SELECT id FROM added",
                    Params()(code)(int64_t(number))(int64_t(white_seat))(start_fen)(at)(int64_t(cpu_to_act))(public_id));
+    t.commit();
     return r.integer(0, 0);
   }
 
   // One statement, so one round trip and one commit: the action goes in only
   // at the version after the last one, and the table's row changes only if
   // it did. Two instances appending at one version both pass the check at
-  // most once: the second insert breaks the (game, version) key and nothing
-  // of its statement stays.
+  // most once: the second insert finds the (game, version) key taken and
+  // inserts nothing (without an error, so a batch's transaction goes on).
+  // Inside in_one_commit it waits for the batch's pipeline (its outcome
+  // comes then).
   void append_action(int64_t game, int expected_version, const std::string& action, int64_t at,
                      bool cpu_to_act) override {
     std::lock_guard lock(mutex_);
-    Result r = run("WITH last AS (SELECT COALESCE(MAX(version), 0) AS v FROM actions WHERE game = $1::bigint), "
-                   "added AS (INSERT INTO actions SELECT $1::bigint, $2::integer + 1, $3::text, $4::bigint "
-                   "FROM last WHERE last.v = $2::integer RETURNING game) "
-                   "UPDATE parties SET last_action_at = $4, cpu_turn = $5, cpu_lease_until = 0 "
-                   "WHERE code = (SELECT code FROM games WHERE id = $1) AND EXISTS (SELECT 1 FROM added)",
-                   Params()(game)(int64_t(expected_version))(action)(at)(int64_t(cpu_to_act)));
-    if (r.affected() == 0)
-      throw VersionConflict("game " + std::to_string(game) + " is not at version " + std::to_string(expected_version));
+    Params params = Params()(game)(int64_t(expected_version))(action)(at)(int64_t(cpu_to_act));
+    if (in_batch_) {
+      deferred_.push_back(Deferred{APPEND_ACTION, std::move(params), piece_, game, expected_version});
+      return;
+    }
+    if (run(APPEND_ACTION, params).affected() == 0) throw version_taken(game, expected_version);
+  }
+  static constexpr const char* APPEND_ACTION =
+      "WITH last AS (SELECT COALESCE(MAX(version), 0) AS v FROM actions WHERE game = $1::bigint), "
+      "added AS (INSERT INTO actions SELECT $1::bigint, $2::integer + 1, $3::text, $4::bigint "
+      "FROM last WHERE last.v = $2::integer ON CONFLICT DO NOTHING RETURNING game) "
+      "UPDATE parties SET last_action_at = $4, cpu_turn = $5, cpu_lease_until = 0 "
+      "WHERE code = (SELECT code FROM games WHERE id = $1) AND EXISTS (SELECT 1 FROM added)";
+  static VersionConflict version_taken(int64_t game, int expected_version) {
+    return VersionConflict("game " + std::to_string(game) + " is not at version " + std::to_string(expected_version));
   }
 
   void expire_party(const std::string& code, int64_t game, int expected_version, int64_t at) override {
@@ -423,21 +477,30 @@ class PostgresStore final : public Store {
   }
 
  private:
+  // A method's transaction; inside in_one_commit, a savepoint of the batch's
+  // transaction, so that the method still succeeds or fails alone (an error
+  // would otherwise end the whole batch). `batch_only`: a single statement,
+  // which needs no transaction of its own outside a batch.
   struct Transaction {
     PostgresStore& s;
+    const bool nested, active;
     bool done = false;
-    explicit Transaction(PostgresStore& st) : s(st) {
-      s.run("BEGIN", {});
+    explicit Transaction(PostgresStore& st, bool batch_only = false)
+        : s(st), nested(st.in_batch_), active(nested || !batch_only) {
+      if (!active) return;
+      s.run(nested ? "SAVEPOINT method" : "BEGIN", {});
       s.in_transaction_ = true;
     }
     void commit() {
-      s.run("COMMIT", {});
+      if (active) s.run(nested ? "RELEASE method" : "COMMIT", {});
       done = true;
-      s.in_transaction_ = false;
+      if (active && !nested) s.in_transaction_ = false;
     }
     ~Transaction() {
-      s.in_transaction_ = false;
-      if (!done && PQstatus(s.db_) == CONNECTION_OK) PQclear(PQexec(s.db_, "ROLLBACK"));
+      if (!active) return;
+      if (!nested) s.in_transaction_ = false;
+      if (!done && PQstatus(s.db_) == CONNECTION_OK)
+        PQclear(PQexec(s.db_, nested ? "ROLLBACK TO method; RELEASE method" : "ROLLBACK"));
     }
   };
 
@@ -468,6 +531,7 @@ class PostgresStore final : public Store {
   // Runs one statement (the lock held). A connection found broken is opened
   // again first; a failure throws (VersionConflict for a duplicate action).
   Result run(const char* sql, const Params& params) {
+    flush_deferred();  // what a batch deferred goes first
     if (PQstatus(db_) != CONNECTION_OK) {
       // Never carry on a transaction on a new connection: its start is gone.
       if (in_transaction_) throw std::runtime_error("postgresql: the connection was lost");
@@ -498,6 +562,74 @@ class PostgresStore final : public Store {
     if (state == "23505" && std::string_view(sql).find("INSERT INTO actions") != std::string_view::npos)
       throw VersionConflict("the action's version is taken: " + msg);
     throw std::runtime_error("postgresql: " + msg);
+  }
+
+  // A batch's statements not sent yet: BEGIN, actions (for piece `piece`;
+  // -1 for the others), COMMIT.
+  struct Deferred {
+    const char* sql;
+    Params params;
+    int piece;
+    int64_t game;
+    int expected_version;
+  };
+
+  // Sends the deferred statements in one pipeline and reads their results
+  // (the lock held): an action that stored nothing is its piece's
+  // VersionConflict; any error, or a COMMIT that did not commit, throws (the
+  // batch's transaction is then lost). The batches are small (the writer's
+  // max_batch), so sending all before reading cannot fill the socket's
+  // buffers both ways.
+  void flush_deferred() {
+    if (deferred_.empty()) return;
+    std::vector<Deferred> items = std::move(deferred_);
+    deferred_.clear();
+    if (PQstatus(db_) != CONNECTION_OK) throw std::runtime_error("postgresql: the connection was lost");
+    if (PQenterPipelineMode(db_) != 1) throw std::runtime_error(std::string("postgresql: ") + PQerrorMessage(db_));
+    struct Leave {
+      PGconn* db;
+      ~Leave() {
+        if (db) PQexitPipelineMode(db);
+      }
+    } leave{db_};
+    for (const Deferred& d : items) {
+      std::vector<const char*> values;
+      for (const std::string& v : d.params.values) values.push_back(v.c_str());
+      if (PQsendQueryParams(db_, d.sql, int(values.size()), nullptr, values.data(), nullptr, nullptr, 0) != 1)
+        throw std::runtime_error(std::string("postgresql: ") + PQerrorMessage(db_));
+    }
+    if (PQpipelineSync(db_) != 1) throw std::runtime_error(std::string("postgresql: ") + PQerrorMessage(db_));
+    std::string failure;
+    for (const Deferred& d : items) {
+      Result r(PQgetResult(db_));
+      if (!r.get()) {
+        failure = PQerrorMessage(db_);
+        break;
+      }
+      const ExecStatusType status = PQresultStatus(r.get());
+      if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+        if (failure.empty())
+          failure = status == PGRES_PIPELINE_ABORTED ? "the batch was aborted" : PQresultErrorMessage(r.get());
+      } else if (d.piece >= 0 && r.affected() == 0 && outcomes_) {
+        (*outcomes_)[size_t(d.piece)] = std::make_exception_ptr(version_taken(d.game, d.expected_version));
+      } else if (std::string_view(d.sql) == "COMMIT" && std::string_view(PQcmdStatus(r.get())) != "COMMIT") {
+        if (failure.empty()) failure = "the batch's transaction was rolled back";
+      }
+      while (PGresult* more = PQgetResult(db_)) PQclear(more);  // the end of this statement's results
+    }
+    if (failure.empty()) {
+      Result sync(PQgetResult(db_));
+      if (!sync.get() || PQresultStatus(sync.get()) != PGRES_PIPELINE_SYNC) failure = "the pipeline did not end";
+    }
+    if (!failure.empty()) {
+      // The connection goes, and the batch's transaction with it (results
+      // may still be on their way); the next call connects again.
+      PQfinish(db_);
+      db_ = nullptr;
+      leave.db = nullptr;
+      while (!failure.empty() && (failure.back() == '\n' || failure.back() == ' ')) failure.pop_back();
+      throw std::runtime_error("postgresql: " + failure);
+    }
   }
 
   // Inside a transaction, with the lock held: the game's row is locked, so
@@ -539,6 +671,10 @@ class PostgresStore final : public Store {
   std::string conninfo_;
   PGconn* db_ = nullptr;
   bool in_transaction_ = false;
+  bool in_batch_ = false;  // inside in_one_commit
+  std::vector<Deferred> deferred_;
+  std::vector<std::exception_ptr>* outcomes_ = nullptr;  // the batch's
+  int piece_ = 0;  // the batch's piece being run
   bool retrying_ = false;
   std::mutex mutex_;
 };

@@ -192,6 +192,28 @@ class SqliteStore final : public Store {
   }
   ~SqliteStore() override { sqlite3_close(db_); }
 
+  // Group commit: the writes of a batch share one transaction and one commit
+  // (the disk's flush, with --sqlite-full-sync).
+  void in_one_commit(const std::vector<std::function<void()>>& pieces,
+                     std::vector<std::exception_ptr>& outcomes) override {
+    {
+      std::lock_guard lock(mutex_);
+      exec("BEGIN IMMEDIATE");
+      in_batch_ = true;
+    }
+    Store::in_one_commit(pieces, outcomes);
+    std::lock_guard lock(mutex_);
+    in_batch_ = false;
+    // Some failures (a full disk) end the whole transaction at once.
+    if (sqlite3_get_autocommit(db_)) throw std::runtime_error("sqlite: the batch's transaction was rolled back");
+    try {
+      exec("COMMIT");
+    } catch (...) {
+      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+      throw;
+    }
+  }
+
   void create_party(const PartyRecord& p, const SeatRecord& host) override {
     std::lock_guard lock(mutex_);
     Transaction t(*this);
@@ -462,16 +484,19 @@ class SqliteStore final : public Store {
     return d;
   }
 
+  // A method's transaction; inside in_one_commit, a savepoint of the batch's
+  // transaction, so that the method still succeeds or fails alone.
   struct Transaction {
     SqliteStore& s;
     bool done = false;
-    explicit Transaction(SqliteStore& st) : s(st) { s.exec("BEGIN IMMEDIATE"); }
+    explicit Transaction(SqliteStore& st) : s(st) { s.exec(s.in_batch_ ? "SAVEPOINT method" : "BEGIN IMMEDIATE"); }
     void commit() {
-      s.exec("COMMIT");
+      s.exec(s.in_batch_ ? "RELEASE method" : "COMMIT");
       done = true;
     }
     ~Transaction() {
-      if (!done) sqlite3_exec(s.db_, "ROLLBACK", nullptr, nullptr, nullptr);
+      if (done) return;
+      sqlite3_exec(s.db_, s.in_batch_ ? "ROLLBACK TO method; RELEASE method" : "ROLLBACK", nullptr, nullptr, nullptr);
     }
   };
 
@@ -522,6 +547,7 @@ class SqliteStore final : public Store {
   }
 
   sqlite3* db_ = nullptr;
+  bool in_batch_ = false;  // inside in_one_commit (the lock guards it)
   std::mutex mutex_;
 };
 

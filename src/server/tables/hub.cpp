@@ -338,6 +338,8 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
 #else
       rng_(std::random_device{}()),
 #endif
+      own_writer_(std::make_unique<StoreWriter>(store)),
+      writer_(own_writer_.get()),
       cpu_(cpu_threads) {
 }
 
@@ -888,7 +890,42 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
     return;
   }
   if (type == "say") return say(c, *p, id, phrase);
+  table_action(c, type, id, move, version, hasVersion);
+}
 
+// Storage errors as the client hears of them.
+static Error storage_error(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const VersionConflict& e) {
+    return Error{ErrorCode::Conflict, {Msg::StorageConflict, {{"detail", e.what()}}}};
+  } catch (const std::exception& e) {
+    return Error{ErrorCode::Conflict, {Msg::StorageFailed, {{"detail", e.what()}}}};
+  } catch (...) {
+    return Error{ErrorCode::Conflict, {Msg::StorageFailed, {{"detail", "unknown"}}}};
+  }
+}
+
+void Hub::table_action(const std::shared_ptr<Client>& c, const std::string& type, const std::string& id,
+                       const std::string& move, int64_t version, bool hasVersion) {
+  if (!c->joined) return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::HelloFirst});
+  Party* p = find(c->code);
+  if (!p) return send_error(*c, id, Error{ErrorCode::NotFound, Msg::PartyGone});
+  // An action of this table is being stored: a player's message follows it
+  // (a spectator's is refused whatever the table's state, so at once: it
+  // never takes a player's place in the queue).
+  if (storing_.count(p->code()) && c->seat >= 0) {
+    auto& waiting = waiting_[p->code()];
+    if (waiting.size() >= MAX_WAITING_ACTIONS || c->waiting >= MAX_WAITING_PER_CONNECTION)
+      return send_error(*c, id, Error{ErrorCode::RateLimited, Msg::LimitMessages});
+    ++c->waiting;
+    waiting.push_back([this, c, code = p->code(), type, id, move, version, hasVersion] {
+      --c->waiting;
+      if (c->joined && c->code == code) table_action(c, type, id, move, version, hasVersion);
+    });
+    return;
+  }
+  const int64_t now = this->now();
   std::optional<Error> e;
   bool party_changed = false, state_changed = true, stale = false;
   int from = -1;  // for a change that is only actions in the game: its version before them
@@ -897,28 +934,37 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
       // A guest who joined at another instance a moment ago, whose message has
       // not come yet: the store has the seat.
       if (bus_ && p->seats().size() < 2) reload(*p);
-      e = p->start(store_, c->seat, now);
-      party_changed = true;
-      from = A_GAME_BEGAN;
+      e = p->may_start(c->seat, now);
+      if (!e) return begin_game(c, id, type, *p);
     } else if (type == "rematch") {
-      bool started = false;
-      e = p->rematch(store_, c->seat, now, started);
+      bool begins = false;
+      e = p->offer_rematch(store_, c->seat, begins);
+      if (!e && begins) return begin_game(c, id, type, *p);
       party_changed = true;
-      state_changed = started;
-      if (started) from = A_GAME_BEGAN;
+      state_changed = false;
     } else if (type == "decline-rematch") {
       e = p->decline_rematch(store_, c->seat);
       party_changed = true;
       state_changed = false;
     } else if (type == "move" || type == "count" || type == "stop" || type == "claim" || type == "resign" ||
                type == "offer-draw" || type == "accept-draw" || type == "decline-draw") {
+      PreparedAction a;
       if (!hasVersion) e = Error{ErrorCode::BadRequest, Msg::VersionRequired};
       else if (type == "move" && move.empty()) e = Error{ErrorCode::BadRequest, Msg::MoveRequired};
-      else {
-        from = p->game() ? p->game()->version : -1;
-        e = p->act(store_, c->seat, type, move, int(version), now);
+      else e = p->prepare(c->seat, type, move, int(version), a);
+      if (!e) {
+        // Stored away from this thread; the mover hears once it is.
+        const int before = a.version, seat = c->seat;
+        std::vector<PreparedAction> actions;
+        actions.push_back(std::move(a));
+        return store_actions(p->code(), std::move(actions),
+                             [this, c, id, type, before, seat](Party* p, std::exception_ptr error, bool applied) {
+                               if (error) return send_error(*c, id, storage_error(error));
+                               if (!p) return;
+                               finish_change(c, id, seat, type, *p, p->game() && p->game()->game.over(), true,
+                                             applied ? before : -1);
+                             });
       }
-      party_changed = p->game() && p->game()->game.over();
     } else {
       e = Error{ErrorCode::BadRequest, {Msg::MessageUnknown, {{"type", type}}}};
     }
@@ -932,12 +978,80 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
     if (stale || p->take_store_conflict()) reload(*p);
     return;
   }
-  if (p->cpu_level()) cpu_owner_[p->code()] = c->ip;  // the CPU's next search is for this client
-  json::object ack{{"t", "ack"}, {"v", p->game() ? p->game()->version : 0}};
+  finish_change(c, id, c->seat, type, *p, party_changed, state_changed, from);
+}
+
+void Hub::finish_change(const std::shared_ptr<Client>& c, const std::string& id, int seat, const std::string& type,
+                        Party& p, bool party_changed, bool state_changed, int from) {
+  if (p.cpu_level()) cpu_owner_[p.code()] = c->ip;  // the CPU's next search is for this client
+  json::object ack{{"t", "ack"}, {"v", p.game() ? p.game()->version : 0}};
   if (!id.empty()) ack["id"] = id;
   c->send(message(ack));
-  after_change(*p, party_changed, state_changed, from);
-  notify(*p, c->seat, type);
+  after_change(p, party_changed, state_changed, from);
+  notify(p, seat, type);
+}
+
+void Hub::write_then(const std::string& code, StoreWriter::Work work, std::function<void(Party*, std::exception_ptr)> then) {
+  storing_.insert(code);
+  writer_->submit(code, std::move(work), [this, code, then = std::move(then)](std::exception_ptr error) {
+    storing_.erase(code);
+    auto it = parties_.find(code);
+    then(it == parties_.end() ? nullptr : &it->second, error);
+    run_waiting(code);
+  });
+}
+
+void Hub::store_actions(const std::string& code, std::vector<PreparedAction> actions, Stored then) {
+  auto stored = std::make_shared<std::vector<PreparedAction>>(std::move(actions));
+  const int64_t at = now();
+  write_then(
+      code,
+      [stored, at](Store& store) {
+        for (const PreparedAction& a : *stored) store.append_action(a.game, a.version, a.action, at, a.cpu_to_act);
+      },
+      [this, stored, at, then = std::move(then)](Party* p, std::exception_ptr error) {
+        bool applied = false;
+        if (p && error) {
+          reload(*p);  // another instance may have moved the game on
+        } else if (p) {
+          applied = true;
+          for (PreparedAction& a : *stored) applied = applied && p->apply_prepared(std::move(a), at);
+          if (!applied) reload(*p);  // it was read again meanwhile: the store has it all
+        }
+        then(p, error, applied);
+      });
+}
+
+void Hub::begin_game(const std::shared_ptr<Client>& c, const std::string& id, const std::string& type, Party& p) {
+  auto game = std::make_shared<PreparedGame>(p.prepare_game());
+  auto stored_as = std::make_shared<int64_t>(0);
+  const int64_t at = now();
+  const int seat = c->seat;
+  write_then(
+      p.code(), [game, stored_as, at](Store& store) { *stored_as = game->store(store, at); },
+      [this, c, id, type, seat, game, stored_as, at](Party* p, std::exception_ptr error) {
+        if (error) {
+          send_error(*c, id, storage_error(error));
+          if (p) reload(*p);  // another instance may have begun it
+          return;
+        }
+        if (!p) return;
+        const bool begun = p->begin_prepared(std::move(*game), *stored_as, at);
+        if (!begun) reload(*p);
+        finish_change(c, id, seat, type, *p, true, true, begun ? A_GAME_BEGAN : -1);
+      });
+}
+
+void Hub::run_waiting(const std::string& code) {
+  for (auto it = waiting_.find(code); it != waiting_.end() && !storing_.count(code); it = waiting_.find(code)) {
+    if (it->second.empty()) {
+      waiting_.erase(it);
+      return;
+    }
+    auto next = std::move(it->second.front());
+    it->second.pop_front();
+    next();
+  }
 }
 
 void Hub::after_change(Party& p, bool party_changed, bool state_changed, int from) {
@@ -993,25 +1107,35 @@ void Hub::maybe_cpu(Party& p) {
 }
 
 void Hub::on_cpu_result(const std::string& code, int64_t game, int version, std::vector<std::string> actions) {
+  // A player's action of this table is being stored: the CPU's follows it.
+  if (storing_.count(code)) {
+    waiting_[code].push_back([this, code, game, version, actions = std::move(actions)]() mutable {
+      on_cpu_result(code, game, version, std::move(actions));
+    });
+    return;
+  }
   cpu_busy_.erase(code);
   Party* p = find(code);
   if (!p || !p->game()) return;
   // The game moved on while the CPU thought (the player offered a draw, say):
   // think again from where it is now.
   if (p->game()->id != game || p->game()->version != version) return maybe_cpu(*p);
+  std::vector<PreparedAction> chain;
+  chain.reserve(actions.size());  // each is prepared on the one before
   for (const std::string& a : actions) {
     size_t colon = a.find(':');
     std::string type = colon == std::string::npos ? "move" : a.substr(0, colon);
     if (type == "offer" || type == "accept" || type == "decline") type += "-draw";
-    std::optional<Error> e;
-    try {
-      e = p->act(store_, 1, type, type == "move" ? a : "", p->game()->version, now());
-    } catch (const std::exception&) {
-      return;  // storage failed: the CPU's turn stays open; nothing was applied
-    }
-    if (e) break;
+    const LiveGame* after = chain.empty() ? nullptr : &*chain.back().next;
+    PreparedAction next;
+    if (p->prepare(1, type, type == "move" ? a : "", after ? after->version : p->game()->version, next, after)) break;
+    chain.push_back(std::move(next));
   }
-  after_change(*p, p->game()->game.over(), true, version);
+  if (chain.empty()) return after_change(*p, p->game()->game.over(), true, version);
+  // Storage failing leaves the CPU's turn open (the scan tries again).
+  store_actions(code, std::move(chain), [this, version](Party* p, std::exception_ptr error, bool applied) {
+    if (p && !error) after_change(*p, p->game()->game.over(), true, applied ? version : -1);
+  });
 }
 
 // ---------------------------------------------------------------- quick messages

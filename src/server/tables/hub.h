@@ -1,7 +1,8 @@
 // The hub owns the parties and speaks the API's messages. It is plain C++:
 // the network layer calls it on one executor (never concurrently) and hands
 // it Clients to send to. CPU moves are searched on the engine pool's threads
-// and come back through `post`, the hub's own queue.
+// and come back through `post`, the hub's own queue; the tables' actions are
+// stored by a StoreWriter's threads, whose answers come back the same way.
 //
 // Its sources: hub.cpp (tables in play, messages, games, the CPU's turns,
 // limits), hub_instances.cpp (the bus between instances), hub_push.cpp
@@ -30,6 +31,7 @@
 #include "server/tables/party.h"
 #include "server/tables/matchmaker.h"
 #include "server/stores/store.h"
+#include "server/stores/store_writer.h"
 #include "server/push/webpush.h"
 
 namespace makruk::server {
@@ -60,6 +62,7 @@ class Client {
   double tokens = 20;  // rate limit: tokens refill at 20 a second
   int64_t last_refill = 0;
   int strikes = 0;  // messages refused for rate; too many closes the connection
+  size_t waiting = 0;  // its messages waiting for its table's action being stored
 };
 
 struct HttpReply {
@@ -140,6 +143,13 @@ class Hub {
   // it; a CPU turn is searched by the instance that claims it. Without a bus
   // (one process), nothing of this happens. Call before load().
   void set_bus(Bus* bus);
+
+  // Where the tables' actions (moves and the like) are written: a writer
+  // with lanes of its own takes them off the hub's executor, and the hub goes
+  // on with other tables while they are stored (a table's own messages wait
+  // for it, in order). Without one (nullptr) they are written at once on
+  // `store`, before the call returns. The writer must outlive its use.
+  void set_writer(StoreWriter* writer) { writer_ = writer ? writer : own_writer_.get(); }
 
   // Opens the stored tables where the CPU owes a reply (call once, before
   // serving); every other table is read from the store when it is opened.
@@ -235,6 +245,9 @@ class Hub {
   // Tells the other instances who is at a table here.
   void publish_presence(const Party& p);
   void on_bus(const BusMessage& m);
+  // Handles the messages from the bus waiting in bus_inbox_, at most
+  // BUS_SLICE at a time before the hub's other work.
+  void drain_bus();
   // Drops from memory the tables nobody has been at for table_idle_ms.
   void close_idle_tables();
   void expire_if_due(Party& p);
@@ -281,6 +294,29 @@ class Hub {
   void send_error(Client& c, const std::string& id, const Error& e);
   // `from`: as for publish.
   void after_change(Party& p, bool party_changed, bool state_changed = true, int from = -1);
+  // A table message from a joined client (start, rematch, an action in the
+  // game): handled now, or after the action of its table being stored.
+  void table_action(const std::shared_ptr<Client>& c, const std::string& type, const std::string& id,
+                    const std::string& move, int64_t version, bool hasVersion);
+  // The ack to the client whose message (of `seat`) changed the table, and
+  // what follows every change.
+  void finish_change(const std::shared_ptr<Client>& c, const std::string& id, int seat, const std::string& type,
+                     Party& p, bool party_changed, bool state_changed, int from);
+  // Stores prepared actions of a table (each on the one before) through the
+  // writer; then makes them live, or reads the table again when the store
+  // refused them, and calls `then` with the table (nullptr if it has left
+  // memory), the store's error, and whether they were applied as prepared
+  // (false: the table was read again). Then the table's waiting messages go on.
+  using Stored = std::function<void(Party*, std::exception_ptr error, bool applied)>;
+  void store_actions(const std::string& code, std::vector<PreparedAction> actions, Stored then);
+  // Stores the table's next game (a start, or a rematch agreed) through the
+  // writer, then begins it and answers the client as finish_change does.
+  void begin_game(const std::shared_ptr<Client>& c, const std::string& id, const std::string& type, Party& p);
+  // Runs `work` on the writer for table `code`; then, on the hub, `then`
+  // with the table (nullptr if it left memory) and what the store threw;
+  // then the table's messages that waited meanwhile.
+  void write_then(const std::string& code, StoreWriter::Work work, std::function<void(Party*, std::exception_ptr)> then);
+  void run_waiting(const std::string& code);
   // Finding an opponent: a seek (pairs at once when someone compatible waits),
   // its cancellation, and the waiting and playing counts sent to the seekers.
   void seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& name, const std::string& browser);
@@ -351,8 +387,22 @@ class Hub {
   uint64_t next_client_id_ = 0;
   bool lobby_pending_ = false;
   Bus* bus_ = nullptr;
+  std::mutex bus_inbox_mutex_;
+  std::deque<BusMessage> bus_inbox_;  // from the bus's thread
+  bool bus_draining_ = false;         // a drain_bus is posted or running
+  std::unique_ptr<StoreWriter> own_writer_;  // at once, on store_
+  StoreWriter* writer_;
+  std::set<std::string> storing_;  // tables with actions being stored
+  std::map<std::string, std::deque<std::function<void()>>> waiting_;  // their messages meanwhile, in order
   CpuPool cpu_;
 };
+
+// A table's messages that may wait for its action being stored, and one
+// connection's; past these, more are refused (as too many messages).
+constexpr size_t MAX_WAITING_ACTIONS = 64;
+constexpr size_t MAX_WAITING_PER_CONNECTION = 16;
+// Messages from the bus handled in one go before the hub's other work.
+constexpr size_t BUS_SLICE = 32;
 
 // At most this many tables where the CPU owes a reply are opened at start,
 // and this many turn-based tables are ended by one tick.

@@ -3,6 +3,8 @@
 #include "server/tables/hub.h"
 
 #include <boost/json.hpp>
+#include <optional>
+#include <utility>
 
 #include "server/tables/hub_detail.h"
 
@@ -49,7 +51,34 @@ void Hub::set_bus(Bus* bus) {
       {&proof_misses_, "proof-misses"}, {&proof_stamps_, "proof"}};
   for (const auto& [limiter, name] : limiters) limiter->share(bus, name);
   if (bus_) bus_->alive();
-  if (bus_) bus_->start([this](BusMessage m) { post_([this, m = std::move(m)] { on_bus(m); }); });
+  if (bus_)
+    bus_->start([this](BusMessage m) {
+      {
+        std::lock_guard lock(bus_inbox_mutex_);
+        bus_inbox_.push_back(std::move(m));
+        if (std::exchange(bus_draining_, true)) return;  // a drain is on its way
+      }
+      post_([this] { drain_bus(); });
+    });
+}
+
+void Hub::drain_bus() {
+  for (size_t i = 0; i < BUS_SLICE; ++i) {
+    std::optional<BusMessage> m;
+    {
+      std::lock_guard lock(bus_inbox_mutex_);
+      if (bus_inbox_.empty()) {
+        bus_draining_ = false;
+        return;
+      }
+      m = std::move(bus_inbox_.front());
+      bus_inbox_.pop_front();
+    }
+    on_bus(*m);
+  }
+  // More waiting (the others catching up after a stall, say): the rest after
+  // what the hub was given meanwhile, so that it is not held up behind them.
+  post_([this] { drain_bus(); });
 }
 
 void Hub::publish(const Party& p, int from) {

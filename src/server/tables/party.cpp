@@ -222,13 +222,34 @@ void Party::now_playing(LiveGame game, int64_t at) {
   last_activity_ = at;
 }
 
-void Party::begin_game(Store& store, int64_t now) {
-  if (record_.rematch_offer >= 0 || record_.rematch_declined_by >= 0) store.set_rematch(record_.code, -1, -1);
+PreparedGame Party::prepare_game() const {
   LiveGame next = fresh_game(game_ ? game_->number + 1 : 1);
   next.public_id = random_token().substr(0, 12);
-  next.id = store.create_game(record_.code, next.number, next.white_seat, next.game.position().fen(), now,
-                              cpu_to_act(next, cpu_level()), next.public_id);
-  now_playing(std::move(next), now);
+  PreparedGame g;
+  g.code = record_.code;
+  g.clear_rematch = record_.rematch_offer >= 0 || record_.rematch_declined_by >= 0;
+  g.fen = next.game.position().fen();
+  g.cpu_to_act = cpu_to_act(next, cpu_level());
+  g.next = std::move(next);
+  return g;
+}
+
+int64_t PreparedGame::store(Store& store, int64_t at) const {
+  if (clear_rematch) store.set_rematch(code, -1, -1);
+  return store.create_game(code, next->number, next->white_seat, fen, at, cpu_to_act, next->public_id);
+}
+
+bool Party::begin_prepared(PreparedGame&& g, int64_t id, int64_t at) {
+  if (expired() || !g.next || g.next->number != (game_ ? game_->number + 1 : 1)) return false;
+  g.next->id = id;
+  now_playing(std::move(*g.next), at);
+  return true;
+}
+
+void Party::begin_game(Store& store, int64_t now) {
+  PreparedGame g = prepare_game();
+  const int64_t id = g.store(store, now);
+  begin_prepared(std::move(g), id, now);
 }
 
 bool Party::begin_stored(int64_t id, int number, int white, int64_t at, const std::string& public_id) {
@@ -241,19 +262,24 @@ bool Party::begin_stored(int64_t id, int number, int white, int64_t at, const st
   return true;
 }
 
-std::optional<Error> Party::start(Store& store, int seat, int64_t now) {
+std::optional<Error> Party::may_start(int seat, int64_t now) const {
   if (seat != 0) return err(ErrorCode::Forbidden, Msg::StartHostOnly);
   if (game_) return err(ErrorCode::Conflict, Msg::StartAlready);
   if (seats_.size() < 2) return err(ErrorCode::Conflict, Msg::StartWaiting);
   if (auto e = refuse_if_expired()) return e;
   if (now < record_.starts_at)
     return err(ErrorCode::Conflict, {Msg::StartTooEarly, {{"time", iso_time(record_.starts_at)}}});
+  return std::nullopt;
+}
+
+std::optional<Error> Party::start(Store& store, int seat, int64_t now) {
+  if (auto e = may_start(seat, now)) return e;
   begin_game(store, now);
   return std::nullopt;
 }
 
-std::optional<Error> Party::rematch(Store& store, int seat, int64_t now, bool& started) {
-  started = false;
+std::optional<Error> Party::offer_rematch(Store& store, int seat, bool& begins) {
+  begins = false;
   if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, Msg::RematchSpectator);
   if (!game_ || !game_->game.over()) return err(ErrorCode::Conflict, Msg::RematchRunning);
   if (auto e = refuse_if_expired()) return e;
@@ -265,8 +291,13 @@ std::optional<Error> Party::rematch(Store& store, int seat, int64_t now, bool& s
     record_.rematch_declined_by = -1;
     return std::nullopt;
   }
-  begin_game(store, now);  // the other player's offer accepted, or the CPU's consent
-  started = true;
+  begins = true;  // the other player's offer accepted, or the CPU's consent
+  return std::nullopt;
+}
+
+std::optional<Error> Party::rematch(Store& store, int seat, int64_t now, bool& started) {
+  if (auto e = offer_rematch(store, seat, started)) return e;
+  if (started) begin_game(store, now);
   return std::nullopt;
 }
 
@@ -281,12 +312,12 @@ std::optional<Error> Party::decline_rematch(Store& store, int seat) {
   return std::nullopt;
 }
 
-std::optional<Error> Party::act(Store& store, int seat, const std::string& type, const std::string& move,
-                                int version, int64_t now) {
+std::optional<Error> Party::prepare(int seat, const std::string& type, const std::string& move, int version,
+                                    PreparedAction& out, const LiveGame* after) const {
   if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, Msg::ActSpectator);
   if (!game_) return err(ErrorCode::Conflict, Msg::ActNotStarted);
   if (auto e = refuse_if_expired()) return e;
-  LiveGame& live = *game_;
+  const LiveGame& live = after ? *after : *game_;
   if (version != live.version)
     return err(ErrorCode::Conflict, {Msg::ActVersion, {{"version", live.version}, {"sent", version}}});
   Color me = live.color_of_seat(seat);
@@ -303,18 +334,36 @@ std::optional<Error> Party::act(Store& store, int seat, const std::string& type,
   } else {
     return err(ErrorCode::BadRequest, {Msg::ActionUnknown, {{"action", type}}});
   }
-  // Try it on a copy, store it, then make it live.
+  // Tried on a copy: nothing here changes until it is stored.
   LiveGame next = live;
   Message error;
   if (!apply_action(next, action, &error)) return err(ErrorCode::BadRequest, std::move(error));
+  out.game = live.id;
+  out.version = live.version;
+  out.action = next.game.record().back();
+  out.cpu_to_act = cpu_to_act(next, cpu_level());
+  out.next = std::move(next);
+  return std::nullopt;
+}
+
+bool Party::apply_prepared(PreparedAction&& a, int64_t now) {
+  if (!game_ || !a.next || game_->id != a.game || game_->version != a.version) return false;
+  *game_ = std::move(*a.next);
+  last_activity_ = now;
+  return true;
+}
+
+std::optional<Error> Party::act(Store& store, int seat, const std::string& type, const std::string& move,
+                                int version, int64_t now) {
+  PreparedAction a;
+  if (auto e = prepare(seat, type, move, version, a)) return e;
   try {
-    store.append_action(live.id, live.version, next.game.record().back(), now, cpu_to_act(next, cpu_level()));
+    store.append_action(a.game, a.version, a.action, now, a.cpu_to_act);
   } catch (const VersionConflict& e) {
     store_conflict_ = true;
     return err(ErrorCode::Conflict, {Msg::StorageConflict, {{"detail", e.what()}}});
   }
-  live = std::move(next);
-  last_activity_ = now;
+  apply_prepared(std::move(a), now);
   return std::nullopt;
 }
 

@@ -62,6 +62,27 @@ bool cpu_to_act(const LiveGame& g, int cpu_level);
 // A turn-based table with no move for this long ends (RULES.md §6).
 constexpr int64_t TURN_BASED_EXPIRY_MS = 45LL * 24 * 3600 * 1000;
 
+// An action checked against a game but not yet stored: what to store (after
+// `version` of game `game`), and the game it makes.
+struct PreparedAction {
+  int64_t game = 0;
+  int version = 0;
+  std::string action;       // canonical, as stored
+  bool cpu_to_act = false;  // the CPU must act after it (stored beside it)
+  std::optional<LiveGame> next;
+};
+
+// The next game of a table, checked but not yet stored: store() writes it
+// (and clears the rematch offer when `clear_rematch`), giving its id.
+struct PreparedGame {
+  std::string code;
+  std::string fen;
+  bool cpu_to_act = false;
+  bool clear_rematch = false;
+  std::optional<LiveGame> next;  // number, colours, public id; its id once stored
+  int64_t store(Store& store, int64_t at) const;
+};
+
 class Party {
  public:
   // Rebuilds a party from storage (replaying its games' actions).
@@ -118,15 +139,28 @@ class Party {
   std::optional<Error> add_player(Store& store, const std::string& name, const std::string& token_hash,
                                   int& seat);
   std::optional<Error> start(Store& store, int seat, int64_t now);
+  // start() without the store: whether `seat` may start the game now.
+  std::optional<Error> may_start(int seat, int64_t now) const;
   // type: "move" (with `move`), "count", "stop", "claim", "resign",
   // "offer-draw", "accept-draw", "decline-draw". `version` is the game
   // version the client saw.
   std::optional<Error> act(Store& store, int seat, const std::string& type, const std::string& move,
                            int version, int64_t now);
+  // act() in two steps, for a store written on another thread: checks the
+  // action against the game now (or against `after`, an action prepared
+  // before it and not yet stored), changing nothing; then, once it is
+  // stored, makes it live. apply_prepared is false (and changes nothing) when
+  // the game is no longer the one it was prepared on.
+  std::optional<Error> prepare(int seat, const std::string& type, const std::string& move, int version,
+                               PreparedAction& out, const LiveGame* after = nullptr) const;
+  bool apply_prepared(PreparedAction&& a, int64_t now);
   // Rematch by agreement, once the game is over: a player's rematch is an
   // offer, the same from the other player accepts it and starts the next game
   // (`started` says so). On a CPU table the CPU accepts at once.
   std::optional<Error> rematch(Store& store, int seat, int64_t now, bool& started);
+  // rematch() without beginning the game: an offer is stored and recorded,
+  // or `begins` says the next game begins now (its caller begins it).
+  std::optional<Error> offer_rematch(Store& store, int seat, bool& begins);
   // Declines the other player's offer, or withdraws one's own.
   std::optional<Error> decline_rematch(Store& store, int seat);
   // The seat offering a rematch, -1 for none; the seat that declined the
@@ -135,6 +169,11 @@ class Party {
   int rematch_declined_by() const { return record_.rematch_declined_by; }
   // Starts game number n+1 (used by start, rematch and CPU tables).
   void begin_game(Store& store, int64_t now);
+  // begin_game in steps, for a store written on another thread: the next
+  // game as it will be; then, stored as `id`, begun here. False (nothing
+  // changes) when the table moved on meanwhile (read it again).
+  PreparedGame prepare_game() const;
+  bool begin_prepared(PreparedGame&& g, int64_t id, int64_t at);
   // The game that another instance started (stored as `id`, number `number`
   // with White at seat `white`, at `at`, with its public id), begun here in memory the same way;
   // false when this copy is not just before it (then read the table again).

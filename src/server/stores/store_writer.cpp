@@ -1,0 +1,111 @@
+#include "server/stores/store_writer.h"
+
+#include <chrono>
+#include <functional>
+#include <string>
+
+namespace makruk::server {
+
+StoreWriter::StoreWriter(Store& store) : inline_store_(&store) {}
+
+StoreWriter::StoreWriter(std::vector<std::unique_ptr<Store>> lanes, Complete complete, size_t max_batch)
+    : complete_(std::move(complete)), max_batch_(max_batch ? max_batch : 1) {
+  for (auto& store : lanes) {
+    auto lane = std::make_unique<Lane>();
+    lane->store = std::move(store);
+    lanes_.push_back(std::move(lane));
+  }
+  for (auto& lane : lanes_) lane->thread = std::thread([this, l = lane.get()] { run(*l); });
+}
+
+StoreWriter::~StoreWriter() {
+  for (auto& lane : lanes_) {
+    {
+      std::lock_guard lock(lane->mutex);
+      lane->stop = true;
+    }
+    lane->wake.notify_all();
+  }
+  for (auto& lane : lanes_) lane->thread.join();
+}
+
+void StoreWriter::submit(std::string_view key, Work work, Done done) {
+  if (inline_store_) {
+    std::exception_ptr error;
+    try {
+      work(*inline_store_);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    done(error);
+    return;
+  }
+  Lane& lane = *lanes_[std::hash<std::string_view>{}(key) % lanes_.size()];
+  {
+    std::lock_guard lock(lane.mutex);
+    lane.queue.push_back(Job{std::move(work), std::move(done)});
+  }
+  lane.wake.notify_one();
+}
+
+void StoreWriter::run(Lane& lane) {
+  for (;;) {
+    std::vector<Job> batch;
+    {
+      std::unique_lock lock(lane.mutex);
+      lane.wake.wait(lock, [&] { return lane.stop || !lane.queue.empty(); });
+      if (lane.queue.empty()) return;  // stopping, and nothing is left
+      while (!lane.queue.empty() && batch.size() < max_batch_) {
+        batch.push_back(std::move(lane.queue.front()));
+        lane.queue.pop_front();
+      }
+      lane.running = true;
+    }
+    // Each piece of work succeeds or fails alone (a store method inside one
+    // commit is a savepoint of its own); the commit failing fails them all.
+    auto errors = std::make_shared<std::vector<std::exception_ptr>>(batch.size());
+    std::vector<std::function<void()>> pieces;
+    pieces.reserve(batch.size());
+    for (Job& job : batch) pieces.push_back([&job, &lane] { job.work(*lane.store); });
+    try {
+      lane.store->in_one_commit(pieces, *errors);
+    } catch (...) {
+      for (auto& e : *errors)
+        if (!e) e = std::current_exception();
+    }
+    auto dones = std::make_shared<std::vector<Done>>();
+    dones->reserve(batch.size());
+    for (Job& job : batch) dones->push_back(std::move(job.done));
+    complete_([dones, errors] {
+      for (size_t i = 0; i < dones->size(); ++i) (*dones)[i]((*errors)[i]);
+    });
+    {
+      std::lock_guard lock(lane.mutex);
+      lane.running = false;
+      lane.jobs += batch.size();
+      ++lane.batches;
+    }
+    lane.idle.notify_all();
+  }
+}
+
+bool StoreWriter::wait_idle(int64_t timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  for (auto& lane : lanes_) {
+    std::unique_lock lock(lane->mutex);
+    if (!lane->idle.wait_until(lock, deadline, [&] { return lane->queue.empty() && !lane->running; }))
+      return false;
+  }
+  return true;
+}
+
+uint64_t StoreWriter::total(uint64_t Lane::*counter) const {
+  uint64_t n = 0;
+  for (auto& lane : lanes_) {
+    std::lock_guard lock(lane->mutex);
+    n += (*lane).*counter;
+  }
+  return n;
+}
+
+}  // namespace makruk::server

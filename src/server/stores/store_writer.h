@@ -1,0 +1,78 @@
+// Writes to the store away from the thread that serves tables. Each piece of
+// work comes with a key (a table's code): work with one key runs in the order
+// it was given, on one lane. A lane is a thread with a store connection of
+// its own; it takes everything waiting for it at once and runs it as one
+// batch, in one commit where the store has that (Store::in_one_commit:
+// SQLite's group commit). What each piece threw, or nothing, goes to its
+// `done`, handed to `complete` (the hub's executor) in the order of the work.
+//
+// Without lanes (tests, tools), work runs at once on the caller's thread, and
+// `done` is called before submit returns.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "server/stores/store.h"
+
+namespace makruk::server {
+
+class StoreWriter {
+ public:
+  using Work = std::function<void(Store&)>;
+  using Done = std::function<void(std::exception_ptr)>;
+  using Complete = std::function<void(std::function<void()>)>;
+
+  // Work runs at once on `store`, on the caller's thread.
+  explicit StoreWriter(Store& store);
+  // One lane (a thread) per connection in `lanes`; a batch holds at most
+  // `max_batch` pieces of work.
+  StoreWriter(std::vector<std::unique_ptr<Store>> lanes, Complete complete, size_t max_batch = 256);
+  // Finishes the work given so far (its completions still go to `complete`).
+  ~StoreWriter();
+  StoreWriter(const StoreWriter&) = delete;
+  StoreWriter& operator=(const StoreWriter&) = delete;
+
+  void submit(std::string_view key, Work work, Done done);
+  // Waits until every piece of work given so far has run (and its completion
+  // was handed on), at most `timeout_ms`; false if it had not by then.
+  bool wait_idle(int64_t timeout_ms);
+
+  size_t lanes() const { return lanes_.size(); }
+  // Pieces of work run, and the batches (commits) they took.
+  uint64_t jobs() const { return total(&Lane::jobs); }
+  uint64_t batches() const { return total(&Lane::batches); }
+
+ private:
+  struct Job {
+    Work work;
+    Done done;
+  };
+  struct Lane {
+    std::unique_ptr<Store> store;
+    std::mutex mutex;
+    std::condition_variable wake, idle;
+    std::deque<Job> queue;
+    bool running = false;  // a batch taken from the queue is being run
+    bool stop = false;
+    uint64_t jobs = 0, batches = 0;
+    std::thread thread;
+  };
+  void run(Lane& lane);
+  uint64_t total(uint64_t Lane::*counter) const;
+
+  Store* inline_store_ = nullptr;
+  Complete complete_;
+  size_t max_batch_ = 256;
+  std::vector<std::unique_ptr<Lane>> lanes_;
+};
+
+}  // namespace makruk::server
