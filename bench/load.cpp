@@ -8,6 +8,7 @@
 // Every game starts at once; with --warmup S the figures are of the S seconds
 // after that burst (the whole run is reported too).
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <boost/asio.hpp>
@@ -18,6 +19,8 @@
 #include <deque>
 #include <fstream>
 #include <iostream>
+#include <iterator>
+#include <sstream>
 #include <memory>
 #include <random>
 #include <string>
@@ -60,6 +63,19 @@ long rss_kb(int pid) {
   for (std::string line; std::getline(in, line);)
     if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
   return 0;
+}
+
+// CPU time the process has used, user and system (ms).
+double cpu_ms(int pid) {
+  if (!pid) return 0;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::istringstream fields(text.substr(text.rfind(')') + 2));  // past the command's name
+  std::string field;
+  double ticks = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i)
+    if (i == 14 || i == 15) ticks += std::stod(field);  // utime, stime
+  return ticks * 1000.0 / double(sysconf(_SC_CLK_TCK));
 }
 
 json::value http_post(uint16_t port, const std::string& target, const std::string& body, beast::tcp_stream& stream) {
@@ -291,8 +307,10 @@ int main(int argc, char** argv) {
     moves0 = stats.moves;
     start = Clock::now();
   }
+  const double cpu0 = cpu_ms(o.server_pid), own0 = cpu_ms(getpid());
   ioc.run_for(std::chrono::seconds(o.seconds));
   double secs = std::chrono::duration<double>(Clock::now() - start).count();
+  const double server_cpu = cpu_ms(o.server_pid) - cpu0, own_cpu = cpu_ms(getpid()) - own0;
   for (auto& g : games) g->timer.cancel();
 
   auto report = [](const char* what, std::vector<double> lat) {
@@ -320,6 +338,9 @@ int main(int argc, char** argv) {
     report(("  acknowledged in s " + std::to_string(from) + "-" + std::to_string(from + 5) + ": ").c_str(), part);
   }
   std::cout << "errors: " << stats.errors << ", messages received: " << stats.received << "\n";
+  if (o.server_pid && stats.moves > moves0)
+    std::cout << "server CPU: " << server_cpu / secs / 10 << "% of a core, " << server_cpu * 1000 / double(stats.moves - moves0)
+              << " us a move; the load generator: " << own_cpu / secs / 10 << "% of a core\n";
   if (o.server_pid) std::cout << "server memory at the end: " << rss_kb(o.server_pid) / 1024 << " MiB\n";
   return 0;
 }

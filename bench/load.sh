@@ -5,6 +5,7 @@
 # DEFLATE=1: the clients take permessage-deflate (as browsers do). WARMUP: seconds
 # after every game started at once that are not measured (reported apart). FULL_SYNC=1:
 # the server runs with --sqlite-full-sync (every commit flushed to the disk).
+# THREADS=N: the server's network threads (default 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-5000}
@@ -24,7 +25,8 @@ port=18$((RANDOM % 900 + 100))
 # Every client comes from 127.0.0.1: lift the per-address limits (the
 # overall caps and every other defence stay as in production).
 build/makruk serve --address 127.0.0.1 --port "$port" --data "$data" \
-  --max-connections-per-ip 0 --limit-create 0 --limit-join 0 $([ "$full_sync" = 1 ] && echo --sqlite-full-sync) \
+  --max-connections-per-ip 0 --limit-create 0 --limit-join 0 --threads "${THREADS:-2}" \
+  $([ "$full_sync" = 1 ] && echo --sqlite-full-sync) \
   >"$data/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
