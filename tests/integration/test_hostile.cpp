@@ -473,7 +473,14 @@ TEST_F(Hostile, SlowReaderIsDroppedAndPlayersKeepPlaying) {
   EXPECT_TRUE(dropped) << "the spectator that never reads is still connected after " << plies << " moves, "
                        << ms_since(began) << " ms";
   const long rssAfter = server_->rss_kb();
-  EXPECT_LT(rssAfter - rssBefore, 100 * 1024) << "resident memory grew from " << rssBefore << " to " << rssAfter << " KiB";
+#ifdef __SANITIZE_ADDRESS__
+  // AddressSanitizer keeps freed memory aside (its quarantine, 256 MiB) before
+  // reusing it: the bound is checked by the optimised build's run.
+  constexpr long allowed_kb = (100 + 256) * 1024;
+#else
+  constexpr long allowed_kb = 100 * 1024;
+#endif
+  EXPECT_LT(rssAfter - rssBefore, allowed_kb) << "resident memory grew from " << rssBefore << " to " << rssAfter << " KiB";
   expect_still_serves(v);
 }
 
