@@ -950,8 +950,7 @@ int run_server(const ServerOptions& o) {
   // to, and before it (and the hub) go.
   std::unique_ptr<StoreWriter> writer;
   try {
-    const bool postgres = o.store.starts_with("postgres");
-    const int lanes = o.store_writers > 0 ? o.store_writers : postgres ? 4 : 1;
+    const int lanes = o.store_writers > 0 ? o.store_writers : is_postgres_url(o.store) ? 4 : 1;
     std::vector<std::unique_ptr<Store>> connections;
     for (int i = 0; i < lanes; ++i) connections.push_back(open_store(o.store, o.data_dir, o.sqlite_full_sync));
     writer = std::make_unique<StoreWriter>(std::move(connections),

@@ -215,6 +215,9 @@ std::unique_ptr<Store> open_sqlite_store(const std::string& path, bool full_sync
 // std::runtime_error on failure.
 std::unique_ptr<Store> open_postgres_store(const std::string& conninfo);
 
+// Whether `--store` names PostgreSQL: a postgresql:// (or postgres://) URL.
+bool is_postgres_url(const std::string& url);
+
 // `--store`: a postgresql:// (or postgres://) URL opens PostgreSQL; empty
 // opens the SQLite database makruk.db in `data_dir`.
 std::unique_ptr<Store> open_store(const std::string& url, const std::string& data_dir, bool sqlite_full_sync = false);

@@ -557,8 +557,12 @@ std::unique_ptr<Store> open_sqlite_store(const std::string& path, bool full_sync
   return std::make_unique<SqliteStore>(path, full_sync);
 }
 
+bool is_postgres_url(const std::string& url) {
+  return url.starts_with("postgresql://") || url.starts_with("postgres://");
+}
+
 std::unique_ptr<Store> open_store(const std::string& url, const std::string& data_dir, bool sqlite_full_sync) {
-  if (url.starts_with("postgresql://") || url.starts_with("postgres://")) return open_postgres_store(url);
+  if (is_postgres_url(url)) return open_postgres_store(url);
   if (!url.empty()) throw std::runtime_error("--store must be a postgresql:// URL (or left out for SQLite)");
   return open_sqlite_store(data_dir + "/makruk.db", sqlite_full_sync);
 }

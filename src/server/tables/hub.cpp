@@ -975,7 +975,7 @@ void Hub::table_action(const std::shared_ptr<Client>& c, const std::string& type
   if (e) {
     send_error(*c, id, *e);
     // Another instance may have changed the table in the store: read it again.
-    if (stale || p->take_store_conflict()) reload(*p);
+    if (stale) reload(*p);
     return;
   }
   finish_change(c, id, c->seat, type, *p, party_changed, state_changed, from);

@@ -228,7 +228,6 @@ PreparedGame Party::prepare_game() const {
   PreparedGame g;
   g.code = record_.code;
   g.clear_rematch = record_.rematch_offer >= 0 || record_.rematch_declined_by >= 0;
-  g.fen = next.game.position().fen();
   g.cpu_to_act = cpu_to_act(next, cpu_level());
   g.next = std::move(next);
   return g;
@@ -236,7 +235,8 @@ PreparedGame Party::prepare_game() const {
 
 int64_t PreparedGame::store(Store& store, int64_t at) const {
   if (clear_rematch) store.set_rematch(code, -1, -1);
-  return store.create_game(code, next->number, next->white_seat, fen, at, cpu_to_act, next->public_id);
+  return store.create_game(code, next->number, next->white_seat, next->game.position().fen(), at, cpu_to_act,
+                           next->public_id);
 }
 
 bool Party::begin_prepared(PreparedGame&& g, int64_t id, int64_t at) {
@@ -360,7 +360,6 @@ std::optional<Error> Party::act(Store& store, int seat, const std::string& type,
   try {
     store.append_action(a.game, a.version, a.action, now, a.cpu_to_act);
   } catch (const VersionConflict& e) {
-    store_conflict_ = true;
     return err(ErrorCode::Conflict, {Msg::StorageConflict, {{"detail", e.what()}}});
   }
   apply_prepared(std::move(a), now);

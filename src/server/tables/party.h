@@ -76,7 +76,6 @@ struct PreparedAction {
 // (and clears the rematch offer when `clear_rematch`), giving its id.
 struct PreparedGame {
   std::string code;
-  std::string fen;
   bool cpu_to_act = false;
   bool clear_rematch = false;
   std::optional<LiveGame> next;  // number, colours, public id; its id once stored
@@ -194,9 +193,6 @@ class Party {
   // last action and its scheduled start.
   void everyone_left(int64_t now) { last_present_ = now; }
   int64_t last_present() const { return last_present_; }
-  // Whether the store refused the last action because another instance had
-  // moved the game on (this copy is stale: read it again); clears the flag.
-  bool take_store_conflict() { return std::exchange(store_conflict_, false); }
   // Keeps who is connected (and the other in-memory facts) from the copy
   // this one replaces.
   void carry_presence_from(const Party& old);
@@ -214,7 +210,6 @@ class Party {
   PartyRecord record_;
   int64_t last_activity_ = 0;
   int64_t last_present_ = 0;  // in memory only
-  bool store_conflict_ = false;
   std::vector<Seat> seats_;
   std::optional<LiveGame> game_;
 };
