@@ -349,6 +349,9 @@ int main(int argc, char** argv) {
   serveCmd->add_option("--limit-wrong-codes", so.limits.wrong_codes_per_minute,
                        "wrong table codes from one address a minute (default 10)")
       ->check(nonNegative);
+  serveCmd->add_option("--limit-pictures", so.limits.pictures_per_minute,
+                       "game pictures not yet drawn that one address may have drawn a minute (default 30)")
+      ->check(nonNegative);
   serveCmd->add_option("--proof-bits", so.limits.proof_bits,
                        "past the wrong-code limit, a code lookup goes through with a proof of work of this many "
                        "bits (default 18; 0: never)")

@@ -117,6 +117,7 @@ namespace makruk {
   X(CodingUnknown, "request.coding", "only the chunked transfer coding is understood")                             \
   X(JsonOnly, "request.json-only", "the body must be application/json")                                            \
   X(OriginRefused, "request.origin", "origin not allowed")                                                         \
+  X(HostRefused, "request.host", "this server does not answer for that host name")                                \
   X(MethodRefused, "request.method", "method not allowed")                                                         \
   X(WebSocketPath, "request.ws-path", "WebSocket lives at /ws")                                                    \
   X(PicturesBusy, "server.pictures-busy", "too many pictures being drawn; try again in a moment")                  \
@@ -130,9 +131,13 @@ namespace makruk {
   X(NameControl, "name.control", "the name must be text without control characters")                              \
   X(NameDirection, "name.direction", "the name must be text without control or direction characters")             \
   X(NameInvisible, "name.invisible", "the name must have a visible character")                                     \
+  X(NameMarks, "name.marks", "the name must not stack more than {max} marks on a letter")                           \
   X(NameLength, "name.length", "the name must have 1 to {max} characters")                                         \
   X(TextUtf8, "text.utf8", "the text is not valid UTF-8")                                                          \
   X(TextControl, "text.control", "the text must not hold control characters")                                      \
+  X(TextDirection, "text.direction", "the text must not hold direction or line-separator characters")               \
+  X(TextInvisible, "text.invisible", "the text must have a visible character")                                      \
+  X(TextMarks, "text.marks", "the text must not stack more than {max} marks on a letter")                           \
   X(TextLength, "text.length", "the text must have 1 to {max} characters")                                         \
   /* limits */                                                                                                     \
   X(LimitTables, "limit.tables", "too many new tables from your address; wait a minute")                           \
@@ -146,6 +151,7 @@ namespace makruk {
   X(LimitMessages, "limit.messages", "too many messages; slow down")                                               \
   X(LimitSeekers, "limit.seekers", "too many people wait from your address")                                       \
   X(LimitSeeks, "limit.seeks", "too many requests to find an opponent; wait a minute")                             \
+  X(LimitPictures, "limit.pictures", "too many game pictures drawn for your address; wait a minute")               \
   X(CpuBusy, "limit.cpu-busy", "the CPU players are all busy; try again in a minute")                              \
   /* a new table */                                                                                                \
   X(VariantUnknown, "table.variant", "unknown variant '{variant}' (makruk or ouk)")                                \

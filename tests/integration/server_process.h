@@ -313,6 +313,7 @@ inline std::string field(const json::value& v, const char* key) {
 struct WsOptions {
   std::string from;    // local address to connect from; empty: any
   std::string origin;  // sent as the Origin header when not empty
+  std::string host;    // sent as the Host header when not empty (else 127.0.0.1:PORT)
   milliseconds timeout = 10s;  // to connect and finish the handshake
 };
 
@@ -343,7 +344,7 @@ class WsClient {
         done = true;
         return;
       }
-      ws_.async_handshake(response_, "127.0.0.1:" + std::to_string(port), "/ws", [&](boost::system::error_code e) {
+      ws_.async_handshake(response_, o.host.empty() ? "127.0.0.1:" + std::to_string(port) : o.host, "/ws", [&](boost::system::error_code e) {
         ec = e;
         done = true;
       });

@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -994,12 +995,12 @@ TEST_F(Hostile, LinksIgnoreTheHostHeader) {
   const std::string code = str(c.body, "code");
   const std::string link = "http://127.0.0.1:" + std::to_string(port()) + "/p/" + code + "?k=" +
                            field(c.body.at("party"), "key");
-  Reply ics = request(port(), http::verb::get, "/api/parties/" + code + "/event.ics",
-                      "", with_header("Host", "evil.example"));
+  const std::string otherName = "localhost:" + std::to_string(port());  // a name the server answers for
+  Reply ics = request(port(), http::verb::get, "/api/parties/" + code + "/event.ics", "", with_header("Host", otherName));
   EXPECT_EQ(ics.status, 200);
   EXPECT_NE(ics.text.find(link), std::string::npos) << ics.text;
-  EXPECT_EQ(ics.text.find("evil.example"), std::string::npos) << ics.text;
-  Reply qr = request(port(), http::verb::get, "/api/parties/" + code + "/qr.svg", "", with_header("Host", "evil.example"));
+  EXPECT_EQ(ics.text.find("localhost"), std::string::npos) << ics.text;
+  Reply qr = request(port(), http::verb::get, "/api/parties/" + code + "/qr.svg", "", with_header("Host", otherName));
   EXPECT_EQ(qr.status, 200);
   EXPECT_TRUE(qr.text == makruk::server::qr_code_svg(link)) << "the QR code is not of " << link;
   expect_still_serves(v);
@@ -1017,17 +1018,178 @@ TEST_F(Hostile, PublicUrlMakesTheLinks) {
   ASSERT_EQ(c.status, 201) << json::serialize(c.body);
   const std::string code = str(c.body, "code");
   const std::string link = "https://play.example/p/" + code + "?k=" + field(c.body.at("party"), "key");
-  for (const std::string& hostHeader : std::vector<std::string>{"evil.example", "127.0.0.1:" + std::to_string(port())}) {
+  for (const std::string& hostHeader : std::vector<std::string>{"play.example", "localhost", "127.0.0.1:" + std::to_string(port())}) {
     SCOPED_TRACE("Host: " + hostHeader);
     Reply ics = request(port(), http::verb::get, "/api/parties/" + code + "/event.ics", "",
                         with_header("Host", hostHeader));
     EXPECT_EQ(ics.status, 200);
     EXPECT_NE(ics.text.find(link), std::string::npos) << ics.text;
-    EXPECT_EQ(ics.text.find("evil.example"), std::string::npos) << ics.text;
+    EXPECT_EQ(ics.text.find("localhost"), std::string::npos) << ics.text;
+    EXPECT_EQ(ics.text.find("127.0.0.1"), std::string::npos) << ics.text;
     Reply qr = request(port(), http::verb::get, "/api/parties/" + code + "/qr.svg", "", with_header("Host", hostHeader));
     EXPECT_EQ(qr.status, 200);
     EXPECT_TRUE(qr.text == makruk::server::qr_code_svg(link)) << "the QR code is not of " << link;
   }
+  expect_still_serves(v);
+}
+
+// Round 2, 3. DNS rebinding: a page at rebind.example whose name was pointed
+// at this server sends Host and Origin both rebind.example. The API and
+// WebSockets answer only the names the server knows (421 otherwise); pages
+// and files are served whatever the name.
+TEST_F(Hostile, DnsRebindingHostsAreRefused) {
+  ASSERT_TRUE(start({"--public-url", "https://play.example", "--allowed-origin", "https://friend.example:8443"}));
+  Victim v = make_victim();
+  ASSERT_TRUE(v.ok());
+  const std::string p = std::to_string(port());
+  for (const std::string& name : std::vector<std::string>{"rebind.example", "rebind.example:" + p, "REBIND.example.",
+                                                         "play.example.rebind.example", "localhost.rebind.example",
+                                                         "127.0.0.1.rebind.example", "[::1", "play.example:x"}) {
+    SCOPED_TRACE("Host: " + name);
+    RequestOptions o = with_header("Host", name);
+    o.headers.push_back({"Origin", "http://" + name});
+    Reply c = request(port(), http::verb::post, "/api/parties", R"({"name":"Rebound"})", o);
+    EXPECT_EQ(c.status, 421) << json::serialize(c.body);
+    EXPECT_EQ(field(c.body, "code"), "misdirected");
+    EXPECT_EQ(field(c.body, "msg"), "request.host");
+    EXPECT_EQ(request(port(), http::verb::get, "/api/parties/" + v.code, "", with_header("Host", name)).status, 421);
+    WsOptions wo;
+    wo.origin = "http://" + name;
+    wo.host = name;
+    WsClient ws(port(), wo);
+    EXPECT_FALSE(ws.connected());
+    EXPECT_EQ(ws.handshake_response().result_int(), 421u);
+    // Not the API: a file is no secret.
+    EXPECT_EQ(request(port(), http::verb::get, "/healthz", "", with_header("Host", name)).status, 200);
+  }
+  // The names it knows, in any case, with or without a port; numeric addresses.
+  for (const std::string& name : std::vector<std::string>{"play.example", "Play.Example:443", "play.example.", "friend.example",
+                                                         "localhost:" + p, "127.0.0.1:" + p, "[::1]:" + p, "10.1.2.3"}) {
+    SCOPED_TRACE("Host: " + name);
+    Reply c = request(port(), http::verb::post, "/api/parties", R"({"name":"Known"})", with_header("Host", name));
+    EXPECT_EQ(c.status, 201) << json::serialize(c.body);
+    WsOptions wo;
+    wo.host = name;
+    WsClient ws(port(), wo);
+    EXPECT_TRUE(ws.connected()) << ws.error();
+  }
+  expect_still_serves(v);
+}
+
+// A figure of the server's /metrics (Prometheus' text format), or "".
+std::string metric(const std::string& text, const std::string& name) {
+  const std::string line = "\nmakruk_" + name + " ";
+  const size_t at = text.find(line);
+  if (at == std::string::npos) return "";
+  const size_t from = at + line.size();
+  return text.substr(from, text.find('\n', from) - from);
+}
+
+// Round 2, 2. No code oracle, across a restart: once an address is limited,
+// codes that exist and codes that do not are answered alike (429, the same
+// body but for the random challenge), no lookup opens a table, and /readyz
+// says ready, nothing more.
+TEST_F(Hostile, LimitedLookupsRevealNoCodes) {
+  ASSERT_TRUE(start());
+  std::vector<std::string> codes;
+  for (int i = 0; i < 8; ++i) {
+    Reply c = request(port(), http::verb::post, "/api/parties", R"({"name":"Owner"})", from("127.0.0.6"));
+    ASSERT_EQ(c.status, 201) << json::serialize(c.body);
+    codes.push_back(str(c.body, "code"));
+  }
+  server_.reset();
+  ASSERT_TRUE(start());
+  Victim v = make_victim();
+  ASSERT_TRUE(v.ok());
+  const std::string inMemory = metric(request(port(), http::verb::get, "/metrics").text, "tables_in_memory");
+  ASSERT_EQ(inMemory, "1") << "the victim's table alone";
+  const std::string attacker = "127.0.0.7";
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(request(port(), http::verb::get, "/api/parties/ZZZZZ" + std::to_string(2 + i % 8), "", from(attacker)).status,
+              404);
+  for (const char* made_up : {"QQQQQ2", "QQQQQ3", "QQQQQ4", "QQQQQ5", "QQQQQ6", "QQQQQ7", "QQQQQ8", "QQQQQ9"})
+    codes.push_back(made_up);
+  std::set<std::string> answers;
+  for (const std::string& code : codes) {
+    Reply r = request(port(), http::verb::get, "/api/parties/" + code, "", from(attacker));
+    EXPECT_EQ(r.status, 429) << code;
+    if (r.body.is_object() && r.body.as_object().contains("proof"))
+      r.body.as_object()["proof"].as_object().erase("challenge");
+    answers.insert(json::serialize(r.body));
+  }
+  EXPECT_EQ(answers.size(), 1u) << "answers differ between codes that exist and codes that do not";
+  Reply ready = request(port(), http::verb::get, "/readyz", "", from(attacker));
+  EXPECT_EQ(ready.status, 200);
+  EXPECT_EQ(ready.text, R"({"status":"ready"})");
+  EXPECT_EQ(metric(request(port(), http::verb::get, "/metrics").text, "tables_in_memory"), inMemory)
+      << "a refused lookup opened a table";
+  expect_still_serves(v);
+}
+
+// Round 2, 6. Pictures: drawing a game's picture costs a core for a moment,
+// so an address may have only so many drawn a minute (4 here); past that its
+// new pictures are refused (429, Retry-After) while others' are drawn, and a
+// picture already drawn is served to anyone.
+TEST_F(Hostile, PictureFloodLeavesOthersTheirPreviews) {
+  ASSERT_TRUE(start({"--limit-pictures", "4"}));
+  auto [code, hostToken, guestToken] = two_players({{"name", "Somchai"}});
+  ASSERT_FALSE(guestToken.empty());
+  WsClient host(port()), guest(port());
+  both_hello(host, guest, code, hostToken, guestToken);
+  host.send({{"t", "start"}});
+  const std::string id = str(guest.wait_for("state", at_version(0)), "gameId");
+  const std::string attacker = "127.0.0.10";
+  auto picture = [&](const std::string& suffix, const std::string& address) {
+    return request(port(), http::verb::get, "/api/games/" + id + ".png" + suffix, "", from(address));
+  };
+  // Four pictures drawn for the attacker: two sizes at two versions.
+  EXPECT_EQ(picture("", attacker).status, 200);
+  EXPECT_EQ(picture("?size=card", attacker).status, 200);
+  EXPECT_EQ(picture("?size=card", attacker).status, 200);  // drawn already: free
+  host.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}});
+  guest.wait_for("state", at_version(1));
+  EXPECT_EQ(picture("", attacker).status, 200);
+  EXPECT_EQ(picture("?size=card", attacker).status, 200);
+  guest.send({{"t", "move"}, {"v", 1}, {"move", "e6e5"}});
+  host.wait_for("state", at_version(2));
+  // The fifth: refused, and nothing is drawn for it.
+  Reply refused = picture("", attacker);
+  EXPECT_EQ(refused.status, 429);
+  EXPECT_EQ(field(refused.body, "msg"), "limit.pictures");
+  EXPECT_EQ(refused.header("retry-after"), "60");
+  // Someone else's preview of the same game is drawn; once drawn, the
+  // attacker gets it too.
+  Reply preview = picture("?size=card", "127.0.0.1");
+  EXPECT_EQ(preview.status, 200) << preview.text;
+  EXPECT_EQ(preview.header("content-type"), "image/png");
+  EXPECT_EQ(picture("?size=card", attacker).status, 200);
+  EXPECT_EQ(picture("", attacker).status, 429);
+}
+
+// Round 2, 2. The operators' figures: from the machine itself, or with the
+// admin secret; not through a proxy that is not declared trusted.
+TEST_F(Hostile, MetricsAreForOperators) {
+  std::filesystem::create_directories(data_);
+  const std::string secretFile = (data_ / "admin-secret").string();
+  std::ofstream(secretFile) << "metrics-admin-secret\n";
+  ASSERT_TRUE(start({"--admin-secret-file", secretFile}));
+  Victim v = make_victim();
+  ASSERT_TRUE(v.ok());
+  Reply m = request(port(), http::verb::get, "/metrics");
+  ASSERT_EQ(m.status, 200) << m.text;
+  EXPECT_EQ(m.header("content-type").rfind("text/plain; version=0.0.4", 0), 0u);
+  EXPECT_EQ(metric(m.text, "tables_in_memory"), "1");
+  EXPECT_EQ(metric(m.text, "actions_stored_total"), "1");  // the victim's one move
+  EXPECT_NE(metric(m.text, "connections"), "");
+  EXPECT_NE(metric(m.text, "cpu_queue"), "");
+  EXPECT_NE(metric(m.text, "push_pending"), "");
+  EXPECT_NE(metric(m.text, "store_commit_seconds_total"), "");
+  EXPECT_NE(m.text.find("# TYPE makruk_actions_stored_total counter"), std::string::npos) << m.text;
+  RequestOptions proxied = with_header("X-Forwarded-For", "192.0.2.1");
+  EXPECT_EQ(request(port(), http::verb::get, "/metrics", "", proxied).status, 401);
+  proxied.headers.push_back({"Authorization", "bearer metrics-admin-secret"});
+  EXPECT_EQ(request(port(), http::verb::get, "/metrics", "", proxied).status, 200);
+  EXPECT_EQ(request(port(), http::verb::get, "/metrics", "", from("127.0.0.8")).status, 200);  // loopback
   expect_still_serves(v);
 }
 

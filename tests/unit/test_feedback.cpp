@@ -6,6 +6,7 @@
 #include <boost/json.hpp>
 
 #include "fake_client.h"
+#include "server/clean_text.h"
 #include "server/tables/hub.h"
 #include "temp_db.h"
 
@@ -83,6 +84,36 @@ TEST_F(Feedback, BadInputIsRefusedAndNothingIsStored) {
   EXPECT_EQ(hub_->feedback_post("not json", "10.0.0.1").status, 400);
 }
 
+// Round 2, 8: a text is checked as a name is. Nothing that flips the text
+// around it, nothing that looks empty, no marks stacked past the lines
+// around; Thai and Khmer with their marks pass.
+TEST_F(Feedback, TextsAreCleanedAsNamesAre) {
+  std::string zalgo = "a";
+  for (int i = 0; i < 2000; ++i) zalgo += "\u0301";
+  const std::vector<std::pair<std::string, std::string>> bad{
+      {"Hello \u202Eevil", "text.direction"},  {"\u2067rtl\u2069", "text.direction"},
+      {"one\u2028two", "text.direction"},      {"\u200B\u200B\u200B", "text.invisible"},
+      {"\u2800\u3164\uFEFF", "text.invisible"}, {zalgo.substr(0, 1 + 2 * 1999), "text.marks"},
+      {"e\u0301\u0302\u0303\u0304\u0305\u0306\u0307", "text.marks"}, {"a\xC2\x85" "b", "text.control"}};
+  for (const auto& [text, msg] : bad) {
+    clock_ += 60000;
+    HttpReply r = post({{"kind", "bug"}, {"text", text}});
+    EXPECT_EQ(r.status, 400) << json::serialize(json::value(text));
+    EXPECT_EQ(body(r)["msg"], json::value(msg)) << r.body;
+  }
+  EXPECT_EQ(items().size(), 0u);
+  for (const std::string good : {"กระดานกระพริบ ไม่เห็นเบี้ยที่ถูกกิน", "ក្ដារខៀនមិនបង្ហាញ ស្ត្រី", "Ana Mari\u0301a",
+                                 "e\u0301\u0302\u0303\u0304\u0305\u0306", "line one\n\tline two"}) {
+    clock_ += 60000;
+    EXPECT_EQ(post({{"kind", "feedback"}, {"text", good}}).status, 201) << good;
+  }
+  // A name stacks no more marks than a text.
+  Message why;
+  EXPECT_FALSE(makruk::server::clean_name("e\u0301\u0302\u0303\u0304\u0305\u0306\u0307", why));
+  EXPECT_EQ(why.id, Msg::NameMarks);
+  EXPECT_TRUE(makruk::server::clean_name("น้ำ", why));
+}
+
 TEST_F(Feedback, ThreeAMinuteFromOneAddress) {
   for (int i = 0; i < 3; ++i) EXPECT_EQ(post({{"kind", "feedback"}, {"text", "hi"}}).status, 201);
   EXPECT_EQ(post({{"kind", "feedback"}, {"text", "hi"}}).status, 429);
@@ -101,8 +132,11 @@ TEST_F(Feedback, MaintainersAnswerSetStatusAndHideBehindTheSecret) {
   EXPECT_EQ(hub_->admin_feedback_update(spam, R"({"hidden":true})", "Bearer wrong", "10.0.0.5").status, 401);
   EXPECT_EQ(hub_->admin_feedback_update(spam, R"({"hidden":true})", SECRET, "10.0.0.5").status, 401);  // no "Bearer"
   EXPECT_EQ(items().size(), 2u);
-  // With it.
+  // With it; the scheme's name in any case (RFC 9110).
   EXPECT_EQ(hub_->admin_feedback_update(spam, R"({"hidden":true})", AUTH, "10.0.0.5").status, 200);
+  for (const std::string auth : {"bearer " + SECRET, "BEARER  " + SECRET, "  Bearer " + SECRET + " "})
+    EXPECT_EQ(hub_->admin_feedback_list(auth, "10.0.0.5").status, 200) << auth;
+  EXPECT_EQ(hub_->admin_feedback_list("Basic " + SECRET, "10.0.0.5").status, 401);
   clock_ += 5000;
   HttpReply r = hub_->admin_feedback_update(clock, R"({"status":"planned","reply":"Coming in the spring"})", AUTH, "10.0.0.5");
   ASSERT_EQ(r.status, 200) << r.body;

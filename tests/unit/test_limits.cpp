@@ -425,6 +425,45 @@ TEST_F(Limits, AWrongCodeLimitedAddressStillGetsToItsOwnSeat) {
   EXPECT_EQ(wrongToken->last("error")["code"], "rate-limited");
 }
 
+// Round 2, 2: no oracle. Once an address is limited, a lookup by a bare
+// code looks nothing up: a table that exists and one that does not are
+// answered alike, and neither is opened. Wrong tokens and keys past the
+// limit are counted too; once there were as many as wrong codes, they look
+// nothing up either.
+TEST_F(Limits, ALimitedLookupOpensNothingAndAnswersAlike) {
+  table();
+  const std::string first = code_, firstGuest = guest_;
+  table();
+  const std::string second = code_;
+  open();  // a restart: no table in memory
+  ASSERT_EQ(hub_->party_count(), 0u);
+  const std::string ip = "10.0.0.3";
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_party("ZZZZZ" + std::to_string(i), ip).status, 404);
+  EXPECT_EQ(hub_->party_count(), 0u);
+  json::object existing = body(hub_->get_party(first, ip)), missing = body(hub_->get_party("QQQQQQ", ip));
+  for (json::object* o : {&existing, &missing}) o->at("proof").as_object().erase("challenge");  // random
+  EXPECT_EQ(json::serialize(existing), json::serialize(missing));
+  EXPECT_EQ(body(hub_->qr_svg(first, "https://makruk.example", ip, ""))["code"], "rate-limited");
+  auto spectator = connect("", first, ip);
+  EXPECT_EQ(spectator->last("error")["code"], "rate-limited");
+  EXPECT_EQ(hub_->party_count(), 0u) << "a refused lookup opened a table";
+  // The seat's own token still opens it.
+  EXPECT_EQ(hub_->join(first, R"({"name":"X","token":")" + firstGuest + R"("})", ip).status, 200);
+  EXPECT_EQ(hub_->party_count(), 1u);
+  // Wrong tokens: ten more lookups, then none.
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(hub_->join(first, R"({"name":"X","token":"wrong)" + std::to_string(i) + R"("})", ip).status, 429);
+  EXPECT_EQ(hub_->join(second, R"({"name":"X","token":"wrong"})", ip).status, 429);
+  auto wrongToken = connect("00112233445566778899aabbccddeeff", second, ip);
+  EXPECT_EQ(wrongToken->last("error")["code"], "rate-limited");
+  EXPECT_EQ(hub_->get_party(second, ip, "0000000000000000").status, 429);
+  EXPECT_EQ(hub_->party_count(), 1u) << "a lookup past the wrong credentials' limit opened a table";
+  // Another address is not limited; the window slides.
+  EXPECT_EQ(hub_->get_party(second, "10.0.0.4").status, 200);
+  clock_ += MINUTE + 1;
+  EXPECT_EQ(hub_->get_party(second, ip).status, 200);
+}
+
 TEST_F(Limits, AnIdleLiveTableNobodyIsAtEnds) {
   table();
   auto host = connect(host_);

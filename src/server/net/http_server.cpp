@@ -23,6 +23,7 @@
 
 #include "engine/egtb.h"
 #include "server/image/game_pictures.h"
+#include "server/metrics.h"
 #include "server/net/compress.h"
 #include "server/net/static_files.h"
 #include "server/tables/hub.h"
@@ -143,6 +144,10 @@ class Sessions {
     std::lock_guard lock(mutex_);
     live_.erase(s);
   }
+  size_t size() const {
+    std::lock_guard lock(mutex_);
+    return live_.size();
+  }
   std::vector<std::shared_ptr<WsSession>> all() const {
     std::lock_guard lock(mutex_);
     std::vector<std::shared_ptr<WsSession>> out;
@@ -209,6 +214,7 @@ struct Context {
   std::string public_url;  // links point here
   std::vector<asio::ip::address> trusted_proxies;
   std::vector<std::string> allowed_origins;  // besides the public URL's and the request's own
+  std::vector<std::string> known_hosts;      // names the API answers for (see host_allowed)
   int hello_timeout_ms;
   ConnectionGate& gate;
   bool ws_deflate;
@@ -220,10 +226,16 @@ struct Context {
   PictureCache pictures{};
   asio::thread_pool painter{1};
   std::atomic<int> drawing{0};
+  // Pictures drawn for each address: one address's flood of pictures never
+  // drawn before is refused (429), so that others' link previews are drawn.
+  AddressLimiter renders{};
+  int renders_per_minute = 30;
+  std::atomic<uint64_t> renders_asked{0};
   // Games' records and snapshots: read from the store and made on threads of
   // their own, so that a long game's record holds up no table.
   asio::thread_pool readers{2};
   StaticFiles statics{};  // the web client's files, read once
+  webpush::Sender* push = nullptr;  // for /metrics
 
   bool trusted(const asio::ip::address& a) const {
     return std::find(trusted_proxies.begin(), trusted_proxies.end(), plain(a)) != trusted_proxies.end();
@@ -307,6 +319,56 @@ bool origin_allowed(const Context& ctx, const Request& req) {
   if (!host.empty() && (origin == "http://" + host || origin == "https://" + host)) return true;
   if (origin == webpush::origin_of(ctx.public_url)) return true;
   return std::find(ctx.allowed_origins.begin(), ctx.allowed_origins.end(), origin) != ctx.allowed_origins.end();
+}
+
+// The host name of an authority ("Play.Example:8443" gives "play.example",
+// "[::1]:80" gives "[::1]"), without a trailing dot; empty when malformed.
+std::string host_name(std::string_view authority) {
+  std::string a = lower(trim(authority));
+  if (!a.empty() && a.front() == '[') {
+    const size_t close = a.find(']');
+    if (close == std::string::npos) return {};
+    const std::string_view after = std::string_view(a).substr(close + 1);
+    if (!after.empty() && (after.front() != ':' || after.find_first_not_of("0123456789", 1) != std::string::npos))
+      return {};
+    return a.substr(0, close + 1);
+  }
+  if (const size_t colon = a.find(':'); colon != std::string::npos) {
+    if (a.find_first_not_of("0123456789", colon + 1) != std::string::npos) return {};
+    a.resize(colon);
+  }
+  if (!a.empty() && a.back() == '.') a.pop_back();
+  return a;
+}
+
+// The host name in an origin or URL ("https://play.example:8443/x" gives "play.example").
+std::string host_of_url(std::string_view url) {
+  const size_t scheme = url.find("://");
+  if (scheme == std::string_view::npos) return {};
+  url.remove_prefix(scheme + 3);
+  return host_name(url.substr(0, url.find_first_of("/?#")));
+}
+
+// DNS rebinding: a page of another site whose name was pointed at this
+// server's address sends that name as Host, and its Origin matches it. The API
+// and WebSockets therefore answer only names the server knows as its own: the
+// public URL's host, the allowed origins' hosts, "localhost", and addresses
+// written as numbers (they have no name to rebind). A request without Host
+// (HTTP/1.0, never a browser's) passes.
+bool host_allowed(const Context& ctx, const Request& req) {
+  auto it = req.find(http::field::host);
+  if (it == req.end()) return true;
+  const std::string host = host_name(std::string_view(it->value().data(), it->value().size()));
+  if (host.empty()) return false;
+  if (host == "localhost") return true;
+  boost::system::error_code ec;
+  if (host.front() == '[') {
+    asio::ip::make_address_v6(host.substr(1, host.size() - 2), ec);
+    return !ec;
+  }
+  asio::ip::make_address_v4(host, ec);
+  if (!ec) return true;
+  return std::find(ctx.known_hosts.begin(), ctx.known_hosts.end(), host) != ctx.known_hosts.end();
 }
 
 bool is_json(const Request& req) {
@@ -467,6 +529,22 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string targe
   co_return error_body(404, "not-found", Msg::NoEndpoint);
 }
 
+// The operators' figures: the hub's (on its thread), then the network's.
+awaitable<HttpReply> hub_metrics(Context& ctx, bool local, std::string authorization, std::string ip) {
+  co_return ctx.hub.metrics(local, authorization, ip);
+}
+
+std::string net_metrics(Context& ctx) {
+  MetricsText m;
+  m.gauge("connections", "Open connections (HTTP and WebSocket).", ctx.gate.open());
+  m.gauge("websockets", "Open WebSocket sessions.", double(ctx.sessions.size()));
+  m.gauge("pictures_drawing", "Game pictures being drawn or waiting to be.", ctx.drawing.load());
+  m.counter("records_made_total", "Game records made (each version of a game once).", double(ctx.records.made()));
+  if (ctx.push) m.gauge("push_pending", "Push deliveries not yet finished (waiting, in flight, or to retry).",
+                        double(ctx.push->pending()));
+  return m.text();
+}
+
 // A game's record, /api/games/ID (JSON) or /api/games/ID.pgn; runs on the
 // readers' threads.
 awaitable<HttpReply> read_record(Context& ctx, std::string path, std::string ip) {
@@ -494,7 +572,7 @@ awaitable<std::string> draw_on_painter(GameSnapshot game, PictureKind kind) {
 
 awaitable<Response> serve_game_picture(Context& ctx, const Request& req, std::string id, PictureKind kind,
                                        std::string ip) {
-  auto found = co_await asio::co_spawn(ctx.readers, read_snapshot(ctx, std::move(id), std::move(ip)), use_awaitable);
+  auto found = co_await asio::co_spawn(ctx.readers, read_snapshot(ctx, std::move(id), ip), use_awaitable);
   if (auto* refusal = std::get_if<HttpReply>(&found)) {
     Response res = make_response(req, refusal->status, std::move(refusal->body), refusal->content_type);
     res.set(http::field::cache_control, "no-store");
@@ -504,6 +582,15 @@ awaitable<Response> serve_game_picture(Context& ctx, const Request& req, std::st
   const std::string key = PictureCache::key(game, kind);
   std::shared_ptr<const std::string> png = ctx.pictures.get(key);
   if (!png) {
+    const int64_t now_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    if (++ctx.renders_asked % 256 == 0) ctx.renders.sweep(now_ms);  // forget addresses a minute quiet
+    if (!ctx.renders.allow(ip, now_ms, ctx.renders_per_minute)) {
+      Response res = json_error(req, 429, "rate-limited", Msg::LimitPictures);
+      res.set(http::field::retry_after, "60");
+      res.set(http::field::cache_control, "no-store");
+      co_return res;
+    }
     struct Slot {
       std::atomic<int>& n;
       ~Slot() { --n; }
@@ -528,7 +615,7 @@ awaitable<Response> serve_game_picture(Context& ctx, const Request& req, std::st
 awaitable<Response> serve_game_page(Context& ctx, const Request& req, std::string id, std::string ip) {
   std::shared_ptr<const StaticFiles::File> index = ctx.statics.get(ctx.web_dir / "index.html");
   if (!index) co_return serve_static(ctx, req);
-  auto found = co_await asio::co_spawn(ctx.readers, read_snapshot(ctx, std::move(id), std::move(ip)), use_awaitable);
+  auto found = co_await asio::co_spawn(ctx.readers, read_snapshot(ctx, std::move(id), ip), use_awaitable);
   Response res;
   if (auto* game = std::get_if<GameSnapshot>(&found))
     res = make_response(req, 200, game_page_html(index->body, *game, ctx.public_url), "text/html; charset=utf-8");
@@ -731,6 +818,7 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
       if (websocket::is_upgrade(req)) {
         std::optional<Response> refused;
         if (path != "/ws") refused = json_error(req, 404, "not-found", Msg::WebSocketPath);
+        else if (!host_allowed(ctx, req)) refused = json_error(req, 421, "misdirected", Msg::HostRefused);
         else if (!origin_allowed(ctx, req)) refused = json_error(req, 403, "forbidden", Msg::OriginRefused);
         if (refused) {
           refused->keep_alive(false);
@@ -757,6 +845,16 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
         HttpReply r = co_await asio::co_spawn(ctx.hub_ioc, call_hub(ctx, http::verb::get, "/readyz", "", ip), use_awaitable);
         res = make_response(req, r.status, std::move(r.body), r.content_type);
         res.set(http::field::cache_control, "no-store");
+      } else if (path == "/metrics" && (req.method() == http::verb::get || head)) {
+        // For operators: from this machine (not through a proxy that is not
+        // declared trusted), or with the admin secret.
+        const bool local = Context::plain(client_address(ctx, peer, req)).is_loopback() &&
+                           (ctx.trusted(peer) || req.find("X-Forwarded-For") == req.end());
+        HttpReply r = co_await asio::co_spawn(
+            ctx.hub_ioc, hub_metrics(ctx, local, std::string(req[http::field::authorization]), ip), use_awaitable);
+        if (r.status == 200) r.body += net_metrics(ctx);
+        res = make_response(req, r.status, std::move(r.body), r.content_type);
+        res.set(http::field::cache_control, "no-store");
       } else if (path.rfind("/api/games/", 0) == 0 && path.size() > 15 && path.ends_with(".png") &&
                  (req.method() == http::verb::get || head)) {
         const size_t q = target.find('?');
@@ -768,7 +866,9 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
         res = co_await serve_game_page(ctx, req, path.substr(3), ip);
       } else if (path.rfind("/api/", 0) == 0) {
         const bool post = req.method() == http::verb::post;
-        if (post && !origin_allowed(ctx, req)) {
+        if (!host_allowed(ctx, req)) {
+          res = json_error(req, 421, "misdirected", Msg::HostRefused);
+        } else if (post && !origin_allowed(ctx, req)) {
           res = json_error(req, 403, "forbidden", Msg::OriginRefused);
         } else if (post && !is_json(req)) {
           res = json_error(req, 415, "bad-request", Msg::JsonOnly);
@@ -1060,8 +1160,12 @@ int run_server(const ServerOptions& o) {
   GameRecords records(
       *records_store, [&hub](const std::string& ip, bool wrong) { return hub.code_guess_allowed(ip, wrong); },
       lower(publicUrl));
+  std::vector<std::string> hosts{host_of_url(publicUrl)};
+  for (const std::string& origin : origins) hosts.push_back(host_of_url(origin));
   Context ctx{hub_ioc, hub, records, o.web_dir, lower(publicUrl), std::move(proxies), std::move(origins),
-              o.hello_timeout_ms, gate, o.ws_deflate, {}, {}, {}};
+              std::move(hosts), o.hello_timeout_ms, gate, o.ws_deflate, {}, {}, {}};
+  ctx.push = sender.get();
+  ctx.renders_per_minute = o.limits.pictures_per_minute;
   asio::co_spawn(net_ioc, listen(acceptor, ctx), asio::detached);
 
   // SIGTERM or SIGINT drains: no new connection, every WebSocket gets what it

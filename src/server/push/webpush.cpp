@@ -1054,6 +1054,11 @@ bool Sender::wait_idle(int64_t timeout_ms) {
   });
 }
 
+size_t Sender::pending() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->queue.size() + impl_->taken;
+}
+
 const KeyPair& Sender::vapid() const { return impl_->vapid; }
 
 }  // namespace makruk::server::webpush

@@ -142,6 +142,8 @@ class Sender {
   void send(Delivery d);
   // Waits until nothing is queued or in flight (tests); false on timeout.
   bool wait_idle(int64_t timeout_ms);
+  // Deliveries not yet finished: waiting, in flight or waiting for a retry.
+  size_t pending() const;
   const KeyPair& vapid() const;
 
  private:

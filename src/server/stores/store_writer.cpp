@@ -67,6 +67,7 @@ void StoreWriter::run(Lane& lane) {
     std::vector<std::function<void()>> pieces;
     pieces.reserve(batch.size());
     for (Job& job : batch) pieces.push_back([&job, &lane] { job.work(*lane.store); });
+    const auto started = std::chrono::steady_clock::now();
     try {
       lane.store->in_one_commit(pieces, *errors);
     } catch (...) {
@@ -84,9 +85,20 @@ void StoreWriter::run(Lane& lane) {
       lane.running = false;
       lane.jobs += batch.size();
       ++lane.batches;
+      lane.commit_ns += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::steady_clock::now() - started).count());
     }
     lane.idle.notify_all();
   }
+}
+
+size_t StoreWriter::waiting() const {
+  size_t n = 0;
+  for (const auto& lane : lanes_) {
+    std::lock_guard lock(lane->mutex);
+    n += lane->queue.size();
+  }
+  return n;
 }
 
 bool StoreWriter::wait_idle(int64_t timeout_ms) {

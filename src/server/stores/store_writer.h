@@ -50,6 +50,9 @@ class StoreWriter {
   // Pieces of work run, and the batches (commits) they took.
   uint64_t jobs() const { return total(&Lane::jobs); }
   uint64_t batches() const { return total(&Lane::batches); }
+  // Time spent in commits, in all (seconds), and the work waiting now.
+  double commit_seconds() const { return double(total(&Lane::commit_ns)) / 1e9; }
+  size_t waiting() const;
 
  private:
   struct Job {
@@ -63,7 +66,7 @@ class StoreWriter {
     std::deque<Job> queue;
     bool running = false;  // a batch taken from the queue is being run
     bool stop = false;
-    uint64_t jobs = 0, batches = 0;
+    uint64_t jobs = 0, batches = 0, commit_ns = 0;
     std::thread thread;
   };
   void run(Lane& lane);

@@ -14,6 +14,7 @@
 #include "server/tables/hub_detail.h"
 #include "server/text.h"
 #include "server/tables/qr.h"
+#include "server/metrics.h"
 
 namespace makruk::server {
 
@@ -98,61 +99,6 @@ bool get_int(const json::object& o, const char* key, int64_t& out, bool& present
   else if (it->value().is_uint64() && it->value().as_uint64() < (1ULL << 62)) out = int64_t(it->value().as_uint64());
   else return false;
   return true;
-}
-
-// Code points that show nothing by themselves: spaces, joiners, fillers,
-// variation selectors and other format characters.
-bool invisible(uint32_t cp) {
-  return cp <= 0x20 || cp == 0xA0 || cp == 0xAD || cp == 0x34F || cp == 0x61C || cp == 0x115F || cp == 0x1160 ||
-         cp == 0x1680 || (cp >= 0x17B4 && cp <= 0x17B5) || (cp >= 0x180B && cp <= 0x180F) ||
-         (cp >= 0x2000 && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F) || (cp >= 0x205F && cp <= 0x206F) ||
-         cp == 0x3000 || cp == 0x3164 || (cp >= 0xFE00 && cp <= 0xFE0F) || cp == 0xFEFF || cp == 0xFFA0 ||
-         (cp >= 0xFFF0 && cp <= 0xFFFB) || (cp >= 0x1D173 && cp <= 0x1D17A) || (cp >= 0xE0000 && cp <= 0xE0FFF);
-}
-
-// Direction marks, embeddings, overrides and isolates: they can make a name
-// look like another or flip the text around it.
-bool direction_control(uint32_t cp) {
-  return cp == 0x61C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
-         (cp >= 0x2066 && cp <= 0x2069);
-}
-
-// Line and paragraph separators and interlinear annotation marks: a name is
-// one line of plain text.
-bool breaks_the_line(uint32_t cp) { return cp == 0x2028 || cp == 0x2029 || (cp >= 0xFFF9 && cp <= 0xFFFB); }
-
-// A display name: trimmed, 1–24 characters (code points) of valid UTF-8 without control or
-// direction characters, at least one of them visible.
-std::optional<std::string> clean_name(const std::string& raw, Message& why) {
-  size_t b = raw.find_first_not_of(" \t"), e = raw.find_last_not_of(" \t");
-  std::string name = b == std::string::npos ? "" : raw.substr(b, e - b + 1);
-  size_t chars = 0;
-  bool visible = false;
-  for (size_t i = 0; i < name.size(); ++chars) {
-    const auto cp = next_code_point(name, i);
-    if (!cp) {
-      why = Msg::NameUtf8;
-      return std::nullopt;
-    }
-    if (*cp < 0x20 || *cp == 0x7F) {
-      why = Msg::NameControl;
-      return std::nullopt;
-    }
-    if (direction_control(*cp) || breaks_the_line(*cp) || (*cp >= 0x80 && *cp < 0xA0)) {
-      why = Msg::NameDirection;
-      return std::nullopt;
-    }
-    visible = visible || !invisible(*cp);
-  }
-  if (chars > 0 && !visible) {
-    why = Msg::NameInvisible;
-    return std::nullopt;
-  }
-  if (chars == 0 || chars > MAX_NAME) {
-    why = {Msg::NameLength, {{"max", MAX_NAME}}};
-    return std::nullopt;
-  }
-  return name;
 }
 
 // The link that invites to a table: with its key, so that following it is no
@@ -465,7 +411,7 @@ void Hub::tick() {
   for (const std::string& code : due) find(code);
   close_idle_tables();
   for (AddressLimiter* l : {&wrong_codes_, &creates_, &joins_, &cpu_creates_, &subscribes_, &feedback_posts_,
-                            &admin_guesses_, &recommends_, &seeks_, &proof_misses_, &proof_stamps_})
+                            &admin_guesses_, &recommends_, &seeks_, &proof_misses_, &proof_stamps_, &credentials_})
     l->sweep(now);
 }
 
@@ -581,19 +527,42 @@ int Hub::seat_of_token(Party& p, const std::string& token, const std::string& ip
   return seat;
 }
 
+bool Hub::credential_lookup_allowed(const std::string& ip) {
+  return code_guess_allowed(ip, false) || credentials_.allow(ip, now(), limits_.wrong_codes_per_minute, false);
+}
+
+void Hub::wrong_credential(const std::string& ip) {
+  if (!code_guess_allowed(ip, false)) credentials_.allow(ip, now(), limits_.wrong_codes_per_minute);
+}
+
 Party* Hub::find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e,
                          const std::string& key, const std::string& proof) {
-  Party* p = find(code);
-  if (p && !key.empty() && key == p->record().invite_key) return p;
-  if (!code_guess_allowed(ip, !p)) {
-    // Limited: the lookup goes through only with the work done, and a wrong
-    // code then asks more work of the address.
-    if (proof.empty() || !proof_valid(proof, ip))
-      e = Error{ErrorCode::RateLimited, Msg::LimitWrongCodes};
-    else if (!p) proof_misses_.allow(ip, now(), limits_.wrong_codes_per_minute);
+  if (code_guess_allowed(ip, false)) {
+    Party* p = find(code);
+    if (!p) {
+      code_guess_allowed(ip, true);
+      e = Error{ErrorCode::NotFound, {Msg::NoParty, {{"code", code}}}};
+    }
+    return p;
   }
-  if (!e && !p) e = Error{ErrorCode::NotFound, {Msg::NoParty, {{"code", code}}}};
-  return e ? nullptr : p;
+  // Limited. With the work done, the lookup goes through, and a wrong code
+  // then asks more work of the address.
+  if (!proof.empty() && proof_valid(proof, ip)) {
+    Party* p = find(code);
+    if (!p) {
+      proof_misses_.allow(ip, now(), limits_.wrong_codes_per_minute);
+      e = Error{ErrorCode::NotFound, {Msg::NoParty, {{"code", code}}}};
+    }
+    return p;
+  }
+  // With the table's key (an invite link), while wrong keys are few.
+  if (!key.empty() && credential_lookup_allowed(ip)) {
+    Party* p = find(code);
+    if (p && key == p->record().invite_key) return p;
+    wrong_credential(ip);
+  }
+  e = Error{ErrorCode::RateLimited, Msg::LimitWrongCodes};
+  return nullptr;
 }
 
 int Hub::proof_bits(const std::string& ip) {
@@ -651,10 +620,11 @@ HttpReply Hub::join(const std::string& code, const std::string& body, const std:
   if (token.size() > 64) return bad_request(Msg::TokenTooLong);
   // A returning browser keeps its seat, even when its address is limited for
   // wrong codes: the token shows it is no guess.
-  if (Party* p = token.empty() ? nullptr : find(code)) {
+  if (Party* p = token.empty() || !credential_lookup_allowed(ip) ? nullptr : find(code)) {
     int seat = seat_of_token(*p, token, ip);
     if (seat >= 0)
       return reply(200, json::object{{"token", token}, {"seat", seat}, {"party", party_json(*p)}});
+    wrong_credential(ip);
   }
   std::optional<Error> e;
   Party* p = find_guarded(code, ip, e, key);
@@ -763,8 +733,9 @@ void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, c
   if (token.size() > 64) return send_error(*c, "", Error{ErrorCode::BadRequest, Msg::TokenTooLong});
   // A seat's token lets its holder in even while the address is limited for
   // wrong codes: it shows the code is no guess.
-  Party* p = token.empty() ? nullptr : find(code);
+  Party* p = token.empty() || !credential_lookup_allowed(c->ip) ? nullptr : find(code);
   int seat = p ? seat_of_token(*p, token, c->ip) : -1;
+  if (p && seat < 0) wrong_credential(c->ip);
   if (seat < 0) {
     std::optional<Error> e;
     p = find_guarded(code, c->ip, e, key);
@@ -1015,6 +986,7 @@ void Hub::store_actions(const std::string& code, std::vector<PreparedAction> act
           reload(*p);  // another instance may have moved the game on
         } else if (p) {
           applied = true;
+          actions_stored_ += stored->size();
           for (PreparedAction& a : *stored) applied = applied && p->apply_prepared(std::move(a), at);
           if (!applied) reload(*p);  // it was read again meanwhile: the store has it all
         }
@@ -1166,14 +1138,38 @@ void Hub::say(const std::shared_ptr<Client>& c, Party& p, const std::string& id,
   for (const auto& w : it->second) w->send(m);
 }
 
+HttpReply Hub::metrics(bool local, const std::string& authorization, const std::string& ip) {
+  HttpReply refusal;
+  if (!local && !admin(authorization, ip, refusal)) return refusal;
+  MetricsText m;
+  m.gauge("tables_in_memory", "Tables held in memory (in play, or opened a short while ago).", double(parties_.size()));
+  size_t watching = 0;
+  for (const auto& [code, clients] : watchers_) watching += clients.size();
+  m.gauge("table_clients", "Connections at a table (players and spectators).", double(watching));
+  m.counter("actions_stored_total", "Game actions (moves and others) stored and applied.", double(actions_stored_));
+  m.gauge("cpu_queue", "CPU searches waiting for a thread.", double(cpu_.pending()));
+  m.gauge("seekers", "People here waiting for an opponent.", double(seekers_.size()));
+  if (writer_) {
+    m.counter("store_writes_total", "Pieces of work the store writer ran.", double(writer_->jobs()));
+    m.counter("store_commits_total", "Commits (batches) the store writer made.", double(writer_->batches()));
+    m.counter("store_commit_seconds_total", "Time the store writer spent in commits.", writer_->commit_seconds());
+    m.gauge("store_waiting", "Writes waiting for the store writer.", double(writer_->waiting()));
+  }
+  if (bus_) {
+    m.gauge("bus_up", "Whether the bus (Redis) answers.", bus_->healthy() ? 1 : 0);
+    m.gauge("bus_heartbeat_seconds", "How long the last heartbeat to the bus took.", bus_heartbeat_s_);
+  }
+  return HttpReply{200, m.text(), MetricsText::CONTENT_TYPE};
+}
+
 HttpReply Hub::ready() {
   try {
     store_.party_exists("");  // a read: the database answers
-  } catch (const std::exception& e) {
-    return reply(503, json::object{{"status", "store unavailable"}, {"error", e.what()}});
+  } catch (const std::exception&) {
+    return reply(503, json::object{{"status", "store unavailable"}});
   }
   if (bus_ && !bus_->healthy()) return reply(503, json::object{{"status", "bus unavailable"}});
-  return reply(200, json::object{{"status", "ready"}, {"parties", parties_.size()}});
+  return reply(200, json::object{{"status", "ready"}});
 }
 
 HttpReply Hub::advance_clock(const std::string& body) {

@@ -95,6 +95,7 @@ struct HubLimits {
   int feedback_per_minute = 3;      // items sent to the feedback board
   size_t seeks_per_address = 4;     // people waiting for an opponent from one address
   int64_t pairing_arrival_ms = 30000;  // paired players of a live table both come to it within this
+  int pictures_per_minute = 30;     // game pictures drawn for an address (those already drawn are free)
 };
 
 // Sliding one-minute windows of events per address (thread-safe).
@@ -190,6 +191,9 @@ class Hub {
   HttpReply lobby();
   // GET /readyz: 200 when the hub answers and the store can be read, else 503.
   HttpReply ready();
+  // GET /metrics: this hub's figures in Prometheus' text format, for a
+  // request from the machine itself (`local`) or with the admin secret.
+  HttpReply metrics(bool local, const std::string& authorization, const std::string& ip);
   // The player's view of the tables whose tokens a browser holds.
   HttpReply my_games(const std::string& body, const std::string& ip);
 
@@ -266,9 +270,18 @@ class Hub {
   // Sends the table's players-and-spectators update to its watchers soon,
   // once for any number of changes in between.
   void presence_changed(Party& p);
+  // A lookup by a credential (a seat's token, an invite key) shows the code
+  // is no guess, so it goes on past the wrong-code limit; but each wrong
+  // credential past it counts, and once an address has had as many of them
+  // in a minute as it may have wrong codes, it looks nothing up either.
+  bool credential_lookup_allowed(const std::string& ip);
+  void wrong_credential(const std::string& ip);
   // The party for a code, counting a wrong code against the address; sets *e
-  // (not found, or rate limited) when there is none to use. The table's
-  // invite key shows the code is no guess: then the limit does not apply.
+  // (not found, or rate limited) when there is none to use. Past the limit,
+  // a lookup goes on with a proof of work, or with the table's invite key
+  // (see credential_lookup_allowed); otherwise it looks nothing up, so that
+  // neither the answer, its time nor what is in memory tells whether the
+  // code exists.
   Party* find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e,
                       const std::string& key = "", const std::string& proof = "");
   // A proof of work for a code lookup while `ip` is limited for wrong codes:
@@ -377,6 +390,7 @@ class Hub {
   // Wrong codes looked up with a proof of work (each raises the work asked
   // of that address); the stamps already used.
   AddressLimiter proof_misses_, proof_stamps_;
+  AddressLimiter credentials_;  // wrong tokens and keys past the wrong-code limit
   Matchmaker matchmaker_;
   std::map<uint64_t, std::weak_ptr<Client>> seekers_;  // by client id
   std::map<uint64_t, std::string> shared_seeks_;  // this instance's entries in the shared queue, by client id
@@ -392,6 +406,8 @@ class Hub {
   bool bus_draining_ = false;         // a drain_bus is posted or running
   std::unique_ptr<StoreWriter> own_writer_;  // at once, on store_
   StoreWriter* writer_;
+  uint64_t actions_stored_ = 0;   // for /metrics
+  double bus_heartbeat_s_ = 0;  // the last bus heartbeat's time
   std::set<std::string> storing_;  // tables with actions being stored
   std::map<std::string, std::deque<std::function<void()>>> waiting_;  // their messages meanwhile, in order
   CpuPool cpu_;

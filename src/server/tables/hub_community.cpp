@@ -35,30 +35,6 @@ json::object feedback_items(const std::vector<FeedbackRecord>& items) {
   return json::object{{"items", std::move(a)}};
 }
 
-// Text of 1 to `max` characters of valid UTF-8, line breaks allowed, other
-// control characters not; trimmed.
-std::optional<std::string> clean_text(const std::string& raw, size_t max, Message& why) {
-  size_t b = raw.find_first_not_of(" \t\r\n"), e = raw.find_last_not_of(" \t\r\n");
-  std::string text = b == std::string::npos ? "" : raw.substr(b, e - b + 1);
-  size_t chars = 0;
-  for (size_t i = 0; i < text.size(); ++chars) {
-    const auto cp = next_code_point(text, i);
-    if (!cp) {
-      why = Msg::TextUtf8;
-      return std::nullopt;
-    }
-    if ((*cp < 0x20 && *cp != '\n' && *cp != '\t') || *cp == 0x7F) {
-      why = Msg::TextControl;
-      return std::nullopt;
-    }
-  }
-  if (chars == 0 || chars > max) {
-    why = {Msg::TextLength, {{"max", max}}};
-    return std::nullopt;
-  }
-  return text;
-}
-
 }  // namespace
 
 HttpReply Hub::feedback_post(const std::string& body, const std::string& ip) {
@@ -111,8 +87,12 @@ bool Hub::admin(const std::string& authorization, const std::string& ip, HttpRep
     refusal = error_reply(Error{ErrorCode::NotFound, Msg::NoEndpoint});
     return false;
   }
-  const std::string prefix = "Bearer ";
-  const std::string given = authorization.rfind(prefix, 0) == 0 ? authorization.substr(prefix.size()) : "";
+  // "Bearer SECRET", the scheme in any case (RFC 9110, 11.1).
+  const std::string_view header = trim(authorization);
+  const size_t space = header.find(' ');
+  const std::string given = space != std::string_view::npos && lower(header.substr(0, space)) == "bearer"
+                                ? std::string(trim(header.substr(space + 1)))
+                                : "";
   // The same time whatever the first difference.
   unsigned diff = given.size() != admin_secret_.size();
   for (size_t i = 0; i < given.size(); ++i) diff |= unsigned(given[i] ^ admin_secret_[i % admin_secret_.size()]);

@@ -1,5 +1,5 @@
 // What the hub's source files share: the JSON of replies, requests, tables
-// and game states, and the checks on names. Not for use outside the hub.
+// and game states. Not for use outside the hub.
 #pragma once
 
 #include <boost/json.hpp>
@@ -8,12 +8,12 @@
 #include <optional>
 #include <string>
 
+#include "server/clean_text.h"
 #include "server/tables/hub.h"
 #include "server/tables/party.h"
 
 namespace makruk::server::detail {
 
-constexpr size_t MAX_NAME = 24;  // characters; the web form allows the same
 constexpr int64_t MINUTE_MS = 60000;
 
 std::string hex(const unsigned char* p, size_t n);
@@ -36,13 +36,6 @@ std::optional<boost::json::object> parse_object(const std::string& text, Message
 bool get_string(const boost::json::object& o, const char* key, std::string& out);
 bool get_bool(const boost::json::object& o, const char* key, bool& out);
 bool get_int(const boost::json::object& o, const char* key, int64_t& out, bool& present);
-
-// Code points a name or a text may not be made of, or contain.
-bool invisible(uint32_t cp);
-bool direction_control(uint32_t cp);
-bool breaks_the_line(uint32_t cp);
-// A display name made clean (trimmed, one space between words), or why not.
-std::optional<std::string> clean_name(const std::string& raw, Message& why);
 
 // The invite link of a table (with its key), the table as the API shows it,
 // the game now (for a state or an event), a game's whole state, the event

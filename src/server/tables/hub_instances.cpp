@@ -2,6 +2,7 @@
 // with what they tell it, and reading a table again from the shared store.
 #include "server/tables/hub.h"
 
+#include <chrono>
 #include <boost/json.hpp>
 #include <optional>
 #include <utility>
@@ -48,7 +49,7 @@ void Hub::set_bus(Bus* bus) {
       {&wrong_codes_, "wrong-codes"}, {&creates_, "create"},       {&joins_, "join"},
       {&cpu_creates_, "cpu"},         {&subscribes_, "subscribe"}, {&feedback_posts_, "feedback"},
       {&admin_guesses_, "admin"},     {&recommends_, "recommend"}, {&seeks_, "seek"},
-      {&proof_misses_, "proof-misses"}, {&proof_stamps_, "proof"}};
+      {&proof_misses_, "proof-misses"}, {&proof_stamps_, "proof"}, {&credentials_, "credentials"}};
   for (const auto& [limiter, name] : limiters) limiter->share(bus, name);
   if (bus_) bus_->alive();
   if (bus_)
@@ -113,7 +114,9 @@ void Hub::publish_presence(const Party& p) {
 
 void Hub::heartbeat() {
   if (!bus_) return;
+  const auto started = std::chrono::steady_clock::now();
   bus_->alive();
+  bus_heartbeat_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const int64_t t = now();
   for (auto& [code, p] : parties_) {
     // Who is here, said again now and then, so that an instance that comes

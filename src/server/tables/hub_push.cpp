@@ -118,12 +118,14 @@ std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string,
                                         const std::string& ip, std::vector<std::pair<Party*, int>>& seats,
                                         std::vector<std::string>& unknown) {
   for (const auto& [code, token] : tables) {
+    if (!credential_lookup_allowed(ip)) return Error{ErrorCode::RateLimited, Msg::LimitWrongCodes};
     Party* p = find(code);
     int seat = p ? p->seat_of_token(hash_token(token)) : -1;
     if (seat >= 0) {
       seats.emplace_back(p, seat);
       continue;
     }
+    wrong_credential(ip);
     if (!code_guess_allowed(ip, true)) return Error{ErrorCode::RateLimited, Msg::LimitWrongCodes};
     unknown.push_back(code);
   }
