@@ -752,6 +752,67 @@ TEST_F(Hostile, PushTarpitsDoNotDelayOthers) {
   expect_still_serves(v);
 }
 
+// Round 2, 1. Tarpits at eight push services (four tables, each guest with
+// ten subscriptions at two of them: forty deliveries, enough to take every
+// delivery slot when each service had four): another table's push still
+// arrives within two seconds, and no tarpit holds more than one request.
+TEST_F(Hostile, PushTarpitsAtEightServicesDoNotStarveOthers) {
+  ASSERT_TRUE(start({"--push-allow-http"}));
+  Victim v = make_victim();
+  ASSERT_TRUE(v.ok());
+  Tarpit tarpits[8];
+  PushReceiver rx;
+  struct Table {
+    std::string code, host, guest;
+  };
+  std::vector<Table> tables;
+  for (int i = 0; i < 5; ++i) {
+    auto [code, host, guest] = two_players({{"name", "Somchai"}, {"mode", "turn"}}, "127.0.0." + std::to_string(20 + i));
+    ASSERT_FALSE(guest.empty());
+    tables.push_back({code, host, guest});
+  }
+  for (int i = 0; i < 4; ++i)
+    for (int k = 0; k < 10; ++k) {
+      const Tarpit& pit = tarpits[2 * i + k % 2];
+      std::string endpoint = "http://127.0.0.1:" + std::to_string(pit.port()) + "/t" + std::to_string(k);
+      Reply r = request(port(), http::verb::post, "/api/push/subscribe",
+                        json::serialize(subscribe_body(endpoint, tables[size_t(i)].code, tables[size_t(i)].guest)),
+                        from("127.0.0." + std::to_string(20 + i)));
+      EXPECT_EQ(r.status, 200) << json::serialize(r.body);
+    }
+  Reply r = request(port(), http::verb::post, "/api/push/subscribe",
+                    json::serialize(subscribe_body(rx.url("/push/normal"), tables[4].code, tables[4].guest)));
+  ASSERT_EQ(r.status, 200) << json::serialize(r.body);
+  std::vector<std::unique_ptr<WsClient>> hosts;
+  for (const Table& t : tables) {
+    hosts.push_back(std::make_unique<WsClient>(port()));
+    WsClient guest(port());
+    both_hello(*hosts.back(), guest, t.code, t.host, t.guest);
+    hosts.back()->send({{"t", "start"}});
+    ASSERT_FALSE(hosts.back()->wait_for("state", at_version(0)).is_null());
+  }
+  for (size_t i = 0; i < 4; ++i) {
+    hosts[i]->send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}, {"id", "m"}});
+    EXPECT_FALSE(hosts[i]->wait_for("ack").is_null());
+  }
+  size_t trapped = 0;
+  for (auto deadline = Clock::now() + 5s; trapped < 8 && Clock::now() < deadline; std::this_thread::sleep_for(20ms)) {
+    trapped = 0;
+    for (Tarpit& pit : tarpits) trapped += pit.accepted() > 0;
+  }
+  EXPECT_EQ(trapped, 8u) << "the server did not try every tarpit: the test proves less";
+  hosts[4]->send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}, {"id", "m"}});
+  EXPECT_FALSE(hosts[4]->wait_for("ack").is_null());
+  auto moved = Clock::now();
+  if (!rx.wait_for(1, 2s)) {
+    bool late = rx.wait_for(1, 10s);
+    ADD_FAILURE() << "no push to the normal service within 2 s; "
+                  << (late ? "it came after " + std::to_string(ms_since(moved)) + " ms" : std::string("none in 12 s"));
+  }
+  for (Tarpit& pit : tarpits) EXPECT_LE(pit.accepted(), 1u) << "a service that never answered held several requests";
+  expect_still_serves(v);
+}
+
 // 11. Without --push-allow-http, a push endpoint naming this machine in any
 // spelling is refused or never connected to.
 TEST_F(Hostile, LoopbackPushEndpointsInEverySpelling) {

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <set>
 
 
 #include "core/position.h"
@@ -577,6 +578,36 @@ TEST_F(Limits, ASeatKeepsItsNewestPushSubscriptions) {
   std::vector<webpush::Delivery> after;
   hub_->set_push("KEY", [&](webpush::Delivery d) { after.push_back(std::move(d)); }, false);
   EXPECT_EQ(subscribe(99), 200);
+}
+
+// Round 2, 1: a seat's subscriptions are at four push services at most (a
+// new service replaces the oldest subscription at another), so that one
+// seat cannot spread its pushes over many services that hang.
+TEST_F(Limits, ASeatUsesAtMostFourPushServices) {
+  table(R"(,"mode":"turn")");
+  std::vector<webpush::Delivery> pushes;
+  hub_->set_push("KEY", [&](webpush::Delivery d) { pushes.push_back(std::move(d)); }, false);
+  webpush::KeyPair ua = webpush::KeyPair::generate();
+  auto subscribe = [&](const std::string& endpoint) {
+    json::object req{{"subscription", json::object{{"endpoint", endpoint},
+                                                   {"keys", json::object{{"p256dh", webpush::b64url_encode(ua.public_raw())},
+                                                                         {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
+                     {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}};
+    clock_ += 1000;
+    return hub_->push_subscribe(json::serialize(req), "10.0.0.2").status;
+  };
+  // Three browsers at the first service, then one at each of six more.
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(subscribe("https://push0.example.net/s/" + std::to_string(i)), 200);
+  for (int k = 1; k <= 6; ++k) EXPECT_EQ(subscribe("https://push" + std::to_string(k) + ".example.net/s/x"), 200);
+  auto host = connect(host_);
+  hub_->on_message(host, R"({"t":"start"})");
+  clock_ += 100;
+  if (pushes.empty()) hub_->on_message(host, R"({"t":"move","move":"e3e4","v":0})");
+  std::set<std::string> services;
+  for (const auto& d : pushes) services.insert(webpush::origin_of(d.to.endpoint));
+  EXPECT_EQ(services, (std::set<std::string>{"https://push3.example.net", "https://push4.example.net",
+                                             "https://push5.example.net", "https://push6.example.net"}));
+  EXPECT_EQ(pushes.size(), 4u);
 }
 
 TEST(CpuPool, ServesTheOwnerServedLeastRecentlyFirst) {

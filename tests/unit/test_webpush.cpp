@@ -1305,7 +1305,7 @@ TEST(Sender, TarpitsDoNotHoldUpOthers) {
   EXPECT_EQ(log.dones().size(), 1u);  // cut, not reported
 }
 
-TEST(Sender, OnePushServiceGetsAtMostItsShareOfTheSlots) {
+TEST(Sender, AServiceThatNeverAnsweredGetsOneRequestAtATime) {
   Tarpit pit;
   ASSERT_TRUE(pit.ok());
   PushReceiver rx;
@@ -1317,14 +1317,68 @@ TEST(Sender, OnePushServiceGetsAtMostItsShareOfTheSlots) {
   o.max_parallel = 8;
   o.max_per_origin = 3;
   Sender sender(KeyPair::generate(), o, log.on_gone(), log.on_done());
-  // Ten subscriptions on one service that never answers...
+  // Ten subscriptions on one service that has not answered yet...
   for (int i = 0; i < 10; ++i) sender.send(message(subscribe(pit.url() + std::to_string(i), b), "{}"));
-  ASSERT_TRUE(pit.wait_accepted(3, std::chrono::milliseconds(kWait)));
-  // ...hold three requests, not all eight slots, and another service is served at once.
+  ASSERT_TRUE(pit.wait_accepted(1, std::chrono::milliseconds(kWait)));
+  // ...hold one request, not its three, and another service is served at once.
   sender.send(message(subscribe(rx.url(), b), "{}"));
   ASSERT_TRUE(rx.wait_for(1, std::chrono::milliseconds(kWait)));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  EXPECT_EQ(pit.accepted(), 3u);
+  EXPECT_EQ(pit.accepted(), 1u);
+}
+
+// Round 2, 1: tarpits at eight services (three subscriptions each) hold one
+// request each, not every slot: another service is served at once.
+TEST(Sender, TarpitsAtManyServicesLeaveSlotsForOthers) {
+  Tarpit pits[8];
+  PushReceiver rx;
+  Log log;
+  std::mt19937 rng(34);
+  Browser b(rng);
+  SenderOptions o;  // the default timeouts and slots
+  o.allow_private = true;
+  auto sender = std::make_unique<Sender>(KeyPair::generate(), o, log.on_gone(), log.on_done());
+  for (auto& pit : pits) {
+    ASSERT_TRUE(pit.ok());
+    for (int k = 0; k < 3; ++k) sender->send(message(subscribe(pit.url() + std::to_string(k), b), "{}"));
+  }
+  for (auto& pit : pits) ASSERT_TRUE(pit.wait_accepted(1, std::chrono::milliseconds(kWait)));
+  const auto start = std::chrono::steady_clock::now();
+  sender->send(message(subscribe(rx.url(), b), "{}"));
+  ASSERT_TRUE(rx.wait_for(1, std::chrono::milliseconds(kWait)));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  for (auto& pit : pits) EXPECT_EQ(pit.accepted(), 1u);
+  sender.reset();
+}
+
+// Round 2, 1: a service whose requests keep failing rests: after
+// `backoff_after` failures in a row nothing more is sent to it for a while,
+// while others are served.
+TEST(Sender, AServiceThatKeepsFailingRests) {
+  Tarpit pit;
+  ASSERT_TRUE(pit.ok());
+  PushReceiver rx;
+  Log log;
+  std::mt19937 rng(35);
+  Browser b(rng);
+  SenderOptions o = fast_options();
+  o.timeout_ms = 200;
+  o.connect_timeout_ms = 200;
+  o.max_attempts = 1;
+  o.backoff_after = 2;
+  o.origin_backoff_ms = 60000;
+  auto sender = std::make_unique<Sender>(KeyPair::generate(), o, log.on_gone(), log.on_done());
+  for (int i = 0; i < 5; ++i) sender->send(message(subscribe(pit.url() + std::to_string(i), b), "{}"));
+  ASSERT_TRUE(eventually([&] { return log.dones().size() >= 2; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  EXPECT_EQ(pit.accepted(), 2u) << "a third request went to a service that failed twice";
+  EXPECT_EQ(log.dones().size(), 2u);
+  for (const auto& d : log.dones()) EXPECT_EQ(d.status, 0);
+  sender->send(message(subscribe(rx.url(), b), "{}"));
+  ASSERT_TRUE(rx.wait_for(1, std::chrono::milliseconds(kWait)));
+  EXPECT_FALSE(sender->wait_idle(50));  // the resting service's deliveries wait
+  sender.reset();
 }
 
 TEST(Sender, ARetryWaitingHoldsNoSlot) {
@@ -1366,20 +1420,20 @@ TEST(Sender, OneSlotStillDeliversEverything) {
 }
 
 TEST(Sender, TurnsAwayDeliveriesPastMaxQueue) {
-  Tarpit pit;
-  ASSERT_TRUE(pit.ok());
+  Tarpit pit, pit2;  // two services: one that never answered gets one request at a time
+  ASSERT_TRUE(pit.ok() && pit2.ok());
   Log log;
   std::mt19937 rng(33);
   Browser b(rng);
   SenderOptions o = fast_options();
   o.max_queue = 3;
-  o.max_parallel = 2;  // one of the three waits in the queue, two are in flight
+  o.max_parallel = 4;  // two for services not yet heard from: one of the three waits, two are in flight
   o.timeout_ms = 120000;
   o.connect_timeout_ms = 120000;
   auto sender = std::make_unique<Sender>(KeyPair::generate(), o, log.on_gone(), log.on_done());
-  auto endpoint = [&](int i) { return pit.url() + "/" + std::to_string(i); };
+  auto endpoint = [&](int i) { return (i % 2 ? pit2 : pit).url() + "/" + std::to_string(i); };
   for (int i = 0; i < 3; ++i) sender->send(message(subscribe(endpoint(i), b), "{}"));
-  ASSERT_TRUE(pit.wait_accepted(2, std::chrono::milliseconds(kWait)));
+  ASSERT_TRUE(pit.wait_accepted(1, std::chrono::milliseconds(kWait)) && pit2.wait_accepted(1, std::chrono::milliseconds(kWait)));
   for (int i = 3; i < 5; ++i) sender->send(message(subscribe(endpoint(i), b), "{}"));
   ASSERT_TRUE(eventually([&] { return log.dones().size() >= 2; }));
   const auto dones = log.dones();
@@ -1390,7 +1444,7 @@ TEST(Sender, TurnsAwayDeliveriesPastMaxQueue) {
     EXPECT_EQ(dones[i].attempts, 0);
   }
   EXPECT_FALSE(sender->wait_idle(50));  // the first three are still pending
-  EXPECT_EQ(pit.accepted(), 2u);
+  EXPECT_EQ(pit.accepted() + pit2.accepted(), 2u);
   const auto stopping = std::chrono::steady_clock::now();
   sender.reset();
   EXPECT_LT(std::chrono::steady_clock::now() - stopping, std::chrono::seconds(20));

@@ -747,6 +747,7 @@ struct Sender::Impl {
     std::string origin;  // the push service's
     int64_t retry_after_s = -1;
     bool refused = false;  // the address check refused one of its connections
+    bool doubtful = false;  // counted among the doubtful services' requests
   };
 
   KeyPair vapid;
@@ -767,18 +768,56 @@ struct Sender::Impl {
   CURLM* multi = nullptr;
   std::map<CURL*, std::unique_ptr<Transfer>> flying;  // the sender's thread only
   std::map<std::string, size_t> flying_to;  // requests in flight per push service (origin); same thread
+  // What the sender knows of each push service (same thread).
+  struct Service {
+    bool answered = false;  // has answered a request well
+    int failures = 0;       // requests that failed in a row
+    Clock::time_point rested;  // backed off until then
+  };
+  std::map<std::string, Service> services;
+  size_t doubtful_flying = 0;  // requests in flight to doubtful services
+  bool doubtful(const std::string& origin) const {
+    auto it = services.find(origin);
+    return it == services.end() || !it->second.answered || it->second.failures > 0;
+  }
+  // How many requests this service may have in flight now (0 while it rests).
+  size_t allowance(const std::string& origin, Clock::time_point now) const {
+    auto it = services.find(origin);
+    if (it != services.end() && it->second.rested > now) return 0;
+    return doubtful(origin) ? 1 : options.max_per_origin;
+  }
+  // A request to `origin` ended: answered well (true) or failed.
+  void heard(const std::string& origin, bool well) {
+    Service& s = services[origin];
+    if (well) {
+      s = Service{true, 0, {}};
+      return;
+    }
+    if (++s.failures >= options.backoff_after) {
+      const int extra = std::min(s.failures - options.backoff_after, 16);
+      const int64_t ms = std::min<int64_t>(options.origin_backoff_ms << extra, std::max<int64_t>(options.max_retry_wait_ms, 1));
+      s.rested = Clock::now() + std::chrono::milliseconds(ms);
+    }
+    if (services.size() > 10000) {  // forget services that answered well and are idle
+      for (auto it = services.begin(); it != services.end();)
+        it = !flying_to.count(it->first) && it->second.failures == 0 ? services.erase(it) : std::next(it);
+    }
+  }
   std::thread thread;
 
   void run();
   void start(Job job);
   void complete(std::unique_ptr<Transfer> t, CURLcode result);
   int sleep_ms();
-  // Whether a request to this job's push service may start now: each
-  // service gets at most max_per_origin of the slots, so that one service
-  // (a tarpit, or many subscriptions on one host) cannot take them all.
-  bool may_start(const Job& job) const {
-    auto it = flying_to.find(origin_of(job.d.to.endpoint));
-    return it == flying_to.end() || it->second < options.max_per_origin;
+  // Whether a request to this job's push service may start now: within its
+  // allowance, and a doubtful service only while the doubtful ones hold less
+  // than half the slots (`picked`: those chosen in this round, not yet
+  // flying).
+  bool may_start(const std::string& origin, Clock::time_point now, size_t picked = 0, size_t doubtful_picked = 0) const {
+    auto f = flying_to.find(origin);
+    const size_t busy = (f == flying_to.end() ? 0 : f->second) + picked;
+    if (busy >= allowance(origin, now)) return false;
+    return !doubtful(origin) || doubtful_flying + doubtful_picked < std::max<size_t>(1, options.max_parallel / 2);
   }
   static curl_socket_t open_socket(void* transfer, curlsocktype, curl_sockaddr* address);
 
@@ -811,16 +850,16 @@ void Sender::Impl::run() {
       reporting = away.size();
       const auto now = Clock::now();
       std::map<std::string, size_t> picked;  // per origin, in this round
+      size_t doubtful_picked = 0;
       for (auto it = queue.begin();
            it != queue.end() && it->first <= now && flying.size() + due.size() < options.max_parallel;) {
         const std::string origin = origin_of(it->second.d.to.endpoint);
-        auto f = flying_to.find(origin);
-        size_t busy = (f == flying_to.end() ? 0 : f->second) + picked[origin];
-        if (busy >= options.max_per_origin) {
-          ++it;  // waits for one of its service's requests to end
+        if (!may_start(origin, now, picked[origin], doubtful_picked)) {
+          ++it;  // waits for one of its service's requests to end, or its rest
           continue;
         }
         ++picked[origin];
+        if (doubtful(origin)) ++doubtful_picked;
         due.push_back(std::move(it->second));
         it = queue.erase(it);
       }
@@ -849,6 +888,7 @@ void Sender::Impl::run() {
       std::unique_ptr<Transfer> t = std::move(it->second);
       flying.erase(it);
       if (auto f = flying_to.find(t->origin); f != flying_to.end() && --f->second == 0) flying_to.erase(f);
+      if (t->doubtful) --doubtful_flying;
       curl_multi_remove_handle(multi, h);
       complete(std::move(t), result);
       completed = true;
@@ -872,13 +912,19 @@ int Sender::Impl::sleep_ms() {
   if (!turned_away.empty()) return 0;
   if (flying.size() >= options.max_parallel) return kLongest;
   // The first job whose service has a free place; the others wait for a
-  // request to end, which wakes the poll anyway.
+  // request to end, which wakes the poll anyway, or for their service's rest
+  // to end.
+  const auto now = Clock::now();
+  int64_t wait = kLongest;
   for (const auto& [at, job] : queue) {
-    if (!may_start(job)) continue;
-    const auto wait = std::chrono::ceil<std::chrono::milliseconds>(at - Clock::now()).count();
-    return static_cast<int>(std::clamp<int64_t>(wait, 0, kLongest));
+    const std::string origin = origin_of(job.d.to.endpoint);
+    if (auto s = services.find(origin); s != services.end() && s->second.rested > now)
+      wait = std::min<int64_t>(wait, std::chrono::ceil<std::chrono::milliseconds>(s->second.rested - now).count());
+    if (!may_start(origin, now)) continue;
+    wait = std::min<int64_t>(wait, std::chrono::ceil<std::chrono::milliseconds>(at - now).count());
+    break;
   }
-  return kLongest;
+  return static_cast<int>(std::clamp<int64_t>(wait, 0, kLongest));
 }
 
 // Opens a connection's socket only when its address passes
@@ -976,6 +1022,8 @@ void Sender::Impl::start(Job job) {
   if (curl_multi_add_handle(multi, h) != CURLM_OK) return complete(std::move(t), CURLE_FAILED_INIT);
   t->origin = origin_of(d.to.endpoint);
   ++flying_to[t->origin];
+  t->doubtful = doubtful(t->origin);
+  if (t->doubtful) ++doubtful_flying;
   flying.emplace(h, std::move(t));
 }
 
@@ -984,6 +1032,7 @@ void Sender::Impl::complete(std::unique_ptr<Transfer> t, CURLcode result) {
   Job& job = t->job;
   long status = 0;
   if (result == CURLE_OK) curl_easy_getinfo(t->easy.get(), CURLINFO_RESPONSE_CODE, &status);
+  if (!t->refused && !t->origin.empty()) heard(t->origin, status != 0 && status != 429 && status < 500);
   if (status == 404 || status == 410) {
     try {
       if (on_gone) on_gone(job.d.to.endpoint);

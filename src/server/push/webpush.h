@@ -99,9 +99,17 @@ struct SenderOptions {
   int64_t first_retry_ms = 2000;  // then multiplied by `backoff` each time
   double backoff = 4.0;
   long timeout_ms = 5000;          // per request, from start to answer
-  long connect_timeout_ms = 3000;  // per request, to open the connection
+  long connect_timeout_ms = 2000;  // per request, to open the connection
   size_t max_parallel = 32;        // requests in flight at once
-  size_t max_per_origin = 4;       // of them, to one push service (origin)
+  size_t max_per_origin = 4;       // of them, to one push service (origin) that answers well
+  // A push service that has not answered yet, or whose last request failed
+  // (no answer in time, 429 or 5xx), is doubtful: it gets one request at a
+  // time, and the doubtful ones together at most half the slots, so that
+  // tarpits at many origins cannot take every slot. After `backoff_after`
+  // failures in a row it gets none for a while (`origin_backoff_ms`,
+  // doubling with each further failure, at most max_retry_wait_ms).
+  int backoff_after = 3;
+  int64_t origin_backoff_ms = 30000;
   int64_t max_retry_wait_ms = 10 * 60 * 1000;  // the longest wait before a retry, Retry-After included
   // Deliveries not yet finished (waiting, in flight or waiting for a retry);
   // past it, send() turns new ones away (on_done with status 0, attempts 0).
@@ -120,7 +128,7 @@ struct SenderOptions {
 
 // Delivers on its own thread, up to max_parallel requests at once, so that a
 // push service that accepts a connection and never answers holds up only its
-// own deliveries. Answers 201/200/202 are success; 404 and 410 mean the
+// own deliveries (see SenderOptions for how slots are shared among services). Answers 201/200/202 are success; 404 and 410 mean the
 // subscription is gone (on_gone is called, no retry); 429, 5xx and network
 // failures are retried with backoff (honouring Retry-After), a retry waiting
 // without holding a request slot; other 4xx answers, and endpoints whose

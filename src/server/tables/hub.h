@@ -88,6 +88,7 @@ struct HubLimits {
   size_t cpu_queue_per_address = 8; // the same, for one address's searches
   int subscribe_per_minute = 20;    // push subscription requests
   size_t subscriptions_per_seat = 10;  // push subscriptions (browsers) per seat
+  size_t push_services_per_seat = 4;  // distinct push services (origins) among them
   int64_t presence_delay_ms = 200;  // players online and spectator counts go out at most this often
   bool cpu_pause = true;            // the low levels answer after a short, human-like pause
   int64_t table_idle_ms = 5 * 60 * 1000;  // a table nobody is at leaves memory after this long

@@ -203,6 +203,23 @@ HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
         list.erase(oldest);
         same = list.end();
       }
+      // ... at a few push services: browsers use a handful, and more only
+      // spread one seat's pushes over more services that may hang. A new
+      // service past the cap replaces the oldest subscription at another.
+      auto elsewhere = [&](const SubscriptionRecord& s) { return mine(s) && webpush::origin_of(s.endpoint) != origin; };
+      for (;;) {
+        std::set<std::string> services{origin};
+        for (const SubscriptionRecord& s : list)
+          if (mine(s)) services.insert(webpush::origin_of(s.endpoint));
+        if (!limits_.push_services_per_seat || services.size() <= limits_.push_services_per_seat) break;
+        auto oldest = std::find_if(list.begin(), list.end(), elsewhere);
+        for (auto it = oldest; it != list.end(); ++it)
+          if (elsewhere(*it) && it->created_at < oldest->created_at) oldest = it;
+        store_.remove_seat_subscription(oldest->endpoint, code, seat);
+        list.erase(oldest);
+        same = std::find_if(list.begin(), list.end(),
+                            [&](const SubscriptionRecord& s) { return s.endpoint == endpoint && s.seat == seat; });
+      }
       store_.add_subscription(rec);
     } catch (const std::exception& e) {
       return storage_failed(e);

@@ -70,6 +70,32 @@ bool apply_action(LiveGame& g, const std::string& action, Why error) {
   return true;
 }
 
+namespace {
+
+// The moves each seat made in a game of `moves` moves whose first was
+// `first`'s.
+void own_moves(int moves, Color first, int white_seat, int out[2]) {
+  const int by_first = (moves + 1) / 2, by_second = moves / 2;
+  const int first_seat = first == WHITE ? white_seat : 1 - white_seat;
+  out[first_seat] = by_first;
+  out[1 - first_seat] = by_second;
+}
+
+}  // namespace
+
+int Party::own_moves_in_a_finished_game(int seat) const {
+  if (seat < 0 || seat > 1) return 0;
+  int best = finished_moves_[seat];
+  if (game_ && game_->game.over()) {
+    const int moves = int(game_->san.size());
+    const Color now = game_->game.position().side_to_move();
+    int mine[2];
+    own_moves(moves, moves % 2 == 0 ? now : Color(1 - now), game_->white_seat, mine);
+    best = std::max(best, mine[seat]);
+  }
+  return best;
+}
+
 bool cpu_to_act(const LiveGame& g, int cpu_level) {
   if (!cpu_level || g.game.over()) return false;
   const bool offered = g.game.draw_offer() && g.seat_of(*g.game.draw_offer()) == 0;
@@ -82,6 +108,18 @@ Party Party::from_record(const PartyData& data) {
   for (const SeatRecord& s : data.seats) {
     if (s.seat != int(p.seats_.size())) break;
     p.seats_.push_back(Seat{s.name, s.token_hash, 0});
+  }
+  // Every game before the last one ended (a table begins its next game only
+  // then): the moves each seat made in them.
+  for (size_t i = 0; i + 1 < data.games.size(); ++i) {
+    const GameRecord& g = data.games[i];
+    const int moves = int(std::count_if(g.actions.begin(), g.actions.end(),
+                                        [](const ActionRecord& a) { return is_move_action(a.action); }));
+    const size_t side = g.start_fen.find(' ');
+    const Color first = side != std::string::npos && g.start_fen.compare(side, 3, " b ") == 0 ? BLACK : WHITE;
+    int mine[2];
+    own_moves(moves, first, g.white_seat, mine);
+    for (int s = 0; s < 2; ++s) p.finished_moves_[s] = std::max(p.finished_moves_[s], mine[s]);
   }
   if (!data.games.empty()) {
     const GameRecord& rec = data.games.back();
@@ -216,6 +254,7 @@ LiveGame Party::fresh_game(int number) const {
 }
 
 void Party::now_playing(LiveGame game, int64_t at) {
+  for (int s = 0; s < 2; ++s) finished_moves_[s] = own_moves_in_a_finished_game(s);  // the game that ends here
   record_.rematch_offer = -1;
   record_.rematch_declined_by = -1;
   game_ = std::move(game);

@@ -102,6 +102,9 @@ class Party {
   const std::vector<Seat>& seats() const { return seats_; }
   std::vector<Seat>& seats() { return seats_; }
   const std::optional<LiveGame>& game() const { return game_; }
+  // The most moves `seat` made itself in one finished game of this table
+  // (0 before any game ended): how much of a game its player really played.
+  int own_moves_in_a_finished_game(int seat) const;
   // Open connections without a seat (kept by the hub), and the names those
   // that gave one go by (a name may be there more than once).
   int spectators = 0;
@@ -212,6 +215,7 @@ class Party {
   int64_t last_present_ = 0;  // in memory only
   std::vector<Seat> seats_;
   std::optional<LiveGame> game_;
+  int finished_moves_[2] = {0, 0};  // own_moves_in_a_finished_game, games before the current one
 };
 
 // "2026-11-30T02:20:39Z" for a time in ms since the epoch.
