@@ -326,7 +326,9 @@ int main(int argc, char** argv) {
   serveCmd->add_flag("--push-allow-http", so.push_allow_http,
                      "accept plain-http push endpoints and deliver to loopback and private addresses (for tests)");
   serveCmd->add_flag("--test-clock", so.test_clock, "let POST /api/test/clock move the server's clock (for tests)");
-  serveCmd->add_option("--cpu-threads", so.cpu_threads, "threads searching CPU moves (default 1)")
+  serveCmd->add_option("--cpu-threads", so.cpu_threads,
+                       "threads searching CPU moves (default: the cores left after the network threads and the hub's, "
+                       "at least 1)")
       ->check(CLI::Range(1, 64));
   // Budgets against hostile clients; 0 is unlimited for each.
   const auto nonNegative = CLI::Range(0, 1 << 30);

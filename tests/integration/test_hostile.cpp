@@ -692,6 +692,64 @@ TEST_F(Hostile, CpuFloodDoesNotStarveOthers) {
   expect_still_serves(v);
 }
 
+// Round 2, 7. Twenty level-8 CPU tables from ten addresses (two each, within
+// the limits), kept searching; a newcomer's level-8 table still answers its
+// first move within three seconds: searches are taken address by address,
+// and their time is divided when many wait.
+TEST_F(Hostile, CpuFloodFromManyAddressesLeavesANewcomerItsReply) {
+  ASSERT_TRUE(start());
+  std::vector<std::tuple<std::string, std::string, std::string>> tables;  // code, token, address
+  for (int a = 0; a < 10; ++a)
+    for (int k = 0; k < 2; ++k) {
+      const std::string address = "127.0.0." + std::to_string(40 + a);
+      Reply r = request(port(), http::verb::post, "/api/parties", R"({"name":"Greedy","cpu":8})", from(address));
+      ASSERT_EQ(r.status, 201) << json::serialize(r.body);
+      tables.emplace_back(str(r.body, "code"), str(r.body, "token"), address);
+    }
+  std::atomic<bool> stop{false};
+  std::atomic<int> attackerMoves{0};
+  std::thread attacker([&] {
+    std::vector<std::unique_ptr<WsClient>> clients;
+    for (const auto& [code, token, address] : tables) {
+      WsOptions wo;
+      wo.from = address;
+      clients.push_back(std::make_unique<WsClient>(port(), wo));
+      clients.back()->send({{"t", "hello"}, {"code", code}, {"token", token}});
+    }
+    for (auto until = Clock::now() + 40s; !stop && Clock::now() < until;)
+      for (auto& c : clients) {
+        json::value m = c->next(5ms);
+        if (m.is_null() || field(m, "t") != "state") continue;
+        if (field(m, "result") != "*") {
+          c->send({{"t", "rematch"}});
+          continue;
+        }
+        const json::array& legal = m.at("legal").as_array();
+        if (field(m, "turn") != "w" || legal.empty()) continue;
+        c->send({{"t", "move"}, {"v", m.at("v")}, {"move", legal[0]}});
+        ++attackerMoves;
+      }
+  });
+  std::this_thread::sleep_for(2s);  // every attacker table has a search queued or running
+  Reply mine = request(port(), http::verb::post, "/api/parties", R"({"name":"Somchai","cpu":8})");
+  EXPECT_EQ(mine.status, 201) << json::serialize(mine.body);
+  if (mine.status == 201) {
+    WsClient me(port());
+    me.send({{"t", "hello"}, {"code", str(mine.body, "code")}, {"token", str(mine.body, "token")}});
+    EXPECT_FALSE(me.wait_for("state", at_version(0)).is_null());
+    me.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}});
+    auto moved = Clock::now();
+    json::value reply = me.wait_for("state", at_version(2), 30s);
+    EXPECT_FALSE(reply.is_null());
+    const auto waited = ms_since(moved);
+    std::cout << "the newcomer's level-8 reply came after " << waited << " ms\n";
+    EXPECT_LT(waited, 3000) << "ms until the CPU answered, beside twenty searching tables";
+  }
+  stop = true;
+  attacker.join();
+  EXPECT_GE(attackerMoves.load(), 20) << "the attackers' tables did not keep the CPU busy";
+}
+
 // 10. Push endpoints that accept and never answer hold up nobody else: a
 // normal push service still gets its push within two seconds.
 TEST_F(Hostile, PushTarpitsDoNotDelayOthers) {

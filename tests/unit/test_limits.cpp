@@ -610,6 +610,19 @@ TEST_F(Limits, ASeatUsesAtMostFourPushServices) {
   EXPECT_EQ(pushes.size(), 4u);
 }
 
+// Round 2, 7: under load a search's time is divided by one plus the
+// searches waiting per thread, never below 0.2 s (or its own cap).
+TEST(CpuPool, ASearchsTimeIsDividedWhenManyWait) {
+  EXPECT_EQ(CpuPool::budget_ms(1500, 0, 1), 1500);
+  EXPECT_EQ(CpuPool::budget_ms(1500, 2, 1), 500);
+  EXPECT_EQ(CpuPool::budget_ms(1500, 2, 2), 750);
+  EXPECT_EQ(CpuPool::budget_ms(1500, 1, 2), 1500);  // less than one waiting per thread
+  EXPECT_EQ(CpuPool::budget_ms(1500, 19, 1), CpuPool::MIN_SHARED_MS);
+  EXPECT_EQ(CpuPool::budget_ms(100, 19, 1), 100);
+  EXPECT_EQ(CpuPool::budget_ms(1500, size_t(1) << 40, 1), CpuPool::MIN_SHARED_MS);
+  EXPECT_EQ(CpuPool::budget_ms(1500, 5, 0), 250);  // no threads counts as one
+}
+
 TEST(CpuPool, ServesTheOwnerServedLeastRecentlyFirst) {
   CpuPool pool(1);
   std::mutex m;

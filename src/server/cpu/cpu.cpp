@@ -64,6 +64,12 @@ CpuJob CpuPool::take() {
   return job;
 }
 
+int CpuPool::budget_ms(int max_ms, size_t waiting, size_t threads) {
+  const size_t per_thread = waiting / std::max<size_t>(1, threads);
+  const int64_t shared = int64_t(max_ms) / int64_t(1 + std::min<size_t>(per_thread, 1u << 20));
+  return int(std::max<int64_t>(shared, std::min(max_ms, MIN_SHARED_MS)));
+}
+
 void CpuPool::run() {
   for (;;) {
     CpuJob job;
@@ -72,6 +78,7 @@ void CpuPool::run() {
       cv_.wait(lock, [this] { return stopping_ || !queues_.empty(); });
       if (stopping_) return;
       job = take();
+      job.max_ms = budget_ms(job.max_ms, pending_, threads_.size());
     }
     job.done(cpu_actions(job.position, job.level, job.max_ms, job.answer_offer, job.cpu));
   }

@@ -40,6 +40,12 @@ class CpuPool {
   // Searches waiting for a thread, in all and for one owner.
   size_t pending() const;
   size_t pending_for(const std::string& owner) const;
+  // A search's time when `waiting` searches wait for `threads` threads: its
+  // cap divided by one plus the searches waiting per thread, so that a
+  // newcomer's turn comes soon however many wait; never below MIN_SHARED_MS
+  // (or the cap, when smaller). The levels' depth limits still apply.
+  static int budget_ms(int max_ms, size_t waiting, size_t threads);
+  static constexpr int MIN_SHARED_MS = 200;
 
  private:
   void run();

@@ -1043,7 +1043,7 @@ int run_server(const ServerOptions& o) {
         return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count();
       },
-      o.cpu_threads);
+      o.cpu_threads > 0 ? o.cpu_threads : std::max(1, int(std::thread::hardware_concurrency()) - o.threads - 1));
   // The tables' actions are written by threads of their own, each with its
   // own connection, in batches (one commit each); a table's go to one of
   // them, in order. Declared after the hub's queue, which their answers go
