@@ -296,4 +296,30 @@ TEST_F(Lobby, BadSeeksAreRefusedAndAddressesAreLimited) {
   EXPECT_EQ(flood->last("error")["code"], "rate-limited");
 }
 
+// Round 2, 5: a pairing counts against both addresses' new tables, and an
+// address past that limit may not seek: pairing oneself (two browsers at one
+// address) makes no more tables than creating them.
+TEST_F(Lobby, APairingCountsAgainstTheCreationLimit) {
+  HubLimits limits;
+  limits.create_per_minute = 3;
+  hub_->set_limits(limits);
+  int paired = 0;
+  for (int i = 0; i < 4; ++i) {
+    auto a = client("10.0.0.7"), b = client("10.0.0.7");
+    say(a, seekMsg("A", "a" + std::to_string(i)));
+    say(b, seekMsg("B", "b" + std::to_string(i)));
+    paired += b->count("paired") > 0;
+    if (i == 1) {  // two pairings: four tables' worth from this address
+      EXPECT_EQ(hub_->create_party(R"({"name":"More"})", "10.0.0.7").status, 429);
+    }
+  }
+  EXPECT_EQ(paired, 2) << "pairings past the address's limit of new tables";
+  EXPECT_EQ(hub_->create_party(R"({"name":"Other"})", "10.0.0.6").status, 201);  // another address
+  clock_ += 61000;
+  auto a = client("10.0.0.7"), b = client("10.0.0.5");
+  say(a, seekMsg("A", "late-a"));
+  say(b, seekMsg("B", "late-b"));
+  EXPECT_EQ(b->count("paired"), 1u) << "the minute has passed";
+}
+
 }  // namespace

@@ -39,6 +39,11 @@ void Hub::seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std
     return send_error(*c, "", Error{ErrorCode::RateLimited, Msg::LimitSeekers});
   if (!seeks_.allow(c->ip, t, limits_.seek_per_minute))
     return send_error(*c, "", Error{ErrorCode::RateLimited, Msg::LimitSeeks});
+  // A pairing makes a table, and counts against the address's new tables
+  // (pair()): past that limit, an address waits its minute here too, so that
+  // pairing oneself makes no more tables than creating them.
+  if (!waiting && !creates_.allow(c->ip, t, limits_.create_per_minute, false))
+    return send_error(*c, "", Error{ErrorCode::RateLimited, Msg::LimitTables});
   c->greeted = true;  // a seeker has said who it is: the hello deadline does not apply
   if (shared() && seek_shared(c, wish, *name, browser, t, *queue)) return;
   uint64_t replaced = 0;
@@ -184,6 +189,7 @@ void Hub::pair(const Pairing& pairing) {
     }
     return;
   }
+  for (const Seek* s : seekers) creates_.allow(s->ip, t, limits_.create_per_minute);
   auto [it, _] = parties_.emplace(r.code, std::move(p));
   for (int seat = 0; seat < 2; ++seat) {
     json::object m{{"t", "paired"}, {"code", r.code}, {"token", tokens[seat]}, {"seat", seat},
