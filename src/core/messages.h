@@ -207,7 +207,7 @@ namespace makruk {
   X(AdminHidden, "admin.hidden", "'hidden' (true or false) is needed")                                             \
   X(RecommendStars, "recommend.stars", "stars must be 1 to 5")                                                     \
   X(RecommendToken, "recommend.token", "a player's token is needed")                                               \
-  X(RecommendTooEarly, "recommend.too-early", "recommend a game once one has ended")                               \
+  X(RecommendTooEarly, "recommend.too-early", "recommend a game once you have played one to its end ({moves} moves of your own)") \
   X(RecommendUnknown, "recommend.unknown", "no such recommendation")                                               \
   /* Web Push */                                                                                                   \
   X(PushUnavailable, "push.unavailable", "push notifications are not set up")                                      \

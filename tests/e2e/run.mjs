@@ -264,6 +264,14 @@ async function startedTable(optsA = DESKTOP, localeA = 'en-US', optsB = PHONE, l
   return { r, j, a, b };
 }
 
+/** A started table whose players have each made five moves (pawn pushes on the board): enough
+ *  of a game, once it ends, for a recommendation (the server asks five moves of one's own). */
+async function playedTable() {
+  const t = await startedTable();
+  for (const mv of ['a3a4', 'h6h5', 'b3b4', 'g6g5', 'c3c4', 'f6f5', 'd3d4', 'e6e5', 'h3h4', 'a6a5']) await playMove([t.a, t.b], mv);
+  return t;
+}
+
 /** Puts a seat from the API into a page's storage, the way the client keeps it. */
 async function adoptSeat(page, code, token, seat, name) {
   await page.goto(`${BASE}/`);
@@ -1190,7 +1198,7 @@ test('expiry: 45 days without a move end a turn-based table with no winner or lo
 // the helpers, and registers its tests with it.
 const H = {
   test, sleep, assert, until, newPage, shot, tid, kmNum, text, state, seatOf, myColor, waitV, squareXY, clickMove, dragMove, playMove,
-  apiCreate, apiJson, apiJoin, adoptSeat, startedTable, boardBox, checkNoOverflow, checkTapTargets, myGame, refreshMyGames,
+  apiCreate, apiJson, apiJoin, adoptSeat, startedTable, playedTable, boardBox, checkNoOverflow, checkTapTargets, myGame, refreshMyGames,
   startServer, stopServer, PHONE, DESKTOP, WHITE_MATE, BLACK_MATE, ART, ROOT, SLOW, ADMIN_SECRET,
   get BASE() { return BASE; },
   get browser() { return browser; },

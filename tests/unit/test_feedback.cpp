@@ -3,6 +3,8 @@
 // admin secret (status, reply, hiding), kept through a restart.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <boost/json.hpp>
 
 #include "fake_client.h"
@@ -176,11 +178,21 @@ TEST_F(Feedback, RecommendationsOnePerPlayerAfterAGameAndTheAverage) {
                            ip);
   };
   EXPECT_EQ(rec(host, 5).status, 409);  // no game has ended yet
-  auto player = std::make_shared<testing_helpers::FakeClient>();
+  auto player = std::make_shared<testing_helpers::FakeClient>(), other = std::make_shared<testing_helpers::FakeClient>();
   player->ip = "10.0.0.1";
+  other->ip = "10.0.0.2";
   hub_->on_message(player, R"({"t":"hello","code":")" + code + R"(","token":")" + host + R"("})");
+  hub_->on_message(other, R"({"t":"hello","code":")" + code + R"(","token":")" + guest + R"("})");
   hub_->on_message(player, R"({"t":"start"})");
-  hub_->on_message(player, R"({"t":"resign","v":0})");
+  // Five moves each (the host plays White), then the guest resigns: both
+  // really played. Four each would not do (below).
+  const char* moves[] = {"a3a4", "h6h5", "b3b4", "g6g5", "c3c4", "f6f5", "d3d4", "e6e5", "h3h4", "a6a5"};
+  for (int v = 0; v < 10; ++v) {
+    hub_->on_message(v % 2 ? other : player, json::serialize(json::object{{"t", "move"}, {"v", v}, {"move", moves[v]}}));
+    clock_ += 100;
+  }
+  ASSERT_EQ(player->last("state")["v"], 10) << json::serialize(player->last("error"));
+  hub_->on_message(other, R"({"t":"resign","v":10})");
   EXPECT_EQ(rec("00112233445566778899aabbccddeeff", 5).status, 403);  // not a seat of it
   EXPECT_EQ(rec(host, 0).status, 400);
   EXPECT_EQ(rec(host, 6).status, 400);
@@ -208,6 +220,65 @@ TEST_F(Feedback, RecommendationsOnePerPlayerAfterAGameAndTheAverage) {
   list = body(hub_->recommendations());
   EXPECT_EQ(list["count"], 1);
   EXPECT_DOUBLE_EQ(list["average"].as_double(), 5.0);
+}
+
+// Round 2, 4: a game resigned at once, or with fewer than five moves of
+// one's own, does not make a player able to recommend.
+TEST_F(Feedback, ARecommendationNeedsAGameReallyPlayed) {
+  json::object c = body(hub_->create_party(R"({"name":"Somchai","cpu":1})", "10.0.0.1"));
+  const std::string code(c["code"].as_string()), host(c["token"].as_string());
+  auto player = std::make_shared<testing_helpers::FakeClient>();
+  player->ip = "10.0.0.1";
+  hub_->on_message(player, R"({"t":"hello","code":")" + code + R"(","token":")" + host + R"("})");
+  hub_->on_message(player, R"({"t":"resign","v":0})");
+  ASSERT_NE(player->last("state")["result"], "*");
+  HttpReply r = hub_->recommend(
+      json::serialize(json::object{{"code", code}, {"token", host}, {"stars", 5}, {"lang", "en"}}), "10.0.0.1");
+  EXPECT_EQ(r.status, 409);
+  EXPECT_EQ(body(r)["msg"], "recommend.too-early");
+  EXPECT_EQ(body(r)["args"].at("moves"), 5);
+  EXPECT_EQ(body(hub_->recommendations())["count"], 0);
+}
+
+// Round 2, 4: a burst of recommendations moves the average by five at most
+// at once; the others are held until they are a day old.
+TEST_F(Feedback, ABurstOfRecommendationsIsHeldForADay) {
+  int tables = 0;
+  auto table = [&] {  // a table for each (a recommendation belongs to one)
+    const std::string ip = "10.1.0." + std::to_string(++tables);
+    return std::string(body(hub_->create_party(R"({"name":"P"})", ip))["code"].as_string());
+  };
+  // Four honest ones over the last week: 2 stars each.
+  for (int i = 0; i < 4; ++i) {
+    RecommendationRecord r;
+    r.code = table();
+    r.name = "Old";
+    r.variant = "makruk";
+    r.stars = 2;
+    r.lang = "en";
+    r.created_at = clock_ - (i + 2) * 86400000LL;
+    store_->put_recommendation(r);
+  }
+  // Thirty five-star ones in three seconds.
+  for (int i = 0; i < 30; ++i) {
+    RecommendationRecord r;
+    r.code = table();
+    r.name = "New";
+    r.variant = "makruk";
+    r.stars = 5;
+    r.lang = "en";
+    r.created_at = clock_ - 3000 + i * 100;
+    store_->put_recommendation(r);
+  }
+  json::object now = body(hub_->recommendations());
+  EXPECT_EQ(now["count"], 9);  // the four old ones and five of the burst
+  EXPECT_EQ(now["held"], 25);
+  EXPECT_DOUBLE_EQ(now["average"].as_double(), std::round((4 * 2 + 5 * 5) / 9.0 * 10) / 10);
+  EXPECT_EQ(now["items"].as_array().size(), 34u);  // all are listed
+  clock_ += 86400000LL;
+  json::object later = body(hub_->recommendations());
+  EXPECT_EQ(later["count"], 34);
+  EXPECT_EQ(later["held"], 0);
 }
 
 }  // namespace

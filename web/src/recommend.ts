@@ -1,9 +1,18 @@
 // Recommendations: after a finished game a player may recommend it (stars and a
 // short text, in their language); the home page shows the average and the newest.
-import { api, savedSeat, type Recommendation } from './api';
+import { api, savedSeat, type Color, type Recommendation } from './api';
 import { h, replace } from './dom';
 import { lang, t } from './i18n';
 import { errorText } from './ui';
+
+/** Moves of its own a player needs in a finished game to recommend it (the server's rule). */
+export const MOVES_TO_RECOMMEND = 5;
+
+/** The moves `side` made in a game of `moves` moves that ended with `turn` to move. */
+export function ownMoves(moves: number, turn: Color, side: Color): number {
+  const first: Color = moves % 2 === 0 ? turn : turn === 'w' ? 'b' : 'w';
+  return side === first ? Math.ceil(moves / 2) : Math.floor(moves / 2);
+}
 
 /** The stars as the pages show them: ★★★★☆ for 4. */
 export function starsText(n: number): string {

@@ -17,6 +17,10 @@ using namespace detail;
 namespace {
 
 constexpr size_t MAX_FEEDBACK_TEXT = 2000;  // characters (code points)
+constexpr int MOVES_TO_RECOMMEND = 5;       // own moves in a finished game
+constexpr int64_t HOUR_MS = 3600LL * 1000;
+constexpr int64_t RECOMMENDATION_HOLD_MS = 24 * HOUR_MS;
+constexpr long BURST_COUNTED = 5;  // recommendations counted at once within an hour
 
 json::object feedback_json(const FeedbackRecord& f) {
   auto or_null = [](const std::string& v) { return v.empty() ? json::value(nullptr) : json::value(v); };
@@ -147,8 +151,10 @@ HttpReply Hub::recommend(const std::string& body, const std::string& ip) {
   if (auto e = resolve_seats({{normalise_code(code), token}}, ip, seats, unknown)) return error_reply(*e);
   if (seats.empty()) return error_reply(Error{ErrorCode::Forbidden, Msg::TokenNoSeat});
   auto [p, seat] = seats.front();
-  const bool played = p->game() && (p->game()->game.over() || p->game()->number > 1);
-  if (!played) return error_reply(Error{ErrorCode::Conflict, Msg::RecommendTooEarly});
+  // Only a player who really played: a finished game at this table with a
+  // handful of moves of their own (against a person or the CPU alike).
+  if (p->own_moves_in_a_finished_game(seat) < MOVES_TO_RECOMMEND)
+    return error_reply(Error{ErrorCode::Conflict, {Msg::RecommendTooEarly, {{"moves", MOVES_TO_RECOMMEND}}}});
   RecommendationRecord r;
   r.code = p->code();
   r.seat = seat;
@@ -168,16 +174,33 @@ HttpReply Hub::recommend(const std::string& body, const std::string& ip) {
 
 HttpReply Hub::recommendations() {
   try {
-    // The average counts every visible one; the list shows the newest 50.
-    auto all = store_.list_recommendations(false, 100000);
+    // The list shows the newest 50 visible ones. The average resists bursts:
+    // of those less than a day old, at most BURST_COUNTED created within an
+    // hour count at once; the others are held until they are a day old (the
+    // maintainers may hide them meanwhile).
+    auto all = store_.list_recommendations(false, 100000);  // newest first
+    const int64_t t = now();
+    std::vector<int64_t> counted_young;  // creation times, oldest first
     double sum = 0;
+    size_t counted = 0, held = 0;
+    for (auto it = all.rbegin(); it != all.rend(); ++it) {
+      bool counts = t - it->created_at >= RECOMMENDATION_HOLD_MS;
+      if (!counts) {
+        const auto recent = std::count_if(counted_young.begin(), counted_young.end(),
+                                          [&](int64_t at) { return it->created_at - at < HOUR_MS; });
+        counts = recent < BURST_COUNTED;
+        if (counts) counted_young.push_back(it->created_at);
+      }
+      if (counts) sum += it->stars, ++counted;
+      else ++held;
+    }
     json::array items;
     for (const auto& r : all) {
-      sum += r.stars;
-      if (items.size() < 50) items.push_back(recommendation_json(r, false));
+      if (items.size() >= 50) break;
+      items.push_back(recommendation_json(r, false));
     }
-    json::object o{{"count", all.size()}, {"items", std::move(items)}};
-    o["average"] = all.empty() ? json::value(nullptr) : json::value(std::round(sum / double(all.size()) * 10) / 10);
+    json::object o{{"count", counted}, {"held", held}, {"items", std::move(items)}};
+    o["average"] = counted ? json::value(std::round(sum / double(counted) * 10) / 10) : json::value(nullptr);
     return reply(200, o);
   } catch (const std::exception& e) {
     return storage_failed(e);

@@ -3,7 +3,7 @@ export default function (H) {
   const { test, assert, until, newPage, shot, tid, text, state, PHONE } = H;
 
   test('recommend: after a finished game a player recommends it; the home page shows the average and the words', async () => {
-    const { a, b } = await H.startedTable();
+    const { a, b } = await H.playedTable();
     assert(!(await b.locator(tid('recommend')).isVisible()), 'nothing to recommend during the game');
     await a.click(tid('resign'));
     await a.click(tid('resign-dialog-yes'));
@@ -26,8 +26,19 @@ export default function (H) {
     assert((await text(h, `${tid('learn')} ${tid('recommendations')}`)).includes('A <i>lovely</i> game'), 'on the learn page');
   });
 
+  test('recommend: a game resigned before five moves of one\'s own offers nothing to recommend', async () => {
+    const { a, b } = await H.startedTable();
+    await a.click(tid('resign'));
+    await a.click(tid('resign-dialog-yes'));
+    await until('over on both', async () => (await state(a))?.reason === 'resignation' && (await state(b))?.reason === 'resignation');
+    assert(await b.locator(tid('recommend')).isHidden(), 'no recommendation card after a game not played');
+    assert(await a.locator(tid('recommend')).isHidden(), 'nor for the one who resigned');
+    await a.context().close();
+    await b.context().close();
+  });
+
   test('recommend: the maintainers hide a recommendation on /admin, the home page leaves it out, and Show brings it back', async () => {
-    const { r, j, a, b } = await H.startedTable();
+    const { r, j, a, b } = await H.playedTable();
     await a.click(tid('resign'));
     await a.click(tid('resign-dialog-yes'));
     await b.waitForSelector(`${tid('recommend')}:not([hidden])`);

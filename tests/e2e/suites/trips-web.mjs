@@ -232,7 +232,7 @@ export default function (H) {
 
   test('trips-web: on a phone "What players say" starts within the first two screens of the home page', async () => {
     // a recommendation to show
-    const { r, j, a, b } = await H.startedTable();
+    const { r, j, a, b } = await H.playedTable();
     await a.click(tid('resign'));
     await a.click(tid('resign-dialog-yes'));
     await until('over', async () => (await state(b))?.reason === 'resignation');

@@ -13,7 +13,7 @@ import { digits, lang, strings, t } from '../i18n';
 import { fillNotationPicker, labelCoords, moveNumber, moveText, onNotationChange, pieceLabels, script } from '../notation';
 import { BoardKeys } from '../boardkeys';
 import { QuickChat, phraseText } from '../quickchat';
-import { RecommendCard } from '../recommend';
+import { MOVES_TO_RECOMMEND, RecommendCard, ownMoves } from '../recommend';
 import { pieceSvg } from '../pieces';
 import { parsePlacement, START_FEN } from '../placement';
 import { rulesCore } from '../core';
@@ -403,8 +403,9 @@ export class GameView {
     else this.renderActions(me, over, expired);
     // Quick messages: between two people at the table (not spectators, not the CPU).
     this.chat.el.hidden = !me || !!party.cpu || expired || this.analysis;
-    // After a finished game, a player may recommend it.
-    this.recommend.show(!!me && s.result !== '*' && !expired && !this.analysis && !this.local);
+    // After a finished game in which they really played, a player may recommend it.
+    const played = !!me && ownMoves(s.moves.length, s.turn, me) >= MOVES_TO_RECOMMEND;
+    this.recommend.show(played && s.result !== '*' && !expired && !this.analysis && !this.local);
     this.renderMoves();
     this.renderMeta();
     this.renderTurnInfo(over);
