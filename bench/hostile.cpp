@@ -8,10 +8,13 @@
 //   hostile --port 8080 [--seconds 10] [--case NAME] [--server-pid PID] [--data DIR]
 //
 // Cases: baseline, ping-burst, idle, slow-readers, many-connections,
-// hello-flood, create-flood, cpu-flood, bad-http, long-record (default: all,
-// in turn). long-record needs the server's data folder (--data, its SQLite
-// database): it writes a 20,000-ply game there and fetches its record (JSON,
-// PGN, picture, page) from four connections in a loop.
+// hello-flood, create-flood, cpu-flood, bad-http, picture-flood, long-record (default: all,
+// in turn). long-record and picture-flood need the server's data folder
+// (--data, its SQLite database): long-record writes a 20,000-ply game there
+// and fetches its record (JSON, PGN, picture, page) from four connections in
+// a loop; picture-flood writes 180 short games, cycles through 120 of their
+// pictures from twelve connections, and has a bystander at another address
+// ask for a preview of one of the others every two seconds.
 // The case in place N of that list attacks from 127.0.N.2, 127.0.N.3, …, so
 // that what one case leaves in the server's per-address counts (open
 // connections, tables created in the last minute) does not hold back the
@@ -451,6 +454,8 @@ struct Attack {
   std::atomic<int> half_open{0};
   std::mutex mutex;
   std::map<int, long> statuses;             // HTTP answers (0: none)
+  std::map<int, long> previews;             // a bystander's link previews, by status
+  std::vector<double> preview_ms;           // and their times
   std::vector<std::shared_ptr<void>> held;  // connections kept open with nothing in flight
 
   Attack(int i, std::string code) : index(i), victim_code(std::move(code)) {}
@@ -479,6 +484,16 @@ struct Attack {
       s += s.empty() ? "HTTP" : ", HTTP";
       for (auto& [status, n] : statuses)
         s += " " + (status ? std::to_string(status) : "none") + ":" + std::to_string(n);
+    }
+    if (!previews.empty()) {
+      s += "; a bystander's previews";
+      for (auto& [status, n] : previews)
+        s += " " + (status ? std::to_string(status) : "none") + ":" + std::to_string(n);
+      std::vector<double> t = preview_ms;
+      std::sort(t.begin(), t.end());
+      char buf[96];
+      std::snprintf(buf, sizeof buf, ", p50 %.0f ms, max %.0f ms", t[t.size() / 2], t.back());
+      s += buf;
     }
     return s.empty() ? "-" : s;
   }
@@ -593,6 +608,45 @@ void bad_http(Attack& a, const asio::ip::address& from, int turn) {
   });
 }
 
+// Fetches `targets` in turn, over and over, on one connection.
+void http_cycle(Attack& a, std::shared_ptr<Http> h, std::shared_ptr<std::vector<std::string>> targets, size_t i) {
+  if (!a.step()) return;
+  const std::string request = "GET " + (*targets)[i % targets->size()] + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  h->exchange(request, [&a, h, targets, i](int status, std::string) {
+    a.count(status);
+    if (status) return http_cycle(a, h, targets, i + 1);
+    later(h->stream.get_executor(), 50ms, [&a, h, targets, i] { http_cycle(a, h, targets, i + 1); });
+  });
+}
+
+// A bystander at another address asks for the link preview of a game whose
+// picture was never drawn, every two seconds, on a new connection each time.
+void previews(Attack& a, const asio::ip::address& from, std::shared_ptr<std::vector<std::string>> ids, size_t i) {
+  if (i >= ids->size() || !a.step()) return;
+  auto h = std::make_shared<Http>(a.strand(), from);
+  const auto started = Clock::now();
+  h->exchange("GET /api/games/" + (*ids)[i] + ".png?size=card HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+              [&a, h, from, ids, i, started](int status, std::string) {
+                {
+                  std::lock_guard lock(a.mutex);
+                  ++a.previews[status];
+                  a.preview_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - started).count());
+                }
+                later(h->stream.get_executor(), 2s, [&a, from, ids, i] { previews(a, from, ids, i + 1); });
+              });
+}
+
+std::string long_game(int plies);
+
+// `n` short games written straight into the server's database (two plies
+// each); their public ids, or none without --data.
+std::vector<std::string> short_games(int n) {
+  std::vector<std::string> ids;
+  for (int i = 0; i < n; ++i) ids.push_back(long_game(2 + i % 2));
+  if (!ids.empty() && ids.front().empty()) ids.clear();
+  return ids;
+}
+
 // Writes an Ouk Chatrang game of `plies` knight moves out and back (legal
 // for ever in Ouk Chatrang) straight into the server's database; returns its
 // public id, or nothing without --data.
@@ -674,6 +728,19 @@ const std::vector<Case>& cases() {
       {"bad-http", 4,
        [](Attack& a) {
          for (int i = 0; i < 4; ++i) bad_http(a, a.from(i), i);
+       }},
+      {"picture-flood", 2,
+       [](Attack& a) {
+         // 12 connections from one address cycle through 120 games' pictures,
+         // none drawn before; a bystander at another address asks for new
+         // previews meanwhile.
+         auto games = short_games(180);
+         if (games.empty()) return void(std::fprintf(stderr, "picture-flood: no --data, no games\n"));
+         auto flood = std::make_shared<std::vector<std::string>>();
+         for (size_t i = 0; i < 120; ++i) flood->push_back("/api/games/" + games[i] + ".png" + (i % 2 ? "?size=card" : ""));
+         auto bystander = std::make_shared<std::vector<std::string>>(games.begin() + 120, games.end());
+         for (size_t i = 0; i < 12; ++i) http_cycle(a, std::make_shared<Http>(a.strand(), a.from(0)), flood, i * 10);
+         previews(a, a.from(1), bystander, 0);
        }},
       {"long-record", 2,
        [](Attack& a) {

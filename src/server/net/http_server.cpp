@@ -231,6 +231,8 @@ struct Context {
   AddressLimiter renders{};
   int renders_per_minute = 30;
   std::atomic<uint64_t> renders_asked{0};
+  std::mutex drawing_mutex;
+  std::map<std::string, int> drawing_for;  // pictures being drawn, by address
   // Games' records and snapshots: read from the store and made on threads of
   // their own, so that a long game's record holds up no table.
   asio::thread_pool readers{2};
@@ -558,6 +560,7 @@ awaitable<HttpReply> read_record(Context& ctx, std::string path, std::string ip)
 // page (/g/ID) with the preview's tags. The game is looked up on the readers'
 // threads; the picture is drawn on the painter's.
 constexpr int MAX_DRAWING = 8;  // pictures being drawn or waiting; more: 503
+constexpr int MAX_DRAWING_PER_ADDRESS = 2;  // of them, for one address; more: 429
 
 awaitable<std::variant<GameSnapshot, HttpReply>> read_snapshot(Context& ctx, std::string id, std::string ip) {
   co_return ctx.records.snapshot(id, ip);
@@ -588,6 +591,31 @@ awaitable<Response> serve_game_picture(Context& ctx, const Request& req, std::st
     if (!ctx.renders.allow(ip, now_ms, ctx.renders_per_minute)) {
       Response res = json_error(req, 429, "rate-limited", Msg::LimitPictures);
       res.set(http::field::retry_after, "60");
+      res.set(http::field::cache_control, "no-store");
+      co_return res;
+    }
+    // One address has at most MAX_DRAWING_PER_ADDRESS pictures drawn at once,
+    // so that its burst leaves the other places to others.
+    struct Mine {
+      Context& ctx;
+      const std::string& ip;
+      bool counted = false;
+      ~Mine() {
+        if (!counted) return;
+        std::lock_guard lock(ctx.drawing_mutex);
+        if (--ctx.drawing_for[ip] <= 0) ctx.drawing_for.erase(ip);
+      }
+    } mine{ctx, ip};
+    {
+      std::lock_guard lock(ctx.drawing_mutex);
+      int& n = ctx.drawing_for[ip];
+      mine.counted = n < MAX_DRAWING_PER_ADDRESS;
+      if (mine.counted) ++n;
+      else if (n == 0) ctx.drawing_for.erase(ip);
+    }
+    if (!mine.counted) {
+      Response res = json_error(req, 429, "rate-limited", Msg::LimitPictures);
+      res.set(http::field::retry_after, "2");
       res.set(http::field::cache_control, "no-store");
       co_return res;
     }
