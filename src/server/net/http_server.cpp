@@ -25,6 +25,7 @@
 #include "server/image/game_pictures.h"
 #include "server/metrics.h"
 #include "server/net/compress.h"
+#include "server/net/routes.h"
 #include "server/net/static_files.h"
 #include "server/tables/hub.h"
 #include "server/text.h"
@@ -399,20 +400,12 @@ std::optional<Response> framing_error(const Request& req) {
 
 // An error the network layer answers itself, with its message id as the hub's
 // errors have one: {"error", "code", "msg", "args"}.
-std::string error_json(std::string_view code, Msg message) {
-  const Message m(message);
-  std::string body = m.json();  // {"msg":…,"args":{}}; these English texts hold no quotes
-  body.insert(1, "\"error\":\"" + m.english() + "\",\"code\":\"" + std::string(code) + "\",");
-  return body;
-}
+using routes::error_json;
 
 Response json_error(const Request& req, int status, std::string_view code, Msg message) {
   return make_response(req, status, error_json(code, message), "application/json");
 }
 
-HttpReply error_body(int status, std::string_view code, Msg message) {
-  return HttpReply{status, error_json(code, message)};
-}
 
 // Whether the request's Accept-Encoding takes `coding` (named with q > 0, or
 // through "*" when not named).
@@ -484,51 +477,22 @@ Response serve_static(Context& ctx, const Request& req) {
   return res;
 }
 
-// Runs on the hub's thread (co_spawned there).
+// Runs on the hub's thread (co_spawned there): the route table finds the
+// hub's handler (routes.cpp).
 awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string target, std::string body, std::string ip,
                               std::string authorization = "") {
   const size_t q = target.find('?');
-  const std::string path = target.substr(0, q);
-  const std::string_view query = q == std::string::npos ? std::string_view() : std::string_view(target).substr(q + 1);
-  const std::string key = query_param(query, "k");
-  const std::string& base = ctx.public_url;
-  Hub& hub = ctx.hub;
-  if (path == "/api/parties") {
-    if (method != http::verb::post) co_return error_body(405, "bad-request", Msg::MethodRefused);
-    co_return hub.create_party(body, ip);
-  }
-  if (path == "/api/my-games" && method == http::verb::post) co_return hub.my_games(body, ip);
-  if (path == "/readyz") co_return hub.ready();
-  if (path == "/api/lobby" && method == http::verb::get) co_return hub.lobby();
-  if (path == "/api/feedback" && method == http::verb::post) co_return hub.feedback_post(body, ip);
-  if (path == "/api/feedback" && method == http::verb::get) co_return hub.feedback_list();
-  if (path == "/api/admin/feedback" && method == http::verb::get) co_return hub.admin_feedback_list(authorization, ip);
-  if (path == "/api/recommendations" && method == http::verb::post) co_return hub.recommend(body, ip);
-  if (path == "/api/recommendations" && method == http::verb::get) co_return hub.recommendations();
-  if (path == "/api/admin/recommendations" && method == http::verb::get)
-    co_return hub.admin_recommendations(authorization, ip);
-  if (path.rfind("/api/admin/recommendations/", 0) == 0 && method == http::verb::post)
-    co_return hub.admin_recommendation_update(path.substr(27), body, authorization, ip);
-  if (path.rfind("/api/admin/feedback/", 0) == 0 && method == http::verb::post)
-    co_return hub.admin_feedback_update(path.substr(20), body, authorization, ip);
-  if (path == "/api/push/key" && method == http::verb::get) co_return hub.push_key();
-  if (path == "/api/push/subscribe" && method == http::verb::post) co_return hub.push_subscribe(body, ip);
-  if (path == "/api/push/unsubscribe" && method == http::verb::post) co_return hub.push_unsubscribe(body);
-  if (path == "/api/test/clock" && method == http::verb::post && hub.test_clock_enabled())
-    co_return hub.advance_clock(body);
-  const std::string prefix = "/api/parties/";
-  if (path.rfind(prefix, 0) == 0) {
-    std::string rest = path.substr(prefix.size());
-    std::string code = rest.substr(0, rest.find('/'));
-    std::string tail = rest.substr(code.size());
-    code = normalise_code(std::move(code));
-    // A malformed code goes through the hub too, so it counts as a wrong guess.
-    if (tail.empty() && method == http::verb::get) co_return hub.get_party(code, ip, key, query_param(query, "proof"));
-    if (tail == "/join" && method == http::verb::post) co_return hub.join(code, body, ip);
-    if (tail == "/qr.svg" && method == http::verb::get) co_return hub.qr_svg(code, base, ip, key);
-    if (tail == "/event.ics" && method == http::verb::get) co_return hub.event_ics(code, base, ip, key);
-  }
-  co_return error_body(404, "not-found", Msg::NoEndpoint);
+  routes::ApiRequest r;
+  r.method = method == http::verb::get ? routes::Method::Get
+             : method == http::verb::post ? routes::Method::Post
+                                          : routes::Method::Other;
+  r.path = std::string_view(target).substr(0, q);
+  r.query = q == std::string::npos ? std::string_view() : std::string_view(target).substr(q + 1);
+  r.body = body;
+  r.ip = ip;
+  r.authorization = authorization;
+  r.base_url = ctx.public_url;
+  co_return routes::answer(ctx.hub, r);
 }
 
 // The operators' figures: the hub's (on its thread), then the network's.

@@ -1,0 +1,102 @@
+// The API's route table (server/net/routes.cpp): which handler answers a
+// method and path, its path parameters, and 404 against 405.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include "server/net/routes.h"
+#include "server/stores/store.h"
+#include "server/tables/hub.h"
+#include "temp_db.h"
+
+using namespace makruk;
+using namespace makruk::server;
+namespace json = boost::json;
+
+namespace {
+
+class Routes : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = open_sqlite_store(db_.path());
+    hub_ = std::make_unique<Hub>(*store_, [](std::function<void()> f) { f(); }, [] { return int64_t(1764460800000); });
+    hub_->load();
+  }
+  void TearDown() override {
+    hub_.reset();
+    store_.reset();
+    db_.clear();
+  }
+  HttpReply ask(routes::Method m, std::string_view target, std::string_view body = "") {
+    const size_t q = target.find('?');
+    routes::ApiRequest r;
+    r.method = m;
+    r.path = target.substr(0, q);
+    r.query = q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
+    r.body = body;
+    r.ip = "10.0.0.1";
+    r.base_url = "https://makruk.example";
+    return routes::answer(*hub_, r);
+  }
+  static std::string msg(const HttpReply& r) {
+    json::value v = json::parse(r.body);
+    return v.is_object() && v.as_object().contains("msg") ? std::string(v.at("msg").as_string()) : "";
+  }
+
+  testing_helpers::TempDb db_{"makruk-routes"};
+  std::unique_ptr<Store> store_;
+  std::unique_ptr<Hub> hub_;
+};
+
+using routes::Method;
+
+TEST_F(Routes, EachPathAndMethodFindsItsHandler) {
+  EXPECT_EQ(ask(Method::Get, "/api/lobby").status, 200);
+  EXPECT_EQ(ask(Method::Get, "/readyz").status, 200);
+  HttpReply created = ask(Method::Post, "/api/parties", R"({"name":"Somchai"})");
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string code(json::parse(created.body).at("code").as_string());
+  // The code in any case; a key in the query.
+  std::string lower = code;
+  for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+  HttpReply got = ask(Method::Get, "/api/parties/" + lower + "?x=1");
+  ASSERT_EQ(got.status, 200) << got.body;
+  EXPECT_EQ(json::parse(got.body).at("party").at("code").as_string(), code);
+  EXPECT_EQ(ask(Method::Post, "/api/parties/" + code + "/join", R"({"name":"Dara"})").status, 200);
+  EXPECT_EQ(ask(Method::Get, "/api/parties/" + code + "/qr.svg").content_type, "image/svg+xml");
+  EXPECT_EQ(ask(Method::Get, "/api/parties/" + code + "/event.ics").status, 404);  // no start time: the hub's answer
+  EXPECT_EQ(ask(Method::Get, "/api/feedback").status, 200);
+  EXPECT_EQ(ask(Method::Get, "/api/recommendations").status, 200);
+  EXPECT_EQ(ask(Method::Get, "/api/push/key").status, 503);  // no push set up here: the hub's answer
+}
+
+TEST_F(Routes, AWrongMethodIs405AndAnUnknownPath404) {
+  for (auto [m, target] : std::vector<std::pair<Method, std::string>>{{Method::Get, "/api/parties"},
+                                                                      {Method::Other, "/api/lobby"},
+                                                                      {Method::Post, "/api/lobby"},
+                                                                      {Method::Get, "/api/parties/ABCDEF/join"},
+                                                                      {Method::Get, "/api/push/subscribe"},
+                                                                      {Method::Get, "/api/admin/feedback/12"}}) {
+    HttpReply r = ask(m, target);
+    EXPECT_EQ(r.status, 405) << target;
+    EXPECT_EQ(msg(r), "request.method") << target;
+  }
+  for (const std::string target : {"/api/nothing", "/api/parties/ABCDEF/join/more", "/api", "/api/", "/api/lobby/",
+                                   "/api/admin/feedback/12/x", "//api/lobby", "api/lobby", ""}) {
+    HttpReply r = ask(Method::Get, target);
+    EXPECT_EQ(r.status, 404) << target;
+    EXPECT_EQ(msg(r), "request.no-endpoint") << target;
+  }
+  // A route whose feature is off answers as if it were not there.
+  EXPECT_EQ(ask(Method::Post, "/api/test/clock", R"({"advanceMs":1})").status, 404);
+  // Without an admin secret the maintainers' routes are not there either; the
+  // id is the path's parameter.
+  EXPECT_EQ(ask(Method::Post, "/api/admin/feedback/12", R"({"hidden":true})").status, 404);
+}
+
+TEST_F(Routes, AMalformedCodeGoesToTheHubAndCountsAsAWrongGuess) {
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(ask(Method::Get, "/api/parties/no-such-" + std::to_string(i)).status, 404);
+  EXPECT_EQ(ask(Method::Get, "/api/parties/").status, 429);  // an empty code too, once limited
+}
+
+}  // namespace
