@@ -340,6 +340,10 @@ int main(int argc, char** argv) {
   serveCmd->add_option("--hello-timeout-ms", so.hello_timeout_ms,
                        "close a WebSocket that has not joined a table by then (default 5000)")
       ->check(nonNegative);
+  serveCmd->add_option("--ws-idle-ms", so.ws_idle_ms,
+                       "close a WebSocket from which nothing came for this long, a ping included (pinged at half "
+                       "of it; default 60000)")
+      ->check(CLI::Range(1000, 3600000));
   serveCmd->add_option("--limit-create", so.limits.create_per_minute,
                        "tables one address may create a minute (default 10)")
       ->check(nonNegative);

@@ -1286,6 +1286,47 @@ TEST_F(Hostile, PictureFloodLeavesOthersTheirPreviews) {
   EXPECT_EQ(picture("", attacker).status, 429);
 }
 
+// Round 2, 5. A seeker must be present: a socket that seeks and then answers
+// nothing (not even a ping) leaves the queue within the idle time and is
+// never paired; a client that answers pings (as a page in the background
+// does) stays.
+TEST_F(Hostile, ASeekerThatAnswersNothingLeavesTheQueue) {
+  ASSERT_TRUE(start({"--ws-idle-ms", "2000"}));
+  RawWs silent;
+  ASSERT_TRUE(silent.open(port(), "127.0.0.30"));
+  silent.conn.send(ws_text_frame(R"({"t":"seek","name":"Bot","browser":"bot-browser","variant":"makruk"})"));
+  silent.frames += silent.conn.read(3s, "\"seeking\"");
+  ASSERT_NE(silent.frames.find("\"seeking\""), std::string::npos) << silent.frames;
+  WsOptions wo;
+  wo.from = "127.0.0.31";
+  WsClient present(port(), wo);  // reads all along: it answers the server's pings
+  // (Ouk Chatrang: not the bot's wish, so that the two are not paired now.)
+  present.send({{"t", "seek"}, {"name", "Somchai"}, {"browser", "b-present"}, {"variant", "ouk"}});
+  EXPECT_FALSE(present.wait_for("seeking").is_null());
+  EXPECT_EQ(request(port(), http::verb::get, "/api/lobby").body.at("waiting").as_int64(), 2);
+  // The silent one is closed (pinged after 1 s, closed after 2 s); the other
+  // stays in the queue.
+  bool ended = false;
+  // (The present client reads meanwhile, and so answers the pings: drain.)
+  for (auto deadline = Clock::now() + 6s; !ended && Clock::now() < deadline; present.drain(100ms))
+    ended = silent.poll_ended();
+  EXPECT_TRUE(ended) << "a socket that answers nothing was kept";
+  int64_t waiting = -1;
+  for (auto deadline = Clock::now() + 3s; waiting != 1 && Clock::now() < deadline; present.drain(50ms))
+    waiting = request(port(), http::verb::get, "/api/lobby").body.at("waiting").as_int64();
+  EXPECT_EQ(waiting, 1);
+  present.drain(2500ms, 2500ms);  // past another idle time: the client that answers is still there
+  EXPECT_EQ(request(port(), http::verb::get, "/api/lobby").body.at("waiting").as_int64(), 1);
+  // A newcomer is paired with the one who is present.
+  WsOptions wo2;
+  wo2.from = "127.0.0.32";
+  WsClient newcomer(port(), wo2);
+  newcomer.send({{"t", "seek"}, {"name", "Dara"}, {"browser", "b-newcomer"}});  // any variant: either would do
+  json::value paired = newcomer.wait_for("paired");
+  ASSERT_TRUE(paired.is_object());
+  EXPECT_EQ(str(paired, "opponent"), "Somchai");
+}
+
 // Round 2, 2. The operators' figures: from the machine itself, or with the
 // admin secret; not through a proxy that is not declared trusted.
 TEST_F(Hostile, MetricsAreForOperators) {

@@ -239,6 +239,7 @@ struct Context {
   asio::thread_pool readers{2};
   StaticFiles statics{};  // the web client's files, read once
   webpush::Sender* push = nullptr;  // for /metrics
+  int ws_idle_ms = 60000;
 
   bool trusted(const asio::ip::address& a) const {
     return std::find(trusted_proxies.begin(), trusted_proxies.end(), plain(a)) != trusted_proxies.end();
@@ -660,7 +661,14 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
 
   static awaitable<void> run(std::shared_ptr<WsSession> self, Request req) {
     auto& ws = self->ws_;
-    ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+    // Pinged when nothing came for half the idle time, and closed when nothing
+    // (not even the pong) came for all of it: a page in the background still
+    // answers pings, a socket that answers nothing is gone within a minute,
+    // and leaves the seekers' queue and its table's presence.
+    auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
+    timeouts.idle_timeout = std::chrono::milliseconds(self->ctx_.ws_idle_ms);
+    timeouts.keep_alive_pings = true;
+    ws.set_option(timeouts);
     ws.read_message_max(MAX_WS_MESSAGE);
     if (self->ctx_.ws_deflate) {
       // Small windows keep a connection's compressor to about 20 KB; the
@@ -1157,6 +1165,7 @@ int run_server(const ServerOptions& o) {
   Context ctx{hub_ioc, hub, records, o.web_dir, lower(publicUrl), std::move(proxies), std::move(origins),
               std::move(hosts), o.hello_timeout_ms, gate, o.ws_deflate, {}, {}, {}};
   ctx.push = sender.get();
+  ctx.ws_idle_ms = o.ws_idle_ms;
   ctx.renders_per_minute = o.limits.pictures_per_minute;
   asio::co_spawn(net_ioc, listen(acceptor, ctx), asio::detached);
 

@@ -30,6 +30,7 @@ struct ServerOptions {
   int max_connections = 20000;
   int max_connections_per_ip = 100;  // not applied to trusted proxies
   int hello_timeout_ms = 5000;       // a WebSocket must join a table this soon
+  int ws_idle_ms = 60000;            // a WebSocket from which nothing came this long is closed (pinged at half)
   bool ws_deflate = true;            // offer permessage-deflate to WebSocket clients
   int drain_ms = 5000;               // on SIGTERM, how long connections get to finish
   std::string admin_secret;          // unlocks the feedback board's admin side; empty: off
