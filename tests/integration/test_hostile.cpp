@@ -228,6 +228,73 @@ class Hostile : public ::testing::Test {
     return {code, str(c.body, "token"), field(j.body, "token")};
   }
 
+  // Keeps the CPU searching at these tables (code, token, address): answers
+  // every CPU move at once and asks for a rematch when a game ends, until
+  // `stop` (or `limit`); counts the moves it made.
+  void keep_cpu_busy(const std::vector<std::tuple<std::string, std::string, std::string>>& tables,
+                     const std::atomic<bool>& stop, std::atomic<int>& moves, std::chrono::seconds limit) {
+    std::vector<std::unique_ptr<WsClient>> clients;
+    for (const auto& [code, token, address] : tables) {
+      WsOptions wo;
+      wo.from = address;
+      clients.push_back(std::make_unique<WsClient>(port(), wo));
+      clients.back()->send({{"t", "hello"}, {"code", code}, {"token", token}});
+    }
+    for (auto until = Clock::now() + limit; !stop && Clock::now() < until;)
+      for (auto& c : clients) {
+        json::value m = c->next(5ms);
+        if (m.is_null() || field(m, "t") != "state") continue;
+        if (field(m, "result") != "*") {
+          c->send({{"t", "rematch"}});
+          continue;
+        }
+        const json::array& legal = m.at("legal").as_array();
+        if (field(m, "turn") != "w" || legal.empty()) continue;
+        c->send({{"t", "move"}, {"v", m.at("v")}, {"move", legal[0]}});
+        ++moves;
+      }
+  }
+
+  // A newcomer at 127.0.0.1 makes a table against the CPU at `level` and its
+  // first move: the milliseconds until the CPU's reply, or -1.
+  int64_t newcomer_cpu_reply_ms(int level, std::chrono::seconds wait) {
+    Reply mine = request(port(), http::verb::post, "/api/parties",
+                         json::serialize(json::object{{"name", "Somchai"}, {"cpu", level}}));
+    EXPECT_EQ(mine.status, 201) << json::serialize(mine.body);
+    if (mine.status != 201) return -1;
+    WsClient me(port());
+    me.send({{"t", "hello"}, {"code", str(mine.body, "code")}, {"token", str(mine.body, "token")}});
+    EXPECT_FALSE(me.wait_for("state", at_version(0)).is_null());
+    me.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}});
+    auto moved = Clock::now();
+    json::value reply = me.wait_for("state", at_version(2), wait);
+    EXPECT_FALSE(reply.is_null());
+    return reply.is_null() ? -1 : ms_since(moved);
+  }
+
+  // A turn-based table's code and its players' tokens.
+  struct TurnTable {
+    std::string code, host, guest;
+  };
+  // Subscribes a table's guest to a push endpoint (from `address`).
+  void subscribe_guest(const TurnTable& t, const std::string& endpoint, const std::string& address = "") {
+    Reply r = request(port(), http::verb::post, "/api/push/subscribe",
+                      json::serialize(subscribe_body(endpoint, t.code, t.guest)), from(address));
+    EXPECT_EQ(r.status, 200) << json::serialize(r.body);
+  }
+  // Starts each table's game with both players there; the hosts' connections.
+  std::vector<std::unique_ptr<WsClient>> start_games(const std::vector<TurnTable>& tables) {
+    std::vector<std::unique_ptr<WsClient>> hosts;
+    for (const TurnTable& t : tables) {
+      hosts.push_back(std::make_unique<WsClient>(port()));
+      WsClient guest(port());
+      both_hello(*hosts.back(), guest, t.code, t.host, t.guest);
+      hosts.back()->send({{"t", "start"}});
+      EXPECT_FALSE(hosts.back()->wait_for("state", at_version(0)).is_null());
+    }
+    return hosts;
+  }
+
   // The table an ordinary client makes before the attack.
   Victim make_victim() {
     Victim v;
@@ -633,11 +700,11 @@ TEST_F(Hostile, CpuFloodDoesNotStarveOthers) {
   ASSERT_TRUE(start({"--cpu-max-ms", "1000"}));
   Victim v = make_victim();
   ASSERT_TRUE(v.ok());
-  std::vector<std::pair<std::string, std::string>> tables;  // code, token
+  std::vector<std::tuple<std::string, std::string, std::string>> tables;  // code, token, address
   int refused = 0;
   for (int i = 0; i < 6 && refused == 0; ++i) {
     Reply r = request(port(), http::verb::post, "/api/parties", R"({"name":"Greedy","cpu":8})", from("127.0.0.2"));
-    if (r.status == 201) tables.emplace_back(str(r.body, "code"), str(r.body, "token"));
+    if (r.status == 201) tables.emplace_back(str(r.body, "code"), str(r.body, "token"), "127.0.0.2");
     else if (r.status == 429 && field(r.body, "code") == "rate-limited") ++refused;
     else ADD_FAILURE() << r.status << " " << json::serialize(r.body);
   }
@@ -648,44 +715,12 @@ TEST_F(Hostile, CpuFloodDoesNotStarveOthers) {
   // The attacker answers every CPU move at once, so its searches never stop.
   std::atomic<bool> stop{false};
   std::atomic<int> attackerMoves{0};
-  std::thread attacker([&] {
-    std::vector<std::unique_ptr<WsClient>> clients;
-    for (const auto& [code, token] : tables) {
-      WsOptions wo;
-      wo.from = "127.0.0.2";
-      clients.push_back(std::make_unique<WsClient>(port(), wo));
-      clients.back()->send({{"t", "hello"}, {"code", code}, {"token", token}});
-    }
-    for (auto until = Clock::now() + 20s; !stop && Clock::now() < until;)
-      for (auto& c : clients) {
-        json::value m = c->next(20ms);
-        if (m.is_null() || field(m, "t") != "state") continue;
-        if (field(m, "result") != "*") {
-          c->send({{"t", "rematch"}});
-          continue;
-        }
-        const json::array& legal = m.at("legal").as_array();
-        if (field(m, "turn") != "w" || legal.empty()) continue;
-        c->send({{"t", "move"}, {"v", m.at("v")}, {"move", legal[0]}});
-        ++attackerMoves;
-      }
-  });
+  std::thread attacker([&] { keep_cpu_busy(tables, stop, attackerMoves, 20s); });
   std::this_thread::sleep_for(500ms);  // the attacker's searches are queued and running
-
-  Reply mine = request(port(), http::verb::post, "/api/parties", R"({"name":"Somchai","cpu":1})");
-  EXPECT_EQ(mine.status, 201) << json::serialize(mine.body);
-  if (mine.status == 201) {
-    WsClient me(port());
-    me.send({{"t", "hello"}, {"code", str(mine.body, "code")}, {"token", str(mine.body, "token")}});
-    EXPECT_FALSE(me.wait_for("state", at_version(0)).is_null());
-    me.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}});
-    auto moved = Clock::now();
-    json::value reply = me.wait_for("state", at_version(2), 10s);
-    EXPECT_FALSE(reply.is_null());
-    const auto waited = ms_since(moved);
-    std::cout << "the victim's CPU reply came after " << waited << " ms\n";
-    EXPECT_LT(waited, 2000) << "ms until the CPU answered, with another address's searches queued";
-  }
+  const int64_t waited = newcomer_cpu_reply_ms(1, 10s);
+  std::cout << "the victim's CPU reply came after " << waited << " ms\n";
+  EXPECT_GE(waited, 0);
+  EXPECT_LT(waited, 2000) << "ms until the CPU answered, with another address's searches queued";
   stop = true;
   attacker.join();
   EXPECT_GE(attackerMoves.load(), 3) << "the attacker's tables did not keep the CPU busy";
@@ -708,43 +743,12 @@ TEST_F(Hostile, CpuFloodFromManyAddressesLeavesANewcomerItsReply) {
     }
   std::atomic<bool> stop{false};
   std::atomic<int> attackerMoves{0};
-  std::thread attacker([&] {
-    std::vector<std::unique_ptr<WsClient>> clients;
-    for (const auto& [code, token, address] : tables) {
-      WsOptions wo;
-      wo.from = address;
-      clients.push_back(std::make_unique<WsClient>(port(), wo));
-      clients.back()->send({{"t", "hello"}, {"code", code}, {"token", token}});
-    }
-    for (auto until = Clock::now() + 40s; !stop && Clock::now() < until;)
-      for (auto& c : clients) {
-        json::value m = c->next(5ms);
-        if (m.is_null() || field(m, "t") != "state") continue;
-        if (field(m, "result") != "*") {
-          c->send({{"t", "rematch"}});
-          continue;
-        }
-        const json::array& legal = m.at("legal").as_array();
-        if (field(m, "turn") != "w" || legal.empty()) continue;
-        c->send({{"t", "move"}, {"v", m.at("v")}, {"move", legal[0]}});
-        ++attackerMoves;
-      }
-  });
+  std::thread attacker([&] { keep_cpu_busy(tables, stop, attackerMoves, 40s); });
   std::this_thread::sleep_for(2s);  // every attacker table has a search queued or running
-  Reply mine = request(port(), http::verb::post, "/api/parties", R"({"name":"Somchai","cpu":8})");
-  EXPECT_EQ(mine.status, 201) << json::serialize(mine.body);
-  if (mine.status == 201) {
-    WsClient me(port());
-    me.send({{"t", "hello"}, {"code", str(mine.body, "code")}, {"token", str(mine.body, "token")}});
-    EXPECT_FALSE(me.wait_for("state", at_version(0)).is_null());
-    me.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}});
-    auto moved = Clock::now();
-    json::value reply = me.wait_for("state", at_version(2), 30s);
-    EXPECT_FALSE(reply.is_null());
-    const auto waited = ms_since(moved);
-    std::cout << "the newcomer's level-8 reply came after " << waited << " ms\n";
-    EXPECT_LT(waited, 3000) << "ms until the CPU answered, beside twenty searching tables";
-  }
+  const int64_t waited = newcomer_cpu_reply_ms(8, 30s);
+  std::cout << "the newcomer's level-8 reply came after " << waited << " ms\n";
+  EXPECT_GE(waited, 0);
+  EXPECT_LT(waited, 3000) << "ms until the CPU answered, beside twenty searching tables";
   stop = true;
   attacker.join();
   EXPECT_GE(attackerMoves.load(), 20) << "the attackers' tables did not keep the CPU busy";
@@ -758,10 +762,7 @@ TEST_F(Hostile, PushTarpitsDoNotDelayOthers) {
   ASSERT_TRUE(v.ok());
   Tarpit tarpits[3];
   PushReceiver rx;
-  struct Table {
-    std::string code, host, guest;
-  };
-  std::vector<Table> tables;
+  std::vector<TurnTable> tables;
   for (int i = 0; i < 4; ++i) {
     auto [code, host, guest] = two_players({{"name", "Somchai"}, {"mode", "turn"}});
     ASSERT_FALSE(guest.empty());
@@ -770,24 +771,10 @@ TEST_F(Hostile, PushTarpitsDoNotDelayOthers) {
   // The first three tables' guests subscribe tarpits (several endpoints
   // each); the last one's guest subscribes the normal push service.
   for (int i = 0; i < 3; ++i)
-    for (int k = 0; k < 5; ++k) {
-      std::string endpoint = "http://127.0.0.1:" + std::to_string(tarpits[i].port()) + "/t" + std::to_string(k);
-      Reply r = request(port(), http::verb::post, "/api/push/subscribe",
-                        json::serialize(subscribe_body(endpoint, tables[size_t(i)].code, tables[size_t(i)].guest)));
-      EXPECT_EQ(r.status, 200) << json::serialize(r.body);
-    }
-  Reply r = request(port(), http::verb::post, "/api/push/subscribe",
-                    json::serialize(subscribe_body(rx.url("/push/normal"), tables[3].code, tables[3].guest)));
-  ASSERT_EQ(r.status, 200) << json::serialize(r.body);
-
-  std::vector<std::unique_ptr<WsClient>> hosts;
-  for (const Table& t : tables) {
-    hosts.push_back(std::make_unique<WsClient>(port()));
-    WsClient guest(port());
-    both_hello(*hosts.back(), guest, t.code, t.host, t.guest);
-    hosts.back()->send({{"t", "start"}});
-    ASSERT_FALSE(hosts.back()->wait_for("state", at_version(0)).is_null());
-  }
+    for (int k = 0; k < 5; ++k)
+      subscribe_guest(tables[size_t(i)], "http://127.0.0.1:" + std::to_string(tarpits[i].port()) + "/t" + std::to_string(k));
+  subscribe_guest(tables[3], rx.url("/push/normal"));
+  std::vector<std::unique_ptr<WsClient>> hosts = start_games(tables);
   // Moves: the tarpit tables first, so their pushes are due first.
   for (size_t i = 0; i < 3; ++i) {
     hosts[i]->send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}, {"id", "m"}});
@@ -820,35 +807,19 @@ TEST_F(Hostile, PushTarpitsAtEightServicesDoNotStarveOthers) {
   ASSERT_TRUE(v.ok());
   Tarpit tarpits[8];
   PushReceiver rx;
-  struct Table {
-    std::string code, host, guest;
-  };
-  std::vector<Table> tables;
+  std::vector<TurnTable> tables;
   for (int i = 0; i < 5; ++i) {
     auto [code, host, guest] = two_players({{"name", "Somchai"}, {"mode", "turn"}}, "127.0.0." + std::to_string(20 + i));
     ASSERT_FALSE(guest.empty());
     tables.push_back({code, host, guest});
   }
   for (int i = 0; i < 4; ++i)
-    for (int k = 0; k < 10; ++k) {
-      const Tarpit& pit = tarpits[2 * i + k % 2];
-      std::string endpoint = "http://127.0.0.1:" + std::to_string(pit.port()) + "/t" + std::to_string(k);
-      Reply r = request(port(), http::verb::post, "/api/push/subscribe",
-                        json::serialize(subscribe_body(endpoint, tables[size_t(i)].code, tables[size_t(i)].guest)),
-                        from("127.0.0." + std::to_string(20 + i)));
-      EXPECT_EQ(r.status, 200) << json::serialize(r.body);
-    }
-  Reply r = request(port(), http::verb::post, "/api/push/subscribe",
-                    json::serialize(subscribe_body(rx.url("/push/normal"), tables[4].code, tables[4].guest)));
-  ASSERT_EQ(r.status, 200) << json::serialize(r.body);
-  std::vector<std::unique_ptr<WsClient>> hosts;
-  for (const Table& t : tables) {
-    hosts.push_back(std::make_unique<WsClient>(port()));
-    WsClient guest(port());
-    both_hello(*hosts.back(), guest, t.code, t.host, t.guest);
-    hosts.back()->send({{"t", "start"}});
-    ASSERT_FALSE(hosts.back()->wait_for("state", at_version(0)).is_null());
-  }
+    for (int k = 0; k < 10; ++k)
+      subscribe_guest(tables[size_t(i)],
+                      "http://127.0.0.1:" + std::to_string(tarpits[2 * i + k % 2].port()) + "/t" + std::to_string(k),
+                      "127.0.0." + std::to_string(20 + i));
+  subscribe_guest(tables[4], rx.url("/push/normal"));
+  std::vector<std::unique_ptr<WsClient>> hosts = start_games(tables);
   for (size_t i = 0; i < 4; ++i) {
     hosts[i]->send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}, {"id", "m"}});
     EXPECT_FALSE(hosts[i]->wait_for("ack").is_null());

@@ -248,28 +248,18 @@ TEST_F(Feedback, ABurstOfRecommendationsIsHeldForADay) {
     const std::string ip = "10.1.0." + std::to_string(++tables);
     return std::string(body(hub_->create_party(R"({"name":"P"})", ip))["code"].as_string());
   };
-  // Four honest ones over the last week: 2 stars each.
-  for (int i = 0; i < 4; ++i) {
+  auto put = [&](int stars, int64_t at) {
     RecommendationRecord r;
     r.code = table();
-    r.name = "Old";
+    r.name = "N";
     r.variant = "makruk";
-    r.stars = 2;
+    r.stars = stars;
     r.lang = "en";
-    r.created_at = clock_ - (i + 2) * 86400000LL;
+    r.created_at = at;
     store_->put_recommendation(r);
-  }
-  // Thirty five-star ones in three seconds.
-  for (int i = 0; i < 30; ++i) {
-    RecommendationRecord r;
-    r.code = table();
-    r.name = "New";
-    r.variant = "makruk";
-    r.stars = 5;
-    r.lang = "en";
-    r.created_at = clock_ - 3000 + i * 100;
-    store_->put_recommendation(r);
-  }
+  };
+  for (int i = 0; i < 4; ++i) put(2, clock_ - (i + 2) * 86400000LL);  // four honest ones over the last week
+  for (int i = 0; i < 30; ++i) put(5, clock_ - 3000 + i * 100);        // thirty five-star ones in three seconds
   json::object now = body(hub_->recommendations());
   EXPECT_EQ(now["count"], 9);  // the four old ones and five of the burst
   EXPECT_EQ(now["held"], 25);
