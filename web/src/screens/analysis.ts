@@ -38,6 +38,8 @@ export class AnalysisScreen implements Screen {
   private moves: string[];
   private view: GameView;
   private now: CoreGame | null = null;
+  /** Who waits for the first position to be read (a table asked for meanwhile). */
+  private waiting: (() => void)[] = [];
   private line: HTMLElement;
   private lines: HTMLOListElement;
   private fenOut: HTMLInputElement;
@@ -206,6 +208,7 @@ export class AnalysisScreen implements Screen {
       return void this.refresh();
     }
     this.now = g;
+    for (const go of this.waiting.splice(0)) go();
     this.fenOut.value = g.fen;
     this.el.dataset.fen = g.fen;
     const { party, state } = standIn({
@@ -309,8 +312,14 @@ export class AnalysisScreen implements Screen {
     this.tableError.textContent = '';
     const name = this.who.read(this.tableError);
     if (!name) return;
+    // A click before the position is read waits for it (10 s at most), rather than being lost.
+    if (!this.now)
+      await new Promise<void>((go) => {
+        this.waiting.push(go);
+        setTimeout(go, 10000);
+      });
     const fen = this.now?.fen;
-    if (!fen) return;  // the position is still being read
+    if (!fen) return;
     // Against the CPU without the server (offline, or unreachable): a game on this device.
     const here = () => {
       const g = newLocalGame({
