@@ -28,6 +28,7 @@ std::string_view reason_string(Reason r) {
     case Reason::CountMate: return "count-mate";
     case Reason::Expired: return "expired";
     case Reason::Agreement: return "agreement";
+    case Reason::Aborted: return "aborted";
     default: return "";
   }
 }
@@ -206,6 +207,14 @@ bool Game::expire(Why error) {
   return true;
 }
 
+bool Game::abort(Color side, Why error) {
+  if (refuse_if_over(error)) return false;
+  if (pos_.side_to_move() != side || plies() >= 2) return refuse(error, about(Msg::AbortLate, side));
+  record_.push_back(std::string("abort:") + (side == WHITE ? "w" : "b"));
+  finish(Result::Draw, Reason::Aborted);
+  return true;
+}
+
 bool is_move_action(std::string_view action) {
   return action.find(':') == std::string_view::npos && action != "expire";
 }
@@ -224,6 +233,7 @@ bool Game::apply(std::string_view action, Why error) {
     if (verb == "offer") return offer_draw(side, error);
     if (verb == "accept") return accept_draw(side, error);
     if (verb == "decline") return decline_draw(side, error);
+    if (verb == "abort") return abort(side, error);
     return refuse(error, {Msg::ActionUnknown, {{"action", action}}});
   }
   if (refuse_if_over(error)) return false;

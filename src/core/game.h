@@ -24,6 +24,7 @@ enum class Reason : uint8_t {
   CountMate,
   Expired,  // a turn-based table went 45 days without a move: no winner or loser
   Agreement,  // a draw offered by one player and accepted by the other
+  Aborted,    // a side made no first move in time (a paired live game): no winner or loser
 };
 
 std::string_view result_string(Result r);   // "1-0", "0-1", "1/2-1/2", "*"
@@ -47,7 +48,8 @@ class Game {
 
   // Applies one action: a coordinate move ("e3e4", "d5d6m"), or "count:w",
   // "stop:b", "claim:w", "resign:b", "offer:w" (a draw), "accept:b",
-  // "decline:b", or "expire" (the table's time ran out). A refused action
+  // "decline:b", "abort:w" (White made no first move in time), or "expire"
+  // (the table's time ran out). A refused action
   // changes nothing.
   bool apply(std::string_view action, Why error);
 
@@ -70,6 +72,10 @@ class Game {
   bool may_offer_draw(Color side) const { return !over() && !draw_offer_ && offered_at_[side] != plies(); }
   // Ends the game with no winner or loser (recorded as a draw, reason Expired).
   bool expire(Why error);
+  // Calls the game off because `side`, to move, has made no move of its own
+  // yet (a paired player who never started): no winner or loser (recorded as
+  // a draw, reason Aborted; its PGN result is "*").
+  bool abort(Color side, Why error);
 
   const Position& position() const { return pos_; }
   Variant variant() const { return pos_.variant(); }

@@ -69,7 +69,7 @@ namespace makruk {
   X(GameOver, "game.over",                                                                                         \
     "the game is over ({ending|checkmate:checkmate|resignation:resignation|stalemate:stalemate|"                  \
     "bare-kings:bare-kings|repetition:repetition|insufficient-material:insufficient-material|"                     \
-    "count-expired:count-expired|count-mate:count-mate|expired:expired|agreement:agreement})")                     \
+    "count-expired:count-expired|count-mate:count-mate|expired:expired|agreement:agreement|aborted:aborted})")                     \
   X(GameFinished, "game.finished", "the game is over")                                                             \
   X(CountAutomatic, "count.automatic", "counts start by themselves in automatic counting mode")                    \
   X(CountAlready, "count.already", MAKRUK_SIDE " is already counting")                                             \
@@ -85,6 +85,7 @@ namespace makruk {
   X(DrawAgainLater, "draw.again-later", MAKRUK_SIDE " may offer a draw again after its next move")                 \
   X(DrawNoneToAccept, "draw.none-to-accept", "no draw offer to accept")                                            \
   X(DrawNoneToDecline, "draw.none-to-decline", "no draw offer to decline")                                         \
+  X(AbortLate, "abort.late", MAKRUK_SIDE " has made a move: the game can no longer be called off")                \
   X(ActionMalformed, "action.malformed", "malformed action '{action}' (side must be w or b)")                      \
   X(ActionUnknown, "action.unknown", "unknown action '{action}'")                                                  \
   X(ActionFailed, "action.failed", "action {n} ('{action}'): {reason}")                                            \

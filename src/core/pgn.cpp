@@ -25,7 +25,13 @@ std::string action_comment(std::string_view action) {
   if (verb == "offer") return who + " offers a draw";
   if (verb == "accept") return who + " accepts the draw";
   if (verb == "decline") return who + " declines the draw";
+  if (verb == "abort") return who + " made no first move: the game is called off";
   return std::string(action);
+}
+
+// A game called off has no result: "*" (PGN's "abandoned"); the rest as they ended.
+std::string_view pgn_result(const Game& game) {
+  return game.reason() == Reason::Aborted ? "*" : result_string(game.result());
 }
 
 std::string termination(Reason r) {
@@ -99,7 +105,7 @@ std::string write_pgn(const Game& game, const PgnTags& tags) {
   };
   static constexpr std::string_view ROSTER[] = {"Event", "Site", "Date", "Round", "White", "Black"};
   for (std::string_view name : ROSTER) tag(name, given(name) ? *given(name) : std::string("?"));
-  tag("Result", result_string(game.result()));
+  tag("Result", pgn_result(game));
   for (const auto& [k, v] : tags) {
     bool known = k == "Result" || k == "Variant" || k == "FEN" || k == "SetUp" || k == "Termination";
     for (std::string_view name : ROSTER) known = known || k == name;
@@ -140,7 +146,7 @@ std::string write_pgn(const Game& game, const PgnTags& tags) {
     }
   }
   if (game.over() && game.reason() != Reason::None) lines.add("{" + termination(game.reason()) + "}");
-  lines.add(std::string(result_string(game.result())));
+  lines.add(std::string(pgn_result(game)));
   return out + lines.done();
 }
 

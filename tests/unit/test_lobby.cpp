@@ -81,6 +81,19 @@ TEST(Matchmaker, OneEntryPerBrowserAndNeverOneself) {
   EXPECT_EQ(p->first.id, 2u);
 }
 
+TEST(Matchmaker, ASeekSentBackToTheFrontIsPairedFirst) {
+  Matchmaker m;
+  EXPECT_FALSE(m.seek(seek(1, "a", {"makruk", "auto", "live"})));
+  Seek front = seek(2, "b", {"ouk", "auto", "live"});
+  front.since = 0;
+  EXPECT_FALSE(m.seek(front));
+  ASSERT_EQ(m.queue().size(), 2u);
+  EXPECT_EQ(m.queue().front().id, 2u);
+  auto p = m.seek(seek(3, "c", {"", "", ""}));
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->first.id, 2u);
+}
+
 TEST(Matchmaker, CancelLeavesTheQueue) {
   Matchmaker m;
   EXPECT_FALSE(m.seek(seek(1, "a")));
@@ -169,7 +182,10 @@ TEST_F(Lobby, TwoSeekersLandInAStartedTableAndAThirdWaits) {
   EXPECT_EQ(guest->last("state")["v"], 0);
   EXPECT_EQ(host->last("party")["status"], "playing");
   EXPECT_FALSE(host->last("party").contains("pairing"));
-  // The pairing's deadline passing later changes nothing.
+  // Both make their first moves in time: the pairing's deadlines passing later change nothing.
+  say(host, json::object{{"t", "move"}, {"move", "e3e4"}, {"v", 0}});
+  say(guest, json::object{{"t", "move"}, {"move", "d6d5"}, {"v", 1}});
+  EXPECT_EQ(guest->last("state")["v"], 2);
   clock_ += 60000;
   flush();
   hub_->tick();
@@ -320,6 +336,81 @@ TEST_F(Lobby, APairingCountsAgainstTheCreationLimit) {
   say(a, seekMsg("A", "late-a"));
   say(b, seekMsg("B", "late-b"));
   EXPECT_EQ(b->count("paired"), 1u) << "the minute has passed";
+}
+
+// A paired player who makes no first move: once the game has begun, each
+// player has 30 s from their first turn to make a move. White moved, Black
+// did not: the game is called off (no winner or loser), the table ends, and
+// White may seek again at the front of the queue, once; Black may not.
+TEST_F(Lobby, APairedPlayerWhoMakesNoFirstMoveLosesThePairingAndTheOtherGoesToTheFront) {
+  auto a = client("10.0.0.1"), b = client("10.0.0.2");
+  say(a, seekMsg("Somchai", "browser-a"));
+  say(b, seekMsg("Silent", "browser-b"));
+  json::object pa = a->last("paired"), pb = b->last("paired");
+  const std::string code(pa["code"].as_string());
+  auto host = client("10.0.0.1"), guest = client("10.0.0.2");
+  say(host, json::object{{"t", "hello"}, {"code", code}, {"token", pa["token"]}});
+  say(guest, json::object{{"t", "hello"}, {"code", code}, {"token", pb["token"]}});
+  ASSERT_EQ(host->last("party")["status"], "playing");
+  clock_ += 25000;
+  flush();
+  hub_->tick();
+  say(host, json::object{{"t", "move"}, {"move", "e3e4"}, {"v", 0}});  // White, within its 30 s
+  ASSERT_EQ(host->last("ack")["v"], 1);
+  clock_ += 25000;  // 50 s since the game began, 25 s since Black's first turn came
+  flush();
+  hub_->tick();
+  EXPECT_EQ(host->last("party")["status"], "playing");
+  clock_ += 6000;
+  flush();
+  json::object state = guest->last("state");
+  EXPECT_EQ(state["reason"], "aborted");
+  EXPECT_EQ(state["result"], "1/2-1/2");  // no winner or loser
+  json::object party = host->last("party");
+  EXPECT_EQ(party["status"], "expired");
+  EXPECT_EQ(party["pairing"].as_object()["ended"], "no-move");
+  EXPECT_EQ(party["pairing"].as_object()["missing"], 1);
+  // Black moving now is too late.
+  say(guest, json::object{{"t", "move"}, {"move", "d6d5"}, {"v", 2}});
+  EXPECT_FALSE(guest->last("error").empty());
+  // The queue: one waits for Ouk; Black (sending the table's code and its
+  // token, which puts nobody in front) waits for Makruk with declared
+  // counting; then White, at the front, for Makruk with automatic counting.
+  auto c = client("10.0.0.3"), e = client("10.0.0.5"), f = client("10.0.0.6"), g = client("10.0.0.8");
+  say(c, seekMsg("Ouk fan", "browser-c", "ouk"));
+  auto front = [&](const std::string& counting, const json::value& token) {
+    return json::object{{"t", "seek"}, {"name", "X"}, {"browser", counting + "-browser"}, {"variant", "makruk"},
+                        {"counting", counting}, {"mode", "live"}, {"code", code}, {"token", token}};
+  };
+  say(guest, front("declare", pb["token"]));
+  say(host, front("auto", pa["token"]));
+  EXPECT_EQ(host->count("seeking"), 1u);
+  say(e, json::object{{"t", "seek"}, {"name", "E"}, {"browser", "browser-e"}});  // anything
+  EXPECT_EQ(e->last("paired")["opponent"], "X");
+  EXPECT_EQ(host->count("paired"), 1u) << "White was at the front";
+  say(f, json::object{{"t", "seek"}, {"name", "F"}, {"browser", "browser-f"}});
+  EXPECT_EQ(c->count("paired"), 1u) << "Black was not put in front";
+  // Once only: White's second try waits at the back, behind Black.
+  say(host, front("auto", pa["token"]));
+  say(g, json::object{{"t", "seek"}, {"name", "G"}, {"browser", "browser-g"}});
+  EXPECT_EQ(guest->count("paired"), 1u);
+  EXPECT_EQ(host->count("paired"), 1u);
+}
+
+// Nobody moves at all: White's 30 s run out and the game is called off.
+TEST_F(Lobby, APairedGameWithNoMoveAtAllIsCalledOffForWhite) {
+  auto a = client("10.0.0.1"), b = client("10.0.0.2");
+  say(a, seekMsg("Silent", "browser-a"));
+  say(b, seekMsg("Dara", "browser-b"));
+  json::object pa = a->last("paired"), pb = b->last("paired");
+  const std::string code(pa["code"].as_string());
+  auto host = client("10.0.0.1"), guest = client("10.0.0.2");
+  say(host, json::object{{"t", "hello"}, {"code", code}, {"token", pa["token"]}});
+  say(guest, json::object{{"t", "hello"}, {"code", code}, {"token", pb["token"]}});
+  clock_ += 31000;
+  hub_->tick();  // the deferred check missed: the minute's tick calls it off
+  EXPECT_EQ(guest->last("state")["reason"], "aborted");
+  EXPECT_EQ(guest->last("party")["pairing"].as_object()["missing"], 0);
 }
 
 }  // namespace

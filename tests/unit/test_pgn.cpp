@@ -66,6 +66,15 @@ TEST(Pgn, AGameWritesItsTagsMovesActionsAndEnd) {
             "{White offers a draw} {Black declines the draw} 1. Nd2 Nd7 2. Nc4 Ne7 3. Nxd6#\n{checkmate} 1-0\n");
 }
 
+TEST(Pgn, AGameCalledOffHasNoResult) {
+  Game g = new_game(Variant::Makruk);
+  apply(g, {"e3e4", "abort:b"});
+  const std::string pgn = write_pgn(g, {});
+  EXPECT_NE(pgn.find("[Result \"*\"]"), std::string::npos) << pgn;
+  EXPECT_NE(pgn.find("[Termination \"aborted\"]"), std::string::npos) << pgn;
+  EXPECT_NE(pgn.find("1. e4 {Black made no first move: the game is called off} {aborted} *"), std::string::npos) << pgn;
+}
+
 TEST(Pgn, ASetUpStartGivesFenAndSetUpAndNumbersFromIt) {
   // Black to move at move 30, with counting by declaration.
   const std::string fen = "8/8/4k3/8/8/3MK3/8/7R b - - 0 30";

@@ -586,6 +586,24 @@ TEST(Rules, MovesRefusedAfterCheckmate) {
   EXPECT_TRUE(Refused(g, "resign:b"));
 }
 
+// A paired game's side that never made its first move: the game is called
+// off, with no winner or loser; once that side has moved, it cannot be.
+TEST(Rules, AGameIsCalledOffOnlyForASideThatHasNotMoved) {
+  Game g = make(MAKRUK, "");
+  EXPECT_TRUE(Refused(g, "abort:b"));  // not Black's turn
+  ASSERT_TRUE(Play(g, {"e3e4"}));
+  EXPECT_TRUE(Refused(g, "abort:w"));  // White has moved
+  Game h = g;
+  ASSERT_TRUE(Play(h, {"e6e5"}));
+  EXPECT_TRUE(Refused(h, "abort:w"));
+  EXPECT_TRUE(Refused(h, "abort:b"));  // both have moved
+  ASSERT_TRUE(Play(g, {"abort:b"}));
+  expect_end(g, Result::Draw, Reason::Aborted);
+  EXPECT_EQ(g.record().back(), "abort:b");
+  EXPECT_FALSE(is_move_action("abort:b"));
+  EXPECT_TRUE(Refused(g, "e6e5"));
+}
+
 TEST(Rules, IllegalMoveIsRefused) {
   Game g = make(MAKRUK, "");
   EXPECT_TRUE(Refused(g, "e3e5"));

@@ -49,9 +49,10 @@ export interface Party {
   /**
    * A table from "find an opponent": its game begins when both players have come (by
    * `arriveBy`, ms); or the pairing ended before that (`ended`: `declined` or `absent`),
-   * `missing` being the seat that did not come.
+   * `missing` being the seat that did not come; or its game was called off because `missing`
+   * made no first move in time (`no-move`).
    */
-  pairing?: { arriveBy?: number; ended?: 'declined' | 'absent'; missing?: number | null };
+  pairing?: { arriveBy?: number; ended?: 'declined' | 'absent' | 'no-move'; missing?: number | null };
 }
 
 /** A game by its own id: `GET /api/games/ID` (docs/api.md, "Games"). */

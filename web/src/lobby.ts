@@ -25,7 +25,7 @@ export interface Paired {
 
 export type LobbyState =
   | { kind: 'idle' }
-  | { kind: 'seeking'; wish: SeekWish; name: string }
+  | { kind: 'seeking'; wish: SeekWish; name: string; front?: { code: string; token: string; opponent: string } }
   | { kind: 'paired'; paired: Paired }
   | { kind: 'missed'; opponent: string }
   | { kind: 'refused'; error: string; code: string; msg?: string; args?: Record<string, MessageArg> };
@@ -76,15 +76,19 @@ class Lobby {
     return () => this.listeners.delete(f);
   }
 
-  /** Joins the queue (or changes what this browser waits for). */
-  seek(wish: SeekWish, name: string): void {
+  /**
+   * Joins the queue (or changes what this browser waits for). `front`: the table whose
+   * opponent made no first move, with this player's seat token: the server puts this seek
+   * at the front of the queue (once, soon after).
+   */
+  seek(wish: SeekWish, name: string, front?: { code: string; token: string; opponent: string }): void {
     saveName(name);
     try {
       localStorage.setItem(WISH_KEY, JSON.stringify(wish));
     } catch {
       /* not kept */
     }
-    this.set({ kind: 'seeking', wish, name });
+    this.set({ kind: 'seeking', wish, name, front });
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.sendSeek();
     else this.open();
   }
@@ -129,8 +133,9 @@ class Lobby {
 
   private sendSeek(): void {
     if (this.state.kind !== 'seeking' || !this.ws) return;
-    const { wish, name } = this.state;
-    this.ws.send(JSON.stringify({ t: 'seek', name, browser: browserId(), ...wish }));
+    const { wish, name, front } = this.state;
+    const at = front ? { code: front.code, token: front.token } : {};
+    this.ws.send(JSON.stringify({ t: 'seek', name, browser: browserId(), ...wish, ...at }));
   }
 
   private open(): void {

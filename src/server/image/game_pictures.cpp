@@ -69,6 +69,7 @@ std::string_view reason_words(std::string_view reason) {
   if (reason == "count-mate") return "mate within the count";
   if (reason == "expired") return "time ran out";
   if (reason == "agreement") return "agreed";
+  if (reason == "aborted") return "called off";
   return reason;
 }
 
@@ -83,6 +84,8 @@ std::string game_page_html(const std::string& index_html, const GameSnapshot& ga
   std::string about;
   if (game.result == "*") {
     about = "A game in progress, " + moves_text + " so far.";
+  } else if (game.reason == "aborted") {
+    about = "A game called off after " + moves_text + ": a player made no first move.";
   } else {
     const std::string score = game.result == "1-0" ? "1–0" : game.result == "0-1" ? "0–1" : "½–½";
     about = score + " (" + std::string(reason_words(game.reason)) + ") after " + moves_text + ".";

@@ -153,6 +153,8 @@ json::object party_json(const Party& p) {
   // pairing ended before the game began (a player declined or did not come).
   if (p.arrive_by && !p.game())
     o["pairing"] = json::object{{"arriveBy", p.arrive_by}};
+  else if (const int missing = p.called_off_seat(); missing >= 0)  // a player made no first move
+    o["pairing"] = json::object{{"ended", "no-move"}, {"missing", missing}};
   else if (!p.pairing_ended.empty())
     o["pairing"] = json::object{{"ended", p.pairing_ended}, {"missing", seat_or_null(p.pairing_missing)}};
   return o;
@@ -400,6 +402,12 @@ void Hub::tick() {
   for (auto& [code, p] : parties_)
     if (p.arrive_by && now >= p.arrive_by) pairings.push_back(code);
   for (const std::string& code : pairings) check_pairing(code);
+  // Paired games whose first move is overdue (when a deferred check was missed).
+  std::vector<std::string> first_moves;
+  for (auto& [code, p] : parties_)
+    if (p.from_pairing && p.awaiting_first_move() >= 0 && now >= p.last_activity() + limits_.first_move_ms)
+      first_moves.push_back(code);
+  for (const std::string& code : first_moves) check_first_move(code);
   // Turn-based tables out of memory whose 45 days have run out: opening one
   // ends it (find).
   std::vector<std::string> due;
@@ -413,6 +421,7 @@ void Hub::tick() {
   for (AddressLimiter* l : {&wrong_codes_, &creates_, &joins_, &cpu_creates_, &subscribes_, &feedback_posts_,
                             &admin_guesses_, &recommends_, &seeks_, &proof_misses_, &proof_stamps_, &credentials_})
     l->sweep(now);
+  std::erase_if(fronts_taken_, [&](const auto& f) { return now - f.second > limits_.front_again_ms; });
 }
 
 std::string Hub::new_code() {
@@ -837,7 +846,7 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
     if (!get_string(*o, "variant", wish.variant) || !get_string(*o, "counting", wish.counting) ||
         !get_string(*o, "mode", wish.mode) || !get_string(*o, "browser", browser))
       return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::FieldType});
-    return seek(c, wish, name, browser);
+    return seek(c, wish, name, browser, code, token);
   }
   if (type == "unseek") return unseek(c, true);
   if (type == "decline-pairing") return decline_pairing(c, code, token);
@@ -1029,6 +1038,7 @@ void Hub::run_waiting(const std::string& code) {
 void Hub::after_change(Party& p, bool party_changed, bool state_changed, int from) {
   publish(p, from);
   broadcast(p, party_changed, state_changed);
+  watch_first_move(p);
   maybe_cpu(p);
 }
 

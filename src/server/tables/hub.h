@@ -96,6 +96,8 @@ struct HubLimits {
   int feedback_per_minute = 3;      // items sent to the feedback board
   size_t seeks_per_address = 4;     // people waiting for an opponent from one address
   int64_t pairing_arrival_ms = 30000;  // paired players of a live table both come to it within this
+  int64_t first_move_ms = 30000;    // and each makes a first move within this of their first turn
+  int64_t front_again_ms = 120000;  // the one left by a called-off pairing may seek at the front this long
   int pictures_per_minute = 30;     // game pictures drawn for an address (those already drawn are free)
 };
 
@@ -333,7 +335,12 @@ class Hub {
   void run_waiting(const std::string& code);
   // Finding an opponent: a seek (pairs at once when someone compatible waits),
   // its cancellation, and the waiting and playing counts sent to the seekers.
-  void seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& name, const std::string& browser);
+  // A seek naming a table (`code`, with its seat's `token`) whose pairing
+  // was just called off for the other player's missing first move goes to
+  // the front of the queue, once; any other seek joins at the back.
+  void seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& name, const std::string& browser,
+            const std::string& code = "", const std::string& token = "");
+  bool may_seek_at_front(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token);
   void unseek(const std::shared_ptr<Client>& c, bool tell);
   // With instances sharing a bus, the queue lives there: pairs with the
   // longest-waiting compatible seeker at any instance, or joins the queue.
@@ -353,6 +360,11 @@ class Hub {
   void check_pairing(const std::string& code);
   void decline_pairing(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token);
   void end_pairing(Party& p, const std::string& reason, int missing);
+  // Once begun, a paired game whose player to move has made no move of their
+  // own within first_move_ms of their first turn is called off ("abort") and
+  // the table ends; the other player may seek again at the front.
+  void watch_first_move(Party& p);
+  void check_first_move(const std::string& code);
   // A quick message (a fixed phrase) from a player, to everyone at the table.
   void say(const std::shared_ptr<Client>& c, Party& p, const std::string& id, const std::string& phrase);
   void maybe_cpu(Party& p);
@@ -398,6 +410,7 @@ class Hub {
   // The seekers' own connections of the pairings still waiting for their
   // players, by table code: told when the pairing ends unstarted.
   std::map<std::string, std::vector<std::weak_ptr<Client>>> pairing_seekers_;
+  std::map<std::string, int64_t> fronts_taken_;  // tables whose front-of-queue seek was used, and when
   AddressLimiter seeks_;
   uint64_t next_client_id_ = 0;
   bool lobby_pending_ = false;

@@ -181,11 +181,13 @@ void Hub::on_bus(const BusMessage& m) {
     return;  // it has them already
   if (!m.actions.empty() && p.apply_stored(m.game, m.version, m.actions, m.at)) {
     broadcast(p, p.game()->game.over(), true);
+    watch_first_move(p);
     return maybe_cpu(p);
   }
   if (m.started && p.game() && p.game()->id >= m.game) return;  // begun here already
   if (m.started && p.begin_stored(m.game, m.started, m.white, m.at, m.public_id)) {
     broadcast(p, true, true);
+    watch_first_move(p);
     return maybe_cpu(p);
   }
   reload(p);

@@ -14,7 +14,7 @@ using namespace detail;
 // ---------------------------------------------------------------- finding an opponent
 
 void Hub::seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& raw_name,
-               const std::string& browser) {
+               const std::string& browser, const std::string& code, const std::string& token) {
   auto bad = [&](Message why) { send_error(*c, "", Error{ErrorCode::BadRequest, std::move(why)}); };
   if (!wish.variant.empty() && wish.variant != "makruk" && wish.variant != "ouk") return bad(Msg::SeekVariant);
   if (!wish.counting.empty() && wish.counting != "auto" && wish.counting != "declare") return bad(Msg::SeekCounting);
@@ -45,9 +45,11 @@ void Hub::seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std
   if (!waiting && !creates_.allow(c->ip, t, limits_.create_per_minute, false))
     return send_error(*c, "", Error{ErrorCode::RateLimited, Msg::LimitTables});
   c->greeted = true;  // a seeker has said who it is: the hello deadline does not apply
-  if (shared() && seek_shared(c, wish, *name, browser, t, *queue)) return;
+  // The front of the queue is the earliest time there is.
+  const int64_t since = may_seek_at_front(c, code, token) ? 0 : t;
+  if (shared() && seek_shared(c, wish, *name, browser, since, *queue)) return;
   uint64_t replaced = 0;
-  auto pairing = matchmaker_.seek(Seek{c->id, browser, c->ip, *name, wish, t, ""}, &replaced);
+  auto pairing = matchmaker_.seek(Seek{c->id, browser, c->ip, *name, wish, since, ""}, &replaced);
   if (replaced) {
     auto it = seekers_.find(replaced);
     if (auto old = it == seekers_.end() ? nullptr : it->second.lock())
@@ -134,13 +136,26 @@ bool Hub::seek_shared(const std::shared_ptr<Client>& c, const SeekWish& wish, co
     return true;
   }
   const std::string entry = seek_entry(mine);
-  if (!bus_->add_seek(entry, t)) return false;
+  if (!bus_->add_seek(entry, mine.since)) return false;
   shared_seeks_[c->id] = entry;
   seekers_[c->id] = c;
   c->send(message(json::object{{"t", "seeking"}, {"variant", wish.variant}, {"counting", wish.counting},
                                {"mode", wish.mode}}));
   lobby_changed();
   return true;
+}
+
+bool Hub::may_seek_at_front(const std::shared_ptr<Client>& c, const std::string& raw_code, const std::string& token) {
+  if (raw_code.empty() || token.empty() || token.size() > 64 || !credential_lookup_allowed(c->ip)) return false;
+  Party* p = find(normalise_code(raw_code));
+  const int seat = p ? seat_of_token(*p, token, c->ip) : -1;
+  if (seat < 0) {
+    wrong_credential(c->ip);
+    return false;
+  }
+  const int missing = p->called_off_seat();
+  if (missing < 0 || missing == seat || now() - p->record().expired_at > limits_.front_again_ms) return false;
+  return fronts_taken_.emplace(p->code(), now()).second;  // once
 }
 
 void Hub::unseek(const std::shared_ptr<Client>& c, bool tell) {
@@ -190,6 +205,7 @@ void Hub::pair(const Pairing& pairing) {
     return;
   }
   for (const Seek* s : seekers) creates_.allow(s->ip, t, limits_.create_per_minute);
+  p.from_pairing = r.mode == "live";
   auto [it, _] = parties_.emplace(r.code, std::move(p));
   for (int seat = 0; seat < 2; ++seat) {
     json::object m{{"t", "paired"}, {"code", r.code}, {"token", tokens[seat]}, {"seat", seat},
@@ -276,6 +292,49 @@ void Hub::end_pairing(Party& p, const std::string& reason, int missing) {
     pairing_seekers_.erase(it);
   }
   after_change(p, true, false);
+}
+
+void Hub::watch_first_move(Party& p) {
+  if (!p.from_pairing || p.awaiting_first_move() < 0 || !defer_) return;
+  const int64_t due = p.last_activity() + limits_.first_move_ms;
+  if (p.first_move_check == due) return;  // already looked for then
+  p.first_move_check = due;
+  defer_(std::max<int64_t>(0, due - now()), [this, code = p.code()] { check_first_move(code); });
+}
+
+void Hub::check_first_move(const std::string& code) {
+  auto it = parties_.find(code);
+  if (it == parties_.end()) return;
+  Party& p = it->second;
+  p.first_move_check = 0;
+  const int seat = p.awaiting_first_move();
+  if (!p.from_pairing || seat < 0) return;
+  const int64_t t = now();
+  // Not yet, or an action of the table is being stored (a move, perhaps): look again then.
+  if (t < p.last_activity() + limits_.first_move_ms) return watch_first_move(p);
+  if (storing_.count(code)) {
+    if (defer_) defer_(100, [this, code] { check_first_move(code); });
+    return;
+  }
+  PreparedAction a;
+  if (p.prepare(seat, "abort", "", p.game()->version, a)) return;
+  auto called_off = std::make_shared<PreparedAction>(std::move(a));
+  // The game's end and the table's, in one piece of the writer's work.
+  write_then(
+      code,
+      [called_off, t, code](Store& store) {
+        store.append_action(called_off->game, called_off->version, called_off->action, t, false);
+        store.expire_party(code, 0, 0, t);
+      },
+      [this, called_off, t](Party* p, std::exception_ptr error) {
+        if (!p) return;
+        if (error || !p->apply_prepared(std::move(*called_off), t)) {
+          reload(*p);  // another instance moved the game on, or the store is away (looked at again)
+          return watch_first_move(*p);
+        }
+        p->ended(t);
+        after_change(*p, true, true, -1);  // the other instances read the table again
+      });
 }
 
 json::object Hub::lobby_counts() const {

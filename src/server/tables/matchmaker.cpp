@@ -38,7 +38,11 @@ std::optional<Pairing> Matchmaker::seek(Seek s, uint64_t* replaced) {
     queue_.erase(it);
     return p;
   }
-  queue_.push_back(std::move(s));
+  // In order of waiting: after everyone who has waited as long (a seek sent
+  // back to the front has the earliest time).
+  auto at = std::upper_bound(queue_.begin(), queue_.end(), s.since,
+                             [](int64_t since, const Seek& q) { return since < q.since; });
+  queue_.insert(at, std::move(s));
   return std::nullopt;
 }
 

@@ -23,7 +23,7 @@ struct Seek {
   std::string ip;
   std::string name;
   SeekWish wish;
-  int64_t since = 0;     // ms
+  int64_t since = 0;     // ms; the queue is in this order (0: sent back to its front)
   std::string instance;  // with instances sharing a queue: the one the seeker is connected to
 };
 

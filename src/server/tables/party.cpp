@@ -181,6 +181,20 @@ void Party::carry_presence_from(const Party& old) {
   if (!game_ && !expired()) arrive_by = old.arrive_by;
   pairing_ended = old.pairing_ended;
   pairing_missing = old.pairing_missing;
+  from_pairing = old.from_pairing;
+  first_move_check = old.first_move_check;
+}
+
+int Party::awaiting_first_move() const {
+  if (!game_ || game_->number != 1 || game_->game.over() || expired() || game_->game.plies() >= 2) return -1;
+  return game_->seat_of(game_->game.position().side_to_move());
+}
+
+int Party::called_off_seat() const {
+  if (!game_ || game_->game.reason() != Reason::Aborted) return -1;
+  for (auto it = game_->game.record().rbegin(); it != game_->game.record().rend(); ++it)
+    if (it->rfind("abort:", 0) == 0) return game_->seat_of(it->back() == 'w' ? WHITE : BLACK);
+  return -1;
 }
 
 int Party::connections_anywhere(int seat) const {
@@ -370,6 +384,8 @@ std::optional<Error> Party::prepare(int seat, const std::string& type, const std
     action = type + ":" + side;
   } else if (type == "offer-draw" || type == "accept-draw" || type == "decline-draw") {
     action = type.substr(0, type.find('-')) + ":" + side;
+  } else if (type == "abort") {
+    action = "abort:" + side;
   } else {
     return err(ErrorCode::BadRequest, {Msg::ActionUnknown, {{"action", type}}});
   }

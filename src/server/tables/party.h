@@ -128,6 +128,18 @@ class Party {
   int64_t arrive_by = 0;
   std::string pairing_ended;
   int pairing_missing = -1;
+  // A live table made by "find an opponent" at this instance (in memory
+  // only): each player makes a first move within a while of their first
+  // turn, or the game is called off (hub).
+  bool from_pairing = false;
+  int64_t first_move_check = 0;  // when the hub looks next (0: nothing scheduled)
+  // The seat whose first move is awaited in the table's first game (to move,
+  // with no move of its own yet), or -1.
+  int awaiting_first_move() const;
+  // The seat whose missing first move called the game off ("abort"), or -1.
+  int called_off_seat() const;
+  // The table ended at `at` (written to the store by the caller).
+  void ended(int64_t at) { record_.expired_at = at; }
   // Open connections of a seat here and on the other instances.
   int connections_anywhere(int seat) const;
   int spectators_anywhere() const;
@@ -144,7 +156,8 @@ class Party {
   // start() without the store: whether `seat` may start the game now.
   std::optional<Error> may_start(int seat, int64_t now) const;
   // type: "move" (with `move`), "count", "stop", "claim", "resign",
-  // "offer-draw", "accept-draw", "decline-draw". `version` is the game
+  // "offer-draw", "accept-draw", "decline-draw" (and "abort", which only the
+  // server takes, for a seat that made no first move). `version` is the game
   // version the client saw.
   std::optional<Error> act(Store& store, int seat, const std::string& type, const std::string& move,
                            int version, int64_t now);

@@ -80,6 +80,33 @@ export default function (H) {
     assert((await a.locator(tid('opponent-found')).count()) === 0, 'the notice is gone');
   });
 
+  test('find an opponent: a paired player who makes no first move loses the pairing; the other goes back to the front of the queue', async () => {
+    const a = await newPage(DESKTOP, 'en-US');
+    const b = await newPage(PHONE, 'th-TH');
+    await openFind(a, 'Silent');
+    await a.click(`${tid('find-variant')} [data-value="makruk"]`);
+    await a.click(tid('find'));
+    await a.waitForSelector(tid('find-waiting'));
+    await openFind(b, 'Dara');
+    await b.click(`${tid('find-variant')} [data-value="makruk"]`);
+    await b.click(tid('find'));
+    for (const p of [a, b]) await p.waitForSelector(tid('game'));
+    await until('both see game 1 at version 0', async () => (await state(a))?.v === 0 && (await state(b))?.v === 0);
+    // Silent waited longer: White, to move. Its 30 s pass (the server's clock moves on).
+    const r = await H.apiJson('POST', '/api/test/clock', { advanceMs: 31000 });
+    assert(r.status === 200, `the test clock moves (${r.status})`);
+    // Dara is told in Thai, and waits again at the front of the queue; Silent is told why.
+    await b.waitForSelector(`${tid('find-front')}:not([hidden])`);
+    assert(/Silent ไม่ได้เดิน/.test(await text(b, tid('find-front'))), `told in Thai (${await text(b, tid('find-front'))})`);
+    await b.waitForSelector(tid('find-waiting'));
+    await until('Dara waits again', async () => (await (await fetch(`${H.BASE}/api/lobby`)).json()).waiting === 1);
+    await a.waitForSelector(tid('pairing-ended'));
+    assert(/You made no move in time/.test(await text(a, tid('pairing-ended-text'))), `Silent is told (${await text(a, tid('pairing-ended-text'))})`);
+    await shot(b, 'find-360-th-front');
+    await b.click(tid('find-cancel'));
+    for (const p of [a, b]) assert(p.consoleErrors.length === 0, `no console errors (${p.consoleErrors.join(' | ')})`);
+  });
+
   test('find an opponent: the one practising taps "Not now"; the other is told at once, nothing was played, and finds another', async () => {
     const a = await newPage(DESKTOP, 'en-US');
     const b = await newPage(PHONE, 'th-TH');

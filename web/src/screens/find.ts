@@ -78,12 +78,15 @@ export function findScreen(): Screen {
     lobby.seek({ ...wish }, name);
   });
 
+  // Sent back to the front of the queue: the last opponent made no move.
+  const front = h('p', { class: 'notice', role: 'status', 'data-testid': 'find-front', hidden: true });
   const cancel = h('button', { type: 'button', class: 'btn block', 'data-testid': 'find-cancel' }, t('findCancel'));
   cancel.addEventListener('click', () => lobby.cancel());
   const waiting = h(
     'div',
     { class: 'find-waiting', 'data-testid': 'find-waiting', hidden: true },
     h('h1', null, t('findWaitingTitle')),
+    front,
     h('p', { class: 'lead', role: 'status' }, t('findWaiting')),
     waitCounts,
     cancel,
@@ -96,6 +99,8 @@ export function findScreen(): Screen {
     setText(counts, countsText(c));
     setText(waitCounts, countsText(c, s.kind === 'seeking'));
     waiting.hidden = s.kind !== 'seeking';
+    front.hidden = !(s.kind === 'seeking' && s.front);
+    if (s.kind === 'seeking' && s.front) setText(front, t('pairingNoMove', { name: s.front.opponent }));
     choose.hidden = s.kind === 'seeking';
     if (s.kind === 'refused') err.textContent = s.msg || s.code !== 'rate-limited' ? messageText(s) : t('rateLimited');
     if (s.kind === 'paired') {

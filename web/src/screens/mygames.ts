@@ -26,6 +26,7 @@ export function sortGames(games: MyGame[]): MyGame[] {
 }
 
 function resultText(g: MyGame): string {
+  if (g.reason === 'aborted') return t('calledOff');
   if (g.status === 'expired' || g.reason === 'expired') return t(g.mode === 'turn' ? 'endedExpired' : 'endedExpiredLive');
   if (g.result === '1/2-1/2') return t('draw');
   const winner = g.result === '1-0' ? 'w' : g.result === '0-1' ? 'b' : null;

@@ -162,12 +162,15 @@ export class PartyScreen implements Screen {
       this.resent = true;
       void resendSubscription();
     }
-    const wantGame = this.party.game !== null && this.state !== null;
+    const pairing = this.party.pairing;
+    const calledOff = pairing?.ended === 'no-move';
+    const wantGame = this.party.game !== null && this.state !== null && !calledOff;
     // A table whose game has begun shows no invite (nor loads its QR code) while the
     // game's state is on its way: the server sends it right after the party.
-    if (!wantGame && this.party.game !== null && this.mode !== 'invite') return;
-    const pairing = this.party.pairing;
+    if (!wantGame && !calledOff && this.party.game !== null && this.mode !== 'invite') return;
     const mode: Mode = wantGame ? 'game' : pairing?.arriveBy ? 'arriving' : pairing?.ended ? 'unpaired' : 'invite';
+    // Seen live: the opponent made no first move, so this player goes back to the front of the queue.
+    if (calledOff && this.mode === 'game' && this.backToFront()) return;
     if (mode !== this.mode) {
       this.mode = mode;
       this.render();
@@ -249,8 +252,10 @@ export class PartyScreen implements Screen {
   }
 
   /** The other player's name at this table. */
-  private opponentName(): string {
-    return this.party?.players.find((pl) => pl.seat !== this.seat)?.name ?? '';
+  /** The other player's name (or, given a seat, that player's). */
+  private opponentName(seat?: number): string {
+    const at = (pl: { seat: number }) => (seat === undefined ? pl.seat !== this.seat : pl.seat === seat);
+    return this.party?.players.find(at)?.name ?? '';
   }
 
   /** An opponent was found and has not come to the table yet: the game begins when they do. */
@@ -265,23 +270,44 @@ export class PartyScreen implements Screen {
     return h('div', { class: 'card', 'data-testid': 'pairing-arriving' }, h('h1', null, t('pairingWaitTitle')), wait, link('/', { class: 'btn quiet block' }, t('home')));
   }
 
+  /** What this player asked the queue for last (or this table's kind), and the name they go by. */
+  private seekAgain(): { wish: SeekWish; name: string } {
+    const p = this.party!;
+    const me = p.players.find((pl) => pl.seat === this.seat)?.name;
+    const wish: SeekWish = lastWish() ?? {
+      variant: p.variant === 'ouk' ? 'ouk' : 'makruk',
+      counting: p.rules.counting === 'declare' ? 'declare' : 'auto',
+      mode: p.mode === 'turn' ? 'turn' : 'live',
+    };
+    return { wish, name: lastName() || me || '' };
+  }
+
+  /** The game was called off for the opponent's missing first move: seek again, at the front. */
+  private backToFront(): boolean {
+    const missing = this.party?.pairing?.missing;
+    const token = savedSeat(this.code)?.token;
+    if (this.seat === null || missing === this.seat || !token) return false;
+    const { wish, name } = this.seekAgain();
+    lobby.seek(wish, name, { code: this.code, token, opponent: this.opponentName() });
+    navigate('/find');
+    return true;
+  }
+
   /** The pairing ended before the game began: say who did not come, and offer the queue again. */
   private unpairedView(): HTMLElement {
     const p = this.party!;
     const missing = p.pairing?.missing;
-    const text =
-      missing !== null && missing !== undefined && missing === this.seat
+    const mine = missing !== null && missing !== undefined && missing === this.seat;
+    const noMove = p.pairing?.ended === 'no-move';
+    const text = noMove
+      ? t(mine ? 'pairingYouNoMove' : 'pairingCalledOff', { name: this.opponentName(missing ?? undefined) })
+      : mine
         ? t('pairingYouMissed')
         : t(p.pairing?.ended === 'declined' ? 'pairingDeclined' : 'pairingAbsent', { name: this.opponentName() });
     const again = h('button', { type: 'button', class: 'btn primary block', 'data-testid': 'find-another' }, t('findAnother'));
     again.addEventListener('click', () => {
-      const me = p.players.find((pl) => pl.seat === this.seat)?.name;
-      const wish: SeekWish = lastWish() ?? {
-        variant: p.variant === 'ouk' ? 'ouk' : 'makruk',
-        counting: p.rules.counting === 'declare' ? 'declare' : 'auto',
-        mode: p.mode === 'turn' ? 'turn' : 'live',
-      };
-      lobby.seek(wish, lastName() || me || '');
+      const { wish, name } = this.seekAgain();
+      lobby.seek(wish, name);
       navigate('/find');
     });
     return h(
