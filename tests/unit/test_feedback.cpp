@@ -271,4 +271,22 @@ TEST_F(Feedback, ABurstOfRecommendationsIsHeldForADay) {
   EXPECT_EQ(later["held"], 0);
 }
 
+// One browser moving between addresses (mobile data, a VPN) is limited as
+// one address is: three recommendations a minute, counted whether or not
+// they are taken; another browser at the same address is not held back.
+TEST_F(Feedback, RecommendationsAreLimitedPerBrowserToo) {
+  auto rec = [&](const std::string& browser, const std::string& ip) {
+    return hub_->recommend(json::serialize(json::object{{"code", "ABCDEF"}, {"token", "00112233445566778899aabbccddeeff"},
+                                                         {"stars", 5}, {"text", ""}, {"lang", "en"}, {"browser", browser}}),
+                           ip)
+        .status;
+  };
+  for (int i = 1; i <= 3; ++i) EXPECT_NE(rec("browser-x", "10.2.0." + std::to_string(i)), 429);
+  EXPECT_EQ(rec("browser-x", "10.2.0.4"), 429);
+  EXPECT_NE(rec("browser-y", "10.2.0.4"), 429);
+  EXPECT_EQ(rec(std::string(65, 'b'), "10.2.0.5"), 400);
+  clock_ += 61000;
+  EXPECT_NE(rec("browser-x", "10.2.0.6"), 429);
+}
+
 }  // namespace

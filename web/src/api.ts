@@ -259,7 +259,7 @@ export const api = {
   qrUrl: (code: string, key?: string) => `/api/parties/${encodeURIComponent(code)}/qr.svg${keyQuery(key)}`,
   icsUrl: (code: string) => `/api/parties/${encodeURIComponent(code)}/event.ics`,
   lobby: () => call<{ waiting: number; playing: number }>('GET', '/api/lobby'),
-  recommend: (b: { code: string; token: string; stars: number; text: string; lang: string }) =>
+  recommend: (b: { code: string; token: string; stars: number; text: string; lang: string; browser: string }) =>
     call<{ recommendation: Recommendation }>('POST', '/api/recommendations', b),
   recommendations: () => call<{ count: number; average: number | null; items: Recommendation[] }>('GET', '/api/recommendations'),
   myGames: (tables: TableToken[]) => call<{ games: MyGame[]; unknown?: string[] }>('POST', '/api/my-games', { tables }),

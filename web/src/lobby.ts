@@ -47,8 +47,8 @@ export function lastWish(): SeekWish | null {
   return null;
 }
 
-/** A random id for this browser, kept: one place in the queue per browser. */
-function browserId(): string {
+/** This browser's random id (kept in the browser): its place in the queue, and its limits. */
+export function browserId(): string {
   try {
     let id = localStorage.getItem(BROWSER_KEY);
     if (!id) {

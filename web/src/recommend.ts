@@ -4,6 +4,7 @@ import { api, savedSeat, type Color, type Recommendation } from './api';
 import { h, replace } from './dom';
 import { lang, t } from './i18n';
 import { errorText } from './ui';
+import { browserId } from './lobby';
 
 /** Moves of its own a player needs in a finished game to recommend it (the server's rule). */
 export const MOVES_TO_RECOMMEND = 5;
@@ -59,7 +60,7 @@ export class RecommendCard {
       if (!token) return;
       send.disabled = true;
       try {
-        await api.recommend({ code: this.code, token, stars, text: text.value.trim(), lang: lang() });
+        await api.recommend({ code: this.code, token, stars, text: text.value.trim(), lang: lang(), browser: browserId() });
         this.sent = true;
         replace(this.el, h('p', { role: 'status', 'data-testid': 'recommend-thanks' }, t('recommendThanks', { stars: starsText(stars) })));
       } catch (ex) {

@@ -130,12 +130,13 @@ HttpReply Hub::recommend(const std::string& body, const std::string& ip) {
   Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
-  std::string code, token, rawText, lang;
+  std::string code, token, rawText, lang, browser;
   int64_t stars = 0;
   bool starsPresent = false;
   if (!get_string(*o, "code", code) || !get_string(*o, "token", token) || !get_string(*o, "text", rawText) ||
-      !get_string(*o, "lang", lang) || !get_int(*o, "stars", stars, starsPresent))
+      !get_string(*o, "lang", lang) || !get_string(*o, "browser", browser) || !get_int(*o, "stars", stars, starsPresent))
     return bad_request(Msg::FieldType);
+  if (browser.size() > 64) return bad_request(Msg::BrowserTooLong);
   if (!starsPresent || stars < 1 || stars > 5) return bad_request(Msg::RecommendStars);
   std::string text;
   if (!rawText.empty()) {
@@ -144,7 +145,15 @@ HttpReply Hub::recommend(const std::string& body, const std::string& ip) {
     text = *t;
   }
   if (token.empty() || token.size() > 64) return error_reply(Error{ErrorCode::Forbidden, Msg::RecommendToken});
-  if (!recommends_.allow(ip, now(), limits_.feedback_per_minute)) return rate_limited(Msg::LimitRecommendations);
+  // Per address, and per browser (the id the page keeps, as for finding an
+  // opponent): one browser moving between addresses is limited all the same.
+  const int64_t t = now();
+  const std::string by_browser = browser.empty() ? "" : "browser " + browser;
+  if (!recommends_.allow(ip, t, limits_.feedback_per_minute, false) ||
+      (!by_browser.empty() && !recommends_.allow(by_browser, t, limits_.feedback_per_minute, false)))
+    return rate_limited(Msg::LimitRecommendations);
+  recommends_.allow(ip, t, limits_.feedback_per_minute);
+  if (!by_browser.empty()) recommends_.allow(by_browser, t, limits_.feedback_per_minute);
   // The seat's token shows the code is no guess; a wrong pair counts as a wrong code.
   std::vector<std::pair<Party*, int>> seats;
   std::vector<std::string> unknown;
