@@ -1352,6 +1352,44 @@ TEST(Sender, TarpitsAtManyServicesLeaveSlotsForOthers) {
   sender.reset();
 }
 
+// Round 2, 1: one table's pushes to services that never answer hold at most
+// its share of the slots: another table's push to a service not heard from
+// yet (doubtful too) is not kept waiting behind them.
+TEST(Sender, OneTablesPushesHoldAtMostItsShare) {
+  Tarpit pits[10];
+  PushReceiver rx;
+  Log log;
+  std::mt19937 rng(35);
+  Browser b(rng);
+  SenderOptions o;
+  o.allow_private = true;
+  o.max_parallel = 16;  // the doubtful services' half: 8
+  o.max_per_group = 4;
+  auto sender = std::make_unique<Sender>(KeyPair::generate(), o, log.on_gone(), log.on_done());
+  for (auto& pit : pits) {
+    ASSERT_TRUE(pit.ok());
+    Delivery d = message(subscribe(pit.url(), b), "{}");
+    d.group = "TABLEA";
+    sender->send(std::move(d));
+  }
+  ASSERT_TRUE(eventually([&] {
+    size_t n = 0;
+    for (auto& pit : pits) n += pit.accepted();
+    return n >= 4;
+  }));
+  Delivery other = message(subscribe(rx.url(), b), "{}");
+  other.group = "TABLEB";
+  const auto start = std::chrono::steady_clock::now();
+  sender->send(std::move(other));
+  ASSERT_TRUE(rx.wait_for(1, std::chrono::milliseconds(kWait)));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  size_t held = 0;
+  for (auto& pit : pits) held += pit.accepted();
+  EXPECT_EQ(held, 4u);
+  sender.reset();
+}
+
 // Round 2, 1: a service whose requests keep failing rests: after
 // `backoff_after` failures in a row nothing more is sent to it for a while,
 // while others are served.

@@ -745,6 +745,7 @@ struct Sender::Impl {
     Ptr<curl_slist, curl_slist_free_all> headers;
     Ptr<CURL, curl_easy_cleanup> easy;  // declared last: cleaned up first
     std::string origin;  // the push service's
+    std::string group;   // the delivery's (a table)
     int64_t retry_after_s = -1;
     bool refused = false;  // the address check refused one of its connections
     bool doubtful = false;  // counted among the doubtful services' requests
@@ -768,6 +769,7 @@ struct Sender::Impl {
   CURLM* multi = nullptr;
   std::map<CURL*, std::unique_ptr<Transfer>> flying;  // the sender's thread only
   std::map<std::string, size_t> flying_to;  // requests in flight per push service (origin); same thread
+  std::map<std::string, size_t> flying_for;  // requests in flight per group (a table); same thread
   // What the sender knows of each push service (same thread).
   struct Service {
     bool answered = false;  // has answered a request well
@@ -810,13 +812,18 @@ struct Sender::Impl {
   void complete(std::unique_ptr<Transfer> t, CURLcode result);
   int sleep_ms();
   // Whether a request to this job's push service may start now: within its
-  // allowance, and a doubtful service only while the doubtful ones hold less
-  // than half the slots (`picked`: those chosen in this round, not yet
-  // flying).
-  bool may_start(const std::string& origin, Clock::time_point now, size_t picked = 0, size_t doubtful_picked = 0) const {
+  // allowance and its group's share, and a doubtful service only while the
+  // doubtful ones hold less than half the slots (`picked`, `group_picked`:
+  // those chosen in this round, not yet flying).
+  bool may_start(const std::string& origin, const std::string& group, Clock::time_point now, size_t picked = 0,
+                 size_t doubtful_picked = 0, size_t group_picked = 0) const {
     auto f = flying_to.find(origin);
     const size_t busy = (f == flying_to.end() ? 0 : f->second) + picked;
     if (busy >= allowance(origin, now)) return false;
+    if (!group.empty()) {
+      auto g = flying_for.find(group);
+      if ((g == flying_for.end() ? 0 : g->second) + group_picked >= options.max_per_group) return false;
+    }
     return !doubtful(origin) || doubtful_flying + doubtful_picked < std::max<size_t>(1, options.max_parallel / 2);
   }
   static curl_socket_t open_socket(void* transfer, curlsocktype, curl_sockaddr* address);
@@ -849,16 +856,18 @@ void Sender::Impl::run() {
       away.swap(turned_away);
       reporting = away.size();
       const auto now = Clock::now();
-      std::map<std::string, size_t> picked;  // per origin, in this round
+      std::map<std::string, size_t> picked, group_picked;  // per origin and per group, in this round
       size_t doubtful_picked = 0;
       for (auto it = queue.begin();
            it != queue.end() && it->first <= now && flying.size() + due.size() < options.max_parallel;) {
         const std::string origin = origin_of(it->second.d.to.endpoint);
-        if (!may_start(origin, now, picked[origin], doubtful_picked)) {
-          ++it;  // waits for one of its service's requests to end, or its rest
+        const std::string& group = it->second.d.group;
+        if (!may_start(origin, group, now, picked[origin], doubtful_picked, group.empty() ? 0 : group_picked[group])) {
+          ++it;  // waits for one of its service's (or its table's) requests to end, or its rest
           continue;
         }
         ++picked[origin];
+        if (!group.empty()) ++group_picked[group];
         if (doubtful(origin)) ++doubtful_picked;
         due.push_back(std::move(it->second));
         it = queue.erase(it);
@@ -888,6 +897,7 @@ void Sender::Impl::run() {
       std::unique_ptr<Transfer> t = std::move(it->second);
       flying.erase(it);
       if (auto f = flying_to.find(t->origin); f != flying_to.end() && --f->second == 0) flying_to.erase(f);
+      if (auto g = flying_for.find(t->group); g != flying_for.end() && --g->second == 0) flying_for.erase(g);
       if (t->doubtful) --doubtful_flying;
       curl_multi_remove_handle(multi, h);
       complete(std::move(t), result);
@@ -901,6 +911,7 @@ void Sender::Impl::run() {
   for (const auto& [h, t] : flying) curl_multi_remove_handle(multi, h);
   flying.clear();
   flying_to.clear();
+  flying_for.clear();
 }
 
 // How long the thread may sleep: until the next job is due, when a slot is
@@ -920,7 +931,7 @@ int Sender::Impl::sleep_ms() {
     const std::string origin = origin_of(job.d.to.endpoint);
     if (auto s = services.find(origin); s != services.end() && s->second.rested > now)
       wait = std::min<int64_t>(wait, std::chrono::ceil<std::chrono::milliseconds>(s->second.rested - now).count());
-    if (!may_start(origin, now)) continue;
+    if (!may_start(origin, job.d.group, now)) continue;
     wait = std::min<int64_t>(wait, std::chrono::ceil<std::chrono::milliseconds>(at - now).count());
     break;
   }
@@ -1022,6 +1033,8 @@ void Sender::Impl::start(Job job) {
   if (curl_multi_add_handle(multi, h) != CURLM_OK) return complete(std::move(t), CURLE_FAILED_INIT);
   t->origin = origin_of(d.to.endpoint);
   ++flying_to[t->origin];
+  t->group = d.group;
+  if (!t->group.empty()) ++flying_for[t->group];
   t->doubtful = doubtful(t->origin);
   if (t->doubtful) ++doubtful_flying;
   flying.emplace(h, std::move(t));

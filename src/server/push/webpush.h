@@ -91,6 +91,9 @@ struct Delivery {
   int ttl_s = 4 * 24 * 3600;
   std::string topic;        // optional: a newer message with the same topic replaces an undelivered one
   std::string urgency = "normal";
+  // Deliveries of one group (a table) share at most max_per_group requests
+  // in flight, so that one table's pushes never hold another's; "" is no group.
+  std::string group;
 };
 
 struct SenderOptions {
@@ -102,6 +105,7 @@ struct SenderOptions {
   long connect_timeout_ms = 2000;  // per request, to open the connection
   size_t max_parallel = 32;        // requests in flight at once
   size_t max_per_origin = 4;       // of them, to one push service (origin) that answers well
+  size_t max_per_group = 8;        // of them, for one group (a table)
   // A push service that has not answered yet, or whose last request failed
   // (no answer in time, 429 or 5xx), is doubtful: it gets one request at a
   // time, and the doubtful ones together at most half the slots, so that

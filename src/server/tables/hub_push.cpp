@@ -66,6 +66,7 @@ void Hub::push_to_seat(Party& p, int seat, const std::string& kind, const std::s
     d.to = webpush::Subscription{s.endpoint, s.p256dh, s.auth};
     d.payload = json::serialize(payload);
     d.topic = p.code();
+    d.group = p.code();
     d.urgency = kind == "turn" ? "normal" : "low";
     deliver_(std::move(d));
   }
