@@ -358,6 +358,9 @@ int main(int argc, char** argv) {
   serveCmd->add_option("--limit-pictures", so.limits.pictures_per_minute,
                        "game pictures not yet drawn that one address may have drawn a minute (default 30)")
       ->check(nonNegative);
+  serveCmd->add_flag("--pair-same-address", so.limits.pair_same_address,
+                     "let \"find an opponent\" pair two seekers from one address (off: an address is never paired "
+                     "with itself; people at one address play each other with a table code)");
   serveCmd->add_option("--proof-bits", so.limits.proof_bits,
                        "past the wrong-code limit, a code lookup goes through with a proof of work of this many "
                        "bits (default 18; 0: never)")

@@ -75,7 +75,7 @@ async function startServer() {
   // --test-clock: POST /api/test/clock moves the server's clock (the expiry test needs it)
   // Every test's browser comes from 127.0.0.1: lift the per-address limits on new tables and joins.
   // A test that needs an address of its own sends X-Forwarded-For, as if behind a proxy.
-  const args = ['serve', '--address', '127.0.0.1', '--port', String(serverPort), '--data', dataDir, '--web', WEB, '--test-clock',
+  const args = ['serve', '--address', '127.0.0.1', '--port', String(serverPort), '--data', dataDir, '--web', WEB, '--test-clock', '--pair-same-address',
     '--limit-create', '0', '--limit-join', '0', '--limit-cpu', '0', '--trusted-proxy', '127.0.0.1'];
   server = spawn(bin, args, {
     stdio: ['ignore', log, log],

@@ -1262,7 +1262,7 @@ TEST_F(Hostile, PictureFloodLeavesOthersTheirPreviews) {
 // never paired; a client that answers pings (as a page in the background
 // does) stays.
 TEST_F(Hostile, ASeekerThatAnswersNothingLeavesTheQueue) {
-  ASSERT_TRUE(start({"--ws-idle-ms", "2000"}));
+  ASSERT_TRUE(start({"--ws-idle-ms", "2000", "--pair-same-address"}));  // every client is at 127.0.0.1
   RawWs silent;
   ASSERT_TRUE(silent.open(port(), "127.0.0.30"));
   silent.conn.send(ws_text_frame(R"({"t":"seek","name":"Bot","browser":"bot-browser","variant":"makruk"})"));

@@ -487,7 +487,7 @@ TEST_F(ServerTest, KillNineLosesNothingConfirmed) {
 TEST_F(ServerTest, TurnBasedTablePushesEachTurnToALoopbackPushService) {
   namespace wp = makruk::server::webpush;
   server_.reset();
-  server_ = std::make_unique<Server>(data_, std::vector<std::string>{"--push-allow-http", "--test-clock"});
+  server_ = std::make_unique<Server>(data_, std::vector<std::string>{"--push-allow-http", "--test-clock", "--pair-same-address"});
   makruk::testing::PushReceiver rx;
   Reply key = request(port(), http::verb::get, "/api/push/key");
   ASSERT_EQ(key.status, 200);

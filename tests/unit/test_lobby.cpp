@@ -318,6 +318,7 @@ TEST_F(Lobby, BadSeeksAreRefusedAndAddressesAreLimited) {
 TEST_F(Lobby, APairingCountsAgainstTheCreationLimit) {
   HubLimits limits;
   limits.create_per_minute = 3;
+  limits.pair_same_address = true;  // as a server started with --pair-same-address
   hub_->set_limits(limits);
   int paired = 0;
   for (int i = 0; i < 4; ++i) {
@@ -411,6 +412,25 @@ TEST_F(Lobby, APairedGameWithNoMoveAtAllIsCalledOffForWhite) {
   hub_->tick();  // the deferred check missed: the minute's tick calls it off
   EXPECT_EQ(guest->last("state")["reason"], "aborted");
   EXPECT_EQ(guest->last("party")["pairing"].as_object()["missing"], 0);
+}
+
+// One address is not paired with itself (two browsers there would make
+// tables and games of their own); someone from elsewhere is paired with the
+// one who waited longer. With --pair-same-address, they are paired.
+TEST_F(Lobby, AnAddressIsNotPairedWithItself) {
+  auto a = client("10.0.0.7"), b = client("10.0.0.7"), c = client("10.0.0.8");
+  say(a, seekMsg("A", "browser-a"));
+  say(b, seekMsg("B", "browser-b"));
+  EXPECT_EQ(a->count("paired") + b->count("paired"), 0u);
+  say(c, seekMsg("C", "browser-c"));
+  EXPECT_EQ(a->count("paired"), 1u);
+  EXPECT_EQ(c->last("paired")["opponent"], "A");
+  HubLimits limits;
+  limits.pair_same_address = true;
+  hub_->set_limits(limits);
+  auto d = client("10.0.0.7");
+  say(d, seekMsg("D", "browser-d"));
+  EXPECT_EQ(b->last("paired")["opponent"], "D");
 }
 
 }  // namespace

@@ -96,6 +96,7 @@ struct HubLimits {
   int feedback_per_minute = 3;      // items sent to the feedback board
   size_t seeks_per_address = 4;     // people waiting for an opponent from one address
   int64_t pairing_arrival_ms = 30000;  // paired players of a live table both come to it within this
+  bool pair_same_address = false;   // seekers from one address may be paired with each other
   int64_t first_move_ms = 30000;    // and each makes a first move within this of their first turn
   int64_t front_again_ms = 120000;  // the one left by a called-off pairing may seek at the front this long
   int pictures_per_minute = 30;     // game pictures drawn for an address (those already drawn are free)

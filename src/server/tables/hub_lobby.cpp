@@ -49,6 +49,7 @@ void Hub::seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std
   const int64_t since = may_seek_at_front(c, code, token) ? 0 : t;
   if (shared() && seek_shared(c, wish, *name, browser, since, *queue)) return;
   uint64_t replaced = 0;
+  matchmaker_.pair_same_address = limits_.pair_same_address;
   auto pairing = matchmaker_.seek(Seek{c->id, browser, c->ip, *name, wish, since, ""}, &replaced);
   if (replaced) {
     auto it = seekers_.find(replaced);
@@ -127,6 +128,7 @@ bool Hub::seek_shared(const std::shared_ptr<Client>& c, const SeekWish& wish, co
       }
       continue;
     }
+    if (!limits_.pair_same_address && other->ip == c->ip) continue;  // nor one's own address
     auto agreed = Matchmaker::agree(other->wish, wish);
     if (!agreed || !bus_->take_seek(text)) continue;  // not compatible, or another instance took it first
     if (other->instance == mine.instance) shared_seeks_.erase(other->id);

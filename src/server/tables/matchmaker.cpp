@@ -32,6 +32,7 @@ std::optional<Pairing> Matchmaker::seek(Seek s, uint64_t* replaced) {
   }
   for (auto it = queue_.begin(); it != queue_.end(); ++it) {
     if (!it->browser.empty() && it->browser == s.browser) continue;  // never oneself
+    if (!pair_same_address && it->ip == s.ip) continue;              // nor one's own address
     auto agreed = agree(it->wish, s.wish);
     if (!agreed) continue;
     Pairing p{std::move(*it), std::move(s), *agreed};

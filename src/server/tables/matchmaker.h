@@ -40,6 +40,9 @@ class Matchmaker {
   // there is one (both then leave the queue). `replaced` gets the id of a
   // seek this one replaced (0: none).
   std::optional<Pairing> seek(Seek s, uint64_t* replaced = nullptr);
+  // Whether seekers from one address may be paired with each other (else a
+  // seek passes over those from its own address).
+  bool pair_same_address = true;
   // Leaves the queue; false when the id was not in it.
   bool cancel(uint64_t id);
   size_t waiting() const { return queue_.size(); }
