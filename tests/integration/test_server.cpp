@@ -31,7 +31,8 @@ class ServerTest : public ::testing::Test {
     data_ = std::filesystem::temp_directory_path() /
             ("makruk-it-" + std::to_string(getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(data_);
-    server_ = std::make_unique<Server>(data_);
+    // Every client comes from 127.0.0.1: seekers there may be paired with each other.
+    server_ = std::make_unique<Server>(data_, std::vector<std::string>{"--pair-same-address"});
   }
   void TearDown() override {
     server_.reset();
@@ -487,7 +488,7 @@ TEST_F(ServerTest, KillNineLosesNothingConfirmed) {
 TEST_F(ServerTest, TurnBasedTablePushesEachTurnToALoopbackPushService) {
   namespace wp = makruk::server::webpush;
   server_.reset();
-  server_ = std::make_unique<Server>(data_, std::vector<std::string>{"--push-allow-http", "--test-clock", "--pair-same-address"});
+  server_ = std::make_unique<Server>(data_, std::vector<std::string>{"--push-allow-http", "--test-clock"});
   makruk::testing::PushReceiver rx;
   Reply key = request(port(), http::verb::get, "/api/push/key");
   ASSERT_EQ(key.status, 200);
