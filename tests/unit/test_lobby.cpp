@@ -146,6 +146,22 @@ class Lobby : public ::testing::Test {
                         {"counting", "auto"}, {"mode", "live"}};
   }
 
+  // Two seekers (from 10.0.0.1 and .2) paired, and both at the table: their
+  // "paired" messages, and their table connections (host first, White).
+  struct Seated {
+    json::object paired_host, paired_guest;
+    std::shared_ptr<FakeClient> host, guest;
+  };
+  Seated paired_and_seated(const std::string& host_name, const std::string& guest_name) {
+    auto a = client("10.0.0.1"), b = client("10.0.0.2");
+    say(a, seekMsg(host_name, "browser-a"));
+    say(b, seekMsg(guest_name, "browser-b"));
+    Seated s{a->last("paired"), b->last("paired"), client("10.0.0.1"), client("10.0.0.2")};
+    say(s.host, json::object{{"t", "hello"}, {"code", s.paired_host["code"]}, {"token", s.paired_host["token"]}});
+    say(s.guest, json::object{{"t", "hello"}, {"code", s.paired_guest["code"]}, {"token", s.paired_guest["token"]}});
+    return s;
+  }
+
   testing_helpers::TempDb db_{"makruk-lobby"};
   std::unique_ptr<Store> store_;
   std::unique_ptr<Hub> hub_;
@@ -344,14 +360,8 @@ TEST_F(Lobby, APairingCountsAgainstTheCreationLimit) {
 // did not: the game is called off (no winner or loser), the table ends, and
 // White may seek again at the front of the queue, once; Black may not.
 TEST_F(Lobby, APairedPlayerWhoMakesNoFirstMoveLosesThePairingAndTheOtherGoesToTheFront) {
-  auto a = client("10.0.0.1"), b = client("10.0.0.2");
-  say(a, seekMsg("Somchai", "browser-a"));
-  say(b, seekMsg("Silent", "browser-b"));
-  json::object pa = a->last("paired"), pb = b->last("paired");
+  auto [pa, pb, host, guest] = paired_and_seated("Somchai", "Silent");
   const std::string code(pa["code"].as_string());
-  auto host = client("10.0.0.1"), guest = client("10.0.0.2");
-  say(host, json::object{{"t", "hello"}, {"code", code}, {"token", pa["token"]}});
-  say(guest, json::object{{"t", "hello"}, {"code", code}, {"token", pb["token"]}});
   ASSERT_EQ(host->last("party")["status"], "playing");
   clock_ += 25000;
   flush();
@@ -400,14 +410,7 @@ TEST_F(Lobby, APairedPlayerWhoMakesNoFirstMoveLosesThePairingAndTheOtherGoesToTh
 
 // Nobody moves at all: White's 30 s run out and the game is called off.
 TEST_F(Lobby, APairedGameWithNoMoveAtAllIsCalledOffForWhite) {
-  auto a = client("10.0.0.1"), b = client("10.0.0.2");
-  say(a, seekMsg("Silent", "browser-a"));
-  say(b, seekMsg("Dara", "browser-b"));
-  json::object pa = a->last("paired"), pb = b->last("paired");
-  const std::string code(pa["code"].as_string());
-  auto host = client("10.0.0.1"), guest = client("10.0.0.2");
-  say(host, json::object{{"t", "hello"}, {"code", code}, {"token", pa["token"]}});
-  say(guest, json::object{{"t", "hello"}, {"code", code}, {"token", pb["token"]}});
+  auto [pa, pb, host, guest] = paired_and_seated("Silent", "Dara");
   clock_ += 31000;
   hub_->tick();  // the deferred check missed: the minute's tick calls it off
   EXPECT_EQ(guest->last("state")["reason"], "aborted");
