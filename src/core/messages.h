@@ -122,6 +122,7 @@ namespace makruk {
   X(MethodRefused, "request.method", "method not allowed")                                                         \
   X(WebSocketPath, "request.ws-path", "WebSocket lives at /ws")                                                    \
   X(PicturesBusy, "server.pictures-busy", "too many pictures being drawn; try again in a moment")                  \
+  X(TablesBusy, "server.tables-busy", "the tables did not answer in time; try again in a moment")                 \
   X(PictureFailed, "server.picture-failed", "the picture could not be drawn")                                      \
   X(StorageFailed, "server.storage-failed", "storage failed: {detail}")                                            \
   X(StorageConflict, "server.storage-conflict", "{detail}")                                                        \

@@ -9,6 +9,7 @@
 
 #include "fake_client.h"
 #include "server/clean_text.h"
+#include "server/community/community.h"
 #include "server/tables/hub.h"
 #include "temp_db.h"
 
@@ -26,26 +27,39 @@ class Feedback : public ::testing::Test {
  protected:
   void SetUp() override { open(); }
   void TearDown() override {
+    community_.reset();
     hub_.reset();
     store_.reset();
     db_.clear();
   }
+  // The tables (the hub) and the community beside them, on one store as in
+  // the server (where each has a connection of its own).
   void open(const std::string& secret = SECRET) {
+    community_.reset();
     hub_.reset();
     store_.reset();
     store_ = open_sqlite_store(db_.path());
     hub_ = std::make_unique<Hub>(*store_, [](std::function<void()> f) { f(); }, [this] { return clock_; });
     hub_->load();
-    hub_->set_admin_secret(secret);
+    community_ = std::make_unique<Community>(*store_, [this] { return clock_; });
+    community_->set_admin_secret(secret);
   }
   HttpReply post(const json::object& o, const std::string& ip = "10.0.0.1") {
-    return hub_->feedback_post(json::serialize(o), ip);
+    return community_->feedback_post(json::serialize(o), ip);
   }
-  json::array items() { return body(hub_->feedback_list())["items"].as_array(); }
+  json::array items() { return body(community_->feedback_list())["items"].as_array(); }
+  // A recommendation, the tables telling whose seat the token is.
+  HttpReply recommend(const std::string& body, const std::string& ip) {
+    return community_->recommend(body, ip, [this](const std::string& code, const std::string& token,
+                                                  const std::string& from) {
+      return hub_->recommending_seat(code, token, from);
+    });
+  }
 
   testing_helpers::TempDb db_{"makruk-feedback"};
   std::unique_ptr<Store> store_;
   std::unique_ptr<Hub> hub_;
+  std::unique_ptr<Community> community_;
   int64_t clock_ = 1764460800000;
 };
 
@@ -83,7 +97,7 @@ TEST_F(Feedback, BadInputIsRefusedAndNothingIsStored) {
   }
   EXPECT_EQ(post({{"kind", "bug"}, {"text", std::string(2000, 'x')}}).status, 201);  // the longest allowed
   EXPECT_EQ(items().size(), 1u);
-  EXPECT_EQ(hub_->feedback_post("not json", "10.0.0.1").status, 400);
+  EXPECT_EQ(community_->feedback_post("not json", "10.0.0.1").status, 400);
 }
 
 // Round 2, 8: a text is checked as a name is. Nothing that flips the text
@@ -130,28 +144,28 @@ TEST_F(Feedback, MaintainersAnswerSetStatusAndHideBehindTheSecret) {
   const std::string spam = std::to_string(items()[1].as_object()["id"].as_int64());
   const std::string clock = std::to_string(items()[0].as_object()["id"].as_int64());
   // Without the secret, or with a wrong one: refused, nothing changes.
-  EXPECT_EQ(hub_->admin_feedback_list("", "10.0.0.5").status, 401);
-  EXPECT_EQ(hub_->admin_feedback_update(spam, R"({"hidden":true})", "Bearer wrong", "10.0.0.5").status, 401);
-  EXPECT_EQ(hub_->admin_feedback_update(spam, R"({"hidden":true})", SECRET, "10.0.0.5").status, 401);  // no "Bearer"
+  EXPECT_EQ(community_->admin_feedback_list("", "10.0.0.5").status, 401);
+  EXPECT_EQ(community_->admin_feedback_update(spam, R"({"hidden":true})", "Bearer wrong", "10.0.0.5").status, 401);
+  EXPECT_EQ(community_->admin_feedback_update(spam, R"({"hidden":true})", SECRET, "10.0.0.5").status, 401);  // no "Bearer"
   EXPECT_EQ(items().size(), 2u);
   // With it; the scheme's name in any case (RFC 9110).
-  EXPECT_EQ(hub_->admin_feedback_update(spam, R"({"hidden":true})", AUTH, "10.0.0.5").status, 200);
+  EXPECT_EQ(community_->admin_feedback_update(spam, R"({"hidden":true})", AUTH, "10.0.0.5").status, 200);
   for (const std::string auth : {"bearer " + SECRET, "BEARER  " + SECRET, "  Bearer " + SECRET + " "})
-    EXPECT_EQ(hub_->admin_feedback_list(auth, "10.0.0.5").status, 200) << auth;
-  EXPECT_EQ(hub_->admin_feedback_list("Basic " + SECRET, "10.0.0.5").status, 401);
+    EXPECT_EQ(community_->admin_feedback_list(auth, "10.0.0.5").status, 200) << auth;
+  EXPECT_EQ(community_->admin_feedback_list("Basic " + SECRET, "10.0.0.5").status, 401);
   clock_ += 5000;
-  HttpReply r = hub_->admin_feedback_update(clock, R"({"status":"planned","reply":"Coming in the spring"})", AUTH, "10.0.0.5");
+  HttpReply r = community_->admin_feedback_update(clock, R"({"status":"planned","reply":"Coming in the spring"})", AUTH, "10.0.0.5");
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(body(r)["item"].as_object()["repliedAt"], clock_);
-  EXPECT_EQ(hub_->admin_feedback_update(clock, R"({"status":"maybe"})", AUTH, "10.0.0.5").status, 400);
-  EXPECT_EQ(hub_->admin_feedback_update("999", R"({"status":"done"})", AUTH, "10.0.0.5").status, 404);
-  EXPECT_EQ(hub_->admin_feedback_update("x1", R"({"status":"done"})", AUTH, "10.0.0.5").status, 404);
+  EXPECT_EQ(community_->admin_feedback_update(clock, R"({"status":"maybe"})", AUTH, "10.0.0.5").status, 400);
+  EXPECT_EQ(community_->admin_feedback_update("999", R"({"status":"done"})", AUTH, "10.0.0.5").status, 404);
+  EXPECT_EQ(community_->admin_feedback_update("x1", R"({"status":"done"})", AUTH, "10.0.0.5").status, 404);
   // The public board shows the answer and not the hidden item; the admin list shows both.
   json::array pub = items();
   ASSERT_EQ(pub.size(), 1u);
   EXPECT_EQ(pub[0].as_object()["status"], "planned");
   EXPECT_EQ(pub[0].as_object()["reply"], "Coming in the spring");
-  EXPECT_EQ(body(hub_->admin_feedback_list(AUTH, "10.0.0.5"))["items"].as_array().size(), 2u);
+  EXPECT_EQ(body(community_->admin_feedback_list(AUTH, "10.0.0.5"))["items"].as_array().size(), 2u);
   // Kept through a restart.
   open();
   EXPECT_EQ(items().size(), 1u);
@@ -159,11 +173,11 @@ TEST_F(Feedback, MaintainersAnswerSetStatusAndHideBehindTheSecret) {
 }
 
 TEST_F(Feedback, WrongSecretsAreLimitedAndNoSecretMeansNoAdmin) {
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->admin_feedback_list("Bearer guess" + std::to_string(i), "10.0.0.6").status, 401);
-  EXPECT_EQ(hub_->admin_feedback_list(AUTH, "10.0.0.6").status, 429);  // even the right one, for a minute
-  EXPECT_EQ(hub_->admin_feedback_list(AUTH, "10.0.0.7").status, 200);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(community_->admin_feedback_list("Bearer guess" + std::to_string(i), "10.0.0.6").status, 401);
+  EXPECT_EQ(community_->admin_feedback_list(AUTH, "10.0.0.6").status, 429);  // even the right one, for a minute
+  EXPECT_EQ(community_->admin_feedback_list(AUTH, "10.0.0.7").status, 200);
   open("");
-  EXPECT_EQ(hub_->admin_feedback_list(AUTH, "10.0.0.7").status, 404);
+  EXPECT_EQ(community_->admin_feedback_list(AUTH, "10.0.0.7").status, 404);
 }
 
 TEST_F(Feedback, RecommendationsOnePerPlayerAfterAGameAndTheAverage) {
@@ -173,7 +187,7 @@ TEST_F(Feedback, RecommendationsOnePerPlayerAfterAGameAndTheAverage) {
   const std::string guest(body(hub_->join(code, R"({"name":"Dara"})", "10.0.0.2"))["token"].as_string());
   auto rec = [&](const std::string& token, int stars, const std::string& text = "", const std::string& ip = "10.0.0.1") {
     clock_ += 30000;
-    return hub_->recommend(json::serialize(json::object{{"code", code}, {"token", token}, {"stars", stars}, {"text", text},
+    return recommend(json::serialize(json::object{{"code", code}, {"token", token}, {"stars", stars}, {"text", text},
                                                          {"lang", "th"}}),
                            ip);
   };
@@ -202,7 +216,7 @@ TEST_F(Feedback, RecommendationsOnePerPlayerAfterAGameAndTheAverage) {
   EXPECT_EQ(rec(guest, 2, "", "10.0.0.2").status, 201);
   // Writing again replaces the first: one per player and table.
   EXPECT_EQ(rec(host, 5, "Even better the second time").status, 201);
-  json::object list = body(hub_->recommendations());
+  json::object list = body(community_->recommendations());
   EXPECT_EQ(list["count"], 2);
   EXPECT_DOUBLE_EQ(list["average"].as_double(), 3.5);
   json::object newest = list["items"].as_array()[0].as_object();
@@ -211,13 +225,13 @@ TEST_F(Feedback, RecommendationsOnePerPlayerAfterAGameAndTheAverage) {
   EXPECT_EQ(newest["text"], "Even better the second time");
   EXPECT_FALSE(newest.contains("code"));  // the table is not published
   // A maintainer hides one: the average follows.
-  json::array all = body(hub_->admin_recommendations(AUTH, "10.0.0.5"))["items"].as_array();
+  json::array all = body(community_->admin_recommendations(AUTH, "10.0.0.5"))["items"].as_array();
   ASSERT_EQ(all.size(), 2u);
   const std::string id = std::to_string(all[1].as_object()["id"].as_int64());  // Dara's
-  EXPECT_EQ(hub_->admin_recommendation_update(id, R"({"hidden":true})", "Bearer nope", "10.0.0.5").status, 401);
-  EXPECT_EQ(hub_->admin_recommendation_update(id, R"({"hidden":true})", AUTH, "10.0.0.5").status, 200);
-  EXPECT_EQ(hub_->admin_recommendation_update("12345", R"({"hidden":true})", AUTH, "10.0.0.5").status, 404);
-  list = body(hub_->recommendations());
+  EXPECT_EQ(community_->admin_recommendation_update(id, R"({"hidden":true})", "Bearer nope", "10.0.0.5").status, 401);
+  EXPECT_EQ(community_->admin_recommendation_update(id, R"({"hidden":true})", AUTH, "10.0.0.5").status, 200);
+  EXPECT_EQ(community_->admin_recommendation_update("12345", R"({"hidden":true})", AUTH, "10.0.0.5").status, 404);
+  list = body(community_->recommendations());
   EXPECT_EQ(list["count"], 1);
   EXPECT_DOUBLE_EQ(list["average"].as_double(), 5.0);
 }
@@ -232,12 +246,12 @@ TEST_F(Feedback, ARecommendationNeedsAGameReallyPlayed) {
   hub_->on_message(player, R"({"t":"hello","code":")" + code + R"(","token":")" + host + R"("})");
   hub_->on_message(player, R"({"t":"resign","v":0})");
   ASSERT_NE(player->last("state")["result"], "*");
-  HttpReply r = hub_->recommend(
+  HttpReply r = recommend(
       json::serialize(json::object{{"code", code}, {"token", host}, {"stars", 5}, {"lang", "en"}}), "10.0.0.1");
   EXPECT_EQ(r.status, 409);
   EXPECT_EQ(body(r)["msg"], "recommend.too-early");
   EXPECT_EQ(body(r)["args"].at("moves"), 5);
-  EXPECT_EQ(body(hub_->recommendations())["count"], 0);
+  EXPECT_EQ(body(community_->recommendations())["count"], 0);
 }
 
 // Round 2, 4: a burst of recommendations moves the average by five at most
@@ -260,13 +274,13 @@ TEST_F(Feedback, ABurstOfRecommendationsIsHeldForADay) {
   };
   for (int i = 0; i < 4; ++i) put(2, clock_ - (i + 2) * 86400000LL);  // four honest ones over the last week
   for (int i = 0; i < 30; ++i) put(5, clock_ - 3000 + i * 100);        // thirty five-star ones in three seconds
-  json::object now = body(hub_->recommendations());
+  json::object now = body(community_->recommendations());
   EXPECT_EQ(now["count"], 9);  // the four old ones and five of the burst
   EXPECT_EQ(now["held"], 25);
   EXPECT_DOUBLE_EQ(now["average"].as_double(), std::round((4 * 2 + 5 * 5) / 9.0 * 10) / 10);
   EXPECT_EQ(now["items"].as_array().size(), 34u);  // all are listed
   clock_ += 86400000LL;
-  json::object later = body(hub_->recommendations());
+  json::object later = body(community_->recommendations());
   EXPECT_EQ(later["count"], 34);
   EXPECT_EQ(later["held"], 0);
 }
@@ -276,7 +290,7 @@ TEST_F(Feedback, ABurstOfRecommendationsIsHeldForADay) {
 // they are taken; another browser at the same address is not held back.
 TEST_F(Feedback, RecommendationsAreLimitedPerBrowserToo) {
   auto rec = [&](const std::string& browser, const std::string& ip) {
-    return hub_->recommend(json::serialize(json::object{{"code", "ABCDEF"}, {"token", "00112233445566778899aabbccddeeff"},
+    return recommend(json::serialize(json::object{{"code", "ABCDEF"}, {"token", "00112233445566778899aabbccddeeff"},
                                                          {"stars", 5}, {"text", ""}, {"lang", "en"}, {"browser", browser}}),
                            ip)
         .status;

@@ -21,13 +21,20 @@ class Routes : public ::testing::Test {
     store_ = open_sqlite_store(db_.path());
     hub_ = std::make_unique<Hub>(*store_, [](std::function<void()> f) { f(); }, [] { return int64_t(1764460800000); });
     hub_->load();
+    community_ = std::make_unique<Community>(*store_, [] { return int64_t(1764460800000); });
+    parts_ = std::make_unique<routes::Parts>(routes::Parts{
+        *hub_, *community_, [this](const std::string& code, const std::string& token, const std::string& ip) {
+          return hub_->recommending_seat(code, token, ip);
+        }});
   }
   void TearDown() override {
+    parts_.reset();
+    community_.reset();
     hub_.reset();
     store_.reset();
     db_.clear();
   }
-  HttpReply ask(routes::Method m, std::string_view target, std::string_view body = "") {
+  static routes::ApiRequest request(routes::Method m, std::string_view target, std::string_view body = "") {
     const size_t q = target.find('?');
     routes::ApiRequest r;
     r.method = m;
@@ -36,7 +43,10 @@ class Routes : public ::testing::Test {
     r.body = body;
     r.ip = "10.0.0.1";
     r.base_url = "https://makruk.example";
-    return routes::answer(*hub_, r);
+    return r;
+  }
+  HttpReply ask(routes::Method m, std::string_view target, std::string_view body = "") {
+    return routes::answer(*parts_, request(m, target, body));
   }
   static std::string msg(const HttpReply& r) {
     json::value v = json::parse(r.body);
@@ -46,6 +56,8 @@ class Routes : public ::testing::Test {
   testing_helpers::TempDb db_{"makruk-routes"};
   std::unique_ptr<Store> store_;
   std::unique_ptr<Hub> hub_;
+  std::unique_ptr<Community> community_;
+  std::unique_ptr<routes::Parts> parts_;
 };
 
 using routes::Method;
@@ -68,6 +80,36 @@ TEST_F(Routes, EachPathAndMethodFindsItsHandler) {
   EXPECT_EQ(ask(Method::Get, "/api/feedback").status, 200);
   EXPECT_EQ(ask(Method::Get, "/api/recommendations").status, 200);
   EXPECT_EQ(ask(Method::Get, "/api/push/key").status, 503);  // no push set up here: the hub's answer
+}
+
+// The community's routes are answered on its own thread, never the hub's:
+// the route table says which, and the community answers them.
+TEST_F(Routes, TheCommunitysRoutesRunOnItsOwnThread) {
+  using routes::Runs;
+  for (auto [m, target] : std::vector<std::pair<Method, std::string>>{{Method::Get, "/api/feedback"},
+                                                                      {Method::Post, "/api/feedback"},
+                                                                      {Method::Get, "/api/recommendations"},
+                                                                      {Method::Post, "/api/recommendations"},
+                                                                      {Method::Get, "/api/admin/feedback"},
+                                                                      {Method::Post, "/api/admin/feedback/12"},
+                                                                      {Method::Get, "/api/admin/recommendations"},
+                                                                      {Method::Post, "/api/admin/recommendations/3"}})
+    EXPECT_EQ(routes::runs_on(request(m, target)), Runs::OnCommunity) << target;
+  for (auto [m, target] : std::vector<std::pair<Method, std::string>>{{Method::Get, "/api/lobby"},
+                                                                      {Method::Post, "/api/parties"},
+                                                                      {Method::Get, "/api/parties/ABCDEF"},
+                                                                      {Method::Get, "/readyz"},
+                                                                      {Method::Get, "/api/nothing"},
+                                                                      {Method::Other, "/api/feedback"}})
+    EXPECT_EQ(routes::runs_on(request(m, target)), Runs::OnHub) << target;
+  HttpReply posted = ask(Method::Post, "/api/feedback", R"({"kind":"feedback","text":"Lovely board"})");
+  ASSERT_EQ(posted.status, 201) << posted.body;
+  EXPECT_EQ(json::parse(ask(Method::Get, "/api/feedback").body).at("items").as_array().size(), 1u);
+  // A recommendation asks the tables whose seat the token is: none here.
+  EXPECT_EQ(ask(Method::Post, "/api/recommendations",
+                R"({"code":"ABCDEF","token":"00112233445566778899aabbccddeeff","stars":5})")
+                .status,
+            403);
 }
 
 TEST_F(Routes, AWrongMethodIs405AndAnUnknownPath404) {

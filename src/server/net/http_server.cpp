@@ -257,9 +257,11 @@ Response serve_static(Context& ctx, const Request& req) {
   return res;
 }
 
-// Runs on the hub's thread (co_spawned there): the route table finds the
-// hub's handler (routes.cpp).
-awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string target, std::string body, std::string ip,
+// The route table's answer (routes.cpp), made where the route says: on the
+// hub's thread or on the community's.
+awaitable<HttpReply> answer_there(Context& ctx, const routes::ApiRequest& r) { co_return routes::answer(ctx.parts, r); }
+
+awaitable<HttpReply> call_api(Context& ctx, http::verb method, std::string target, std::string body, std::string ip,
                               std::string authorization = "") {
   const size_t q = target.find('?');
   routes::ApiRequest r;
@@ -272,12 +274,39 @@ awaitable<HttpReply> call_hub(Context& ctx, http::verb method, std::string targe
   r.ip = ip;
   r.authorization = authorization;
   r.base_url = ctx.public_url;
-  co_return routes::answer(ctx.hub, r);
+  if (routes::runs_on(r) == routes::Runs::OnCommunity)
+    co_return co_await asio::co_spawn(ctx.community_thread, answer_there(ctx, r), use_awaitable);
+  co_return co_await asio::co_spawn(ctx.hub_ioc, answer_there(ctx, r), use_awaitable);
 }
 
 // The operators' figures: the hub's (on its thread), then the network's.
-awaitable<HttpReply> hub_metrics(Context& ctx, bool local, std::string authorization, std::string ip) {
-  co_return ctx.hub.metrics(local, authorization, ip);
+awaitable<HttpReply> hub_metrics(Context& ctx) { co_return ctx.hub.metrics(); }
+// Whether the admin secret came (on the community's thread, which keeps it).
+awaitable<std::optional<HttpReply>> admin_refusal(Context& ctx, std::string authorization, std::string ip) {
+  HttpReply refusal;
+  if (ctx.parts.community.admin(authorization, ip, refusal)) co_return std::nullopt;
+  co_return refusal;
+}
+
+Community::SeatCheck seat_check_through(asio::io_context& hub_ioc, Hub& hub) {
+  return [&hub_ioc, &hub](const std::string& code, const std::string& token,
+                          const std::string& ip) -> std::variant<RecommendingSeat, HttpReply> {
+    using Answer = std::variant<RecommendingSeat, HttpReply>;
+    auto done = std::make_shared<std::promise<Answer>>();
+    auto answer = done->get_future();
+    asio::post(hub_ioc, [done, &hub, code, token, ip] {
+      try {
+        done->set_value(hub.recommending_seat(code, token, ip));
+      } catch (...) {
+        done->set_exception(std::current_exception());
+      }
+    });
+    try {
+      if (answer.wait_for(std::chrono::seconds(5)) == std::future_status::ready) return answer.get();
+    } catch (const std::exception&) {
+    }
+    return routes::error_body(503, "unavailable", Msg::TablesBusy);
+  };
 }
 
 std::string net_metrics(Context& ctx) {
@@ -459,7 +488,7 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
         res = make_response(req, 503, R"({"status":"draining"})", "application/json");
         res.set(http::field::cache_control, "no-store");
       } else if (path == "/readyz") {
-        HttpReply r = co_await asio::co_spawn(ctx.hub_ioc, call_hub(ctx, http::verb::get, "/readyz", "", ip), use_awaitable);
+        HttpReply r = co_await call_api(ctx, http::verb::get, "/readyz", "", ip);
         res = make_response(req, r.status, std::move(r.body), r.content_type);
         res.set(http::field::cache_control, "no-store");
       } else if (path == "/metrics" && (req.method() == http::verb::get || head)) {
@@ -467,9 +496,17 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
         // declared trusted), or with the admin secret.
         const bool local = Context::plain(client_address(ctx, peer, req)).is_loopback() &&
                            (ctx.trusted(peer) || req.find("X-Forwarded-For") == req.end());
-        HttpReply r = co_await asio::co_spawn(
-            ctx.hub_ioc, hub_metrics(ctx, local, std::string(req[http::field::authorization]), ip), use_awaitable);
-        if (r.status == 200) r.body += net_metrics(ctx);
+        std::optional<HttpReply> refused;
+        if (!local)
+          refused = co_await asio::co_spawn(
+              ctx.community_thread, admin_refusal(ctx, std::string(req[http::field::authorization]), ip), use_awaitable);
+        HttpReply r;
+        if (refused) {
+          r = std::move(*refused);
+        } else {
+          r = co_await asio::co_spawn(ctx.hub_ioc, hub_metrics(ctx), use_awaitable);
+          r.body += net_metrics(ctx);
+        }
         res = make_response(req, r.status, std::move(r.body), r.content_type);
         res.set(http::field::cache_control, "no-store");
       } else if (path.rfind("/api/games/", 0) == 0 && path.size() > 15 && path.ends_with(".png") &&
@@ -496,10 +533,8 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
           if (record)
             r = co_await asio::co_spawn(ctx.readers, read_record(ctx, path, ip), use_awaitable);
           else
-            r = co_await asio::co_spawn(ctx.hub_ioc,
-                                        call_hub(ctx, head ? http::verb::get : req.method(), target, req.body(), ip,
-                                                 std::string(req[http::field::authorization])),
-                                        use_awaitable);
+            r = co_await call_api(ctx, head ? http::verb::get : req.method(), target, req.body(), ip,
+                                  std::string(req[http::field::authorization]));
           // A long answer (a game's record) goes out in gzip to a browser that takes it.
           std::optional<std::string> packed;
           if (r.body.size() >= GZIP_MIN_BYTES && accepts(req, "gzip")) packed = gzip(r.body);

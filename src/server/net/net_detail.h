@@ -16,7 +16,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "server/community/community.h"
 #include "server/image/game_pictures.h"
+#include "server/net/routes.h"
 #include "server/net/static_files.h"
 #include "server/push/webpush.h"
 #include "server/records/game_records.h"
@@ -200,6 +202,7 @@ class HttpConns {
 struct Context {
   asio::io_context& hub_ioc;
   Hub& hub;
+  routes::Parts& parts;  // the hub and the community, for the API's routes
   GameRecords& records;
   std::filesystem::path web_dir;
   std::string public_url;  // links point here
@@ -227,6 +230,9 @@ struct Context {
   // Games' records and snapshots: read from the store and made on threads of
   // their own, so that a long game's record holds up no table.
   asio::thread_pool readers{2};
+  // The community's calls (the feedback board, recommendations): a thread of
+  // their own, so that their store's answers never hold a table up.
+  asio::thread_pool community_thread{1};
   StaticFiles statics{};  // the web client's files, read once
   webpush::Sender* push = nullptr;  // for /metrics
   int ws_idle_ms = 60000;
@@ -254,5 +260,8 @@ awaitable<void> run_websocket(tcp::socket socket, Context& ctx, std::string ip, 
                               Request req);
 // Ends a session with "going away" (1001), once what it was sent is written.
 void go_away(WsSession& session);
+// How the community asks the tables whose seat a token is: on the hub's
+// thread, waited for (at most a few seconds) on the community's.
+Community::SeatCheck seat_check_through(asio::io_context& hub_ioc, Hub& hub);
 
 }  // namespace makruk::server::net_detail

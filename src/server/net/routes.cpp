@@ -23,44 +23,54 @@ struct Call {
   std::string code() const { return normalise_code(params.at(0)); }
 };
 
-using Handler = HttpReply (*)(Hub&, const Call&);
+using Handler = HttpReply (*)(Parts&, const Call&);
 
 struct Route {
   Method method;
   std::string_view pattern;  // segments; "{name}" takes any one segment, empty included
   Handler handle;
+  Runs runs = Runs::OnHub;
 };
 
 const Route ROUTES[] = {
-    {Method::Post, "/api/parties", [](Hub& h, const Call& c) { return h.create_party(c.body(), c.ip()); }},
+    {Method::Post, "/api/parties", [](Parts& p, const Call& c) { return p.hub.create_party(c.body(), c.ip()); }},
     {Method::Get, "/api/parties/{code}",
-     [](Hub& h, const Call& c) { return h.get_party(c.code(), c.ip(), c.query("k"), c.query("proof")); }},
-    {Method::Post, "/api/parties/{code}/join", [](Hub& h, const Call& c) { return h.join(c.code(), c.body(), c.ip()); }},
+     [](Parts& p, const Call& c) { return p.hub.get_party(c.code(), c.ip(), c.query("k"), c.query("proof")); }},
+    {Method::Post, "/api/parties/{code}/join", [](Parts& p, const Call& c) { return p.hub.join(c.code(), c.body(), c.ip()); }},
     {Method::Get, "/api/parties/{code}/qr.svg",
-     [](Hub& h, const Call& c) { return h.qr_svg(c.code(), c.base(), c.ip(), c.query("k")); }},
+     [](Parts& p, const Call& c) { return p.hub.qr_svg(c.code(), c.base(), c.ip(), c.query("k")); }},
     {Method::Get, "/api/parties/{code}/event.ics",
-     [](Hub& h, const Call& c) { return h.event_ics(c.code(), c.base(), c.ip(), c.query("k")); }},
-    {Method::Post, "/api/my-games", [](Hub& h, const Call& c) { return h.my_games(c.body(), c.ip()); }},
-    {Method::Get, "/api/lobby", [](Hub& h, const Call&) { return h.lobby(); }},
-    {Method::Get, "/api/feedback", [](Hub& h, const Call&) { return h.feedback_list(); }},
-    {Method::Post, "/api/feedback", [](Hub& h, const Call& c) { return h.feedback_post(c.body(), c.ip()); }},
-    {Method::Get, "/api/recommendations", [](Hub& h, const Call&) { return h.recommendations(); }},
-    {Method::Post, "/api/recommendations", [](Hub& h, const Call& c) { return h.recommend(c.body(), c.ip()); }},
-    {Method::Get, "/api/admin/feedback", [](Hub& h, const Call& c) { return h.admin_feedback_list(c.auth(), c.ip()); }},
+     [](Parts& p, const Call& c) { return p.hub.event_ics(c.code(), c.base(), c.ip(), c.query("k")); }},
+    {Method::Post, "/api/my-games", [](Parts& p, const Call& c) { return p.hub.my_games(c.body(), c.ip()); }},
+    {Method::Get, "/api/lobby", [](Parts& p, const Call&) { return p.hub.lobby(); }},
+    // The community's, on its own thread.
+    {Method::Get, "/api/feedback", [](Parts& p, const Call&) { return p.community.feedback_list(); }, Runs::OnCommunity},
+    {Method::Post, "/api/feedback", [](Parts& p, const Call& c) { return p.community.feedback_post(c.body(), c.ip()); },
+     Runs::OnCommunity},
+    {Method::Get, "/api/recommendations", [](Parts& p, const Call&) { return p.community.recommendations(); },
+     Runs::OnCommunity},
+    {Method::Post, "/api/recommendations",
+     [](Parts& p, const Call& c) { return p.community.recommend(c.body(), c.ip(), p.seat_check); }, Runs::OnCommunity},
+    {Method::Get, "/api/admin/feedback",
+     [](Parts& p, const Call& c) { return p.community.admin_feedback_list(c.auth(), c.ip()); }, Runs::OnCommunity},
     {Method::Post, "/api/admin/feedback/{id}",
-     [](Hub& h, const Call& c) { return h.admin_feedback_update(c.params.at(0), c.body(), c.auth(), c.ip()); }},
+     [](Parts& p, const Call& c) { return p.community.admin_feedback_update(c.params.at(0), c.body(), c.auth(), c.ip()); },
+     Runs::OnCommunity},
     {Method::Get, "/api/admin/recommendations",
-     [](Hub& h, const Call& c) { return h.admin_recommendations(c.auth(), c.ip()); }},
+     [](Parts& p, const Call& c) { return p.community.admin_recommendations(c.auth(), c.ip()); }, Runs::OnCommunity},
     {Method::Post, "/api/admin/recommendations/{id}",
-     [](Hub& h, const Call& c) { return h.admin_recommendation_update(c.params.at(0), c.body(), c.auth(), c.ip()); }},
-    {Method::Get, "/api/push/key", [](Hub& h, const Call&) { return h.push_key(); }},
-    {Method::Post, "/api/push/subscribe", [](Hub& h, const Call& c) { return h.push_subscribe(c.body(), c.ip()); }},
-    {Method::Post, "/api/push/unsubscribe", [](Hub& h, const Call& c) { return h.push_unsubscribe(c.body()); }},
+     [](Parts& p, const Call& c) {
+       return p.community.admin_recommendation_update(c.params.at(0), c.body(), c.auth(), c.ip());
+     },
+     Runs::OnCommunity},
+    {Method::Get, "/api/push/key", [](Parts& p, const Call&) { return p.hub.push_key(); }},
+    {Method::Post, "/api/push/subscribe", [](Parts& p, const Call& c) { return p.hub.push_subscribe(c.body(), c.ip()); }},
+    {Method::Post, "/api/push/unsubscribe", [](Parts& p, const Call& c) { return p.hub.push_unsubscribe(c.body()); }},
     {Method::Post, "/api/test/clock",
-     [](Hub& h, const Call& c) {
-       return h.test_clock_enabled() ? h.advance_clock(c.body()) : error_body(404, "not-found", Msg::NoEndpoint);
+     [](Parts& p, const Call& c) {
+       return p.hub.test_clock_enabled() ? p.hub.advance_clock(c.body()) : error_body(404, "not-found", Msg::NoEndpoint);
      }},
-    {Method::Get, "/readyz", [](Hub& h, const Call&) { return h.ready(); }},
+    {Method::Get, "/readyz", [](Parts& p, const Call&) { return p.hub.ready(); }},
 };
 
 // The path's segments after the leading '/' ("/a/b/" gives "a", "b", "").
@@ -99,13 +109,21 @@ std::string error_json(std::string_view code, Msg message) {
 
 HttpReply error_body(int status, std::string_view code, Msg message) { return HttpReply{status, error_json(code, message)}; }
 
-HttpReply answer(Hub& hub, const ApiRequest& r) {
+Runs runs_on(const ApiRequest& r) {
+  const auto path = segments(r.path);
+  std::vector<std::string> params;
+  for (const Route& route : ROUTES)
+    if (route.method == r.method && fits(route.pattern, path, params)) return route.runs;
+  return Runs::OnHub;
+}
+
+HttpReply answer(Parts& parts, const ApiRequest& r) {
   const auto path = segments(r.path);
   bool known_path = false;
   Call call{r, {}};
   for (const Route& route : ROUTES) {
     if (!fits(route.pattern, path, call.params)) continue;
-    if (route.method == r.method) return route.handle(hub, call);
+    if (route.method == r.method) return route.handle(parts, call);
     known_path = true;
   }
   if (known_path) return error_body(405, "bad-request", Msg::MethodRefused);

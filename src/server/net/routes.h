@@ -1,13 +1,15 @@
-// The API's routes: each method and path pattern ("/api/parties/{code}/join")
-// and the hub's handler for it, in one table. Without Beast: the network
-// layer (http_server.cpp) reads the request and writes the answer; this part
-// finds who answers it. Runs on the hub's thread.
+// The API's routes: each method and path pattern ("/api/parties/{code}/join"),
+// the part that answers it and its handler, in one table. Without Beast: the
+// network layer (http_server.cpp) reads the request and writes the answer;
+// this part finds who answers it, and where: the tables' routes on the hub's
+// thread, the community's on the community's own.
 #pragma once
 
 #include <string>
 #include <string_view>
 
 #include "core/messages.h"
+#include "server/community/community.h"
 #include "server/tables/hub.h"
 
 namespace makruk::server::routes {
@@ -24,9 +26,23 @@ struct ApiRequest {
   std::string_view base_url;       // the public URL, for links
 };
 
-// The hub's answer; 404 for a path no route has, 405 for a method its route
-// does not take.
-HttpReply answer(Hub& hub, const ApiRequest& r);
+// The parts that answer, and how the community asks the tables whose seat a
+// token is (from the community's thread: the network layer posts it to the
+// hub's).
+struct Parts {
+  Hub& hub;
+  Community& community;
+  Community::SeatCheck seat_check;
+};
+
+enum class Runs { OnHub, OnCommunity };
+
+// Where a request's answer is made (a path no route has: on the hub's, which
+// touches nothing for it).
+Runs runs_on(const ApiRequest& r);
+// The answer, made on the thread runs_on says; 404 for a path no route has,
+// 405 for a method its route does not take.
+HttpReply answer(Parts& parts, const ApiRequest& r);
 
 // An error's JSON body ({"error","code","msg","args"}), and a reply with it.
 std::string error_json(std::string_view code, Msg message);

@@ -75,10 +75,11 @@ int run_server(const ServerOptions& o) {
   }
   // The tables' store, and a second connection for the games' records (read
   // on their own threads, so never waiting for the tables' writes).
-  std::unique_ptr<Store> store, records_store;
+  std::unique_ptr<Store> store, records_store, community_store;
   try {
     store = open_store(o.store, o.data_dir, o.sqlite_full_sync);
     records_store = open_store(o.store, o.data_dir, o.sqlite_full_sync);
+    community_store = open_store(o.store, o.data_dir, o.sqlite_full_sync);
   } catch (const std::exception& e) {
     std::cerr << "makruk serve: " << e.what() << "\n";
     return 1;
@@ -128,6 +129,12 @@ int run_server(const ServerOptions& o) {
     }
     hub.set_bus(bus.get());
   }
+  // The feedback board and recommendations: a part of their own, with their
+  // own store connection; their limits count across instances too.
+  Community community(*community_store, [&hub] { return hub.now(); });  // the hub's clock (a test may move it)
+  community.set_limits(o.limits.feedback_per_minute, o.limits.wrong_codes_per_minute);
+  community.set_admin_secret(o.admin_secret);
+  community.share_limits(bus.get());
   // However this function ends, the hub lets go of the bus before the bus goes.
   struct LetGoOfBus {
     Hub& hub;
@@ -140,7 +147,6 @@ int run_server(const ServerOptions& o) {
     return 1;
   }
   if (o.test_clock) hub.enable_test_clock();
-  hub.set_admin_secret(o.admin_secret);
   hub.set_defer([&hub_ioc](int64_t ms, std::function<void()> f) {
     auto timer = std::make_shared<asio::steady_timer>(hub_ioc, std::chrono::milliseconds(ms));
     timer->async_wait([timer, f = std::move(f)](beast::error_code ec) {
@@ -173,6 +179,7 @@ int run_server(const ServerOptions& o) {
     ticker.async_wait([&](beast::error_code ec) {
       if (ec) return;
       hub.tick();
+      community.sweep();
       schedule_tick();
     });
   };
@@ -217,7 +224,8 @@ int run_server(const ServerOptions& o) {
       lower(publicUrl));
   std::vector<std::string> hosts{host_of_url(publicUrl)};
   for (const std::string& origin : origins) hosts.push_back(host_of_url(origin));
-  Context ctx{hub_ioc, hub, records, o.web_dir, lower(publicUrl), std::move(proxies), std::move(origins),
+  routes::Parts parts{hub, community, seat_check_through(hub_ioc, hub)};
+  Context ctx{hub_ioc, hub, parts, records, o.web_dir, lower(publicUrl), std::move(proxies), std::move(origins),
               std::move(hosts), o.hello_timeout_ms, gate, o.ws_deflate, {}, {}, {}};
   ctx.push = sender.get();
   ctx.ws_idle_ms = o.ws_idle_ms;

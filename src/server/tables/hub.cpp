@@ -418,8 +418,8 @@ void Hub::tick() {
   }
   for (const std::string& code : due) find(code);
   close_idle_tables();
-  for (AddressLimiter* l : {&wrong_codes_, &creates_, &joins_, &cpu_creates_, &subscribes_, &feedback_posts_,
-                            &admin_guesses_, &recommends_, &seeks_, &proof_misses_, &proof_stamps_, &credentials_})
+  for (AddressLimiter* l : {&wrong_codes_, &creates_, &joins_, &cpu_creates_, &subscribes_, &seeks_, &proof_misses_,
+                            &proof_stamps_, &credentials_})
     l->sweep(now);
   std::erase_if(fronts_taken_, [&](const auto& f) { return now - f.second > limits_.front_again_ms; });
 }
@@ -1120,6 +1120,17 @@ void Hub::on_cpu_result(const std::string& code, int64_t game, int version, std:
   });
 }
 
+std::variant<RecommendingSeat, HttpReply> Hub::recommending_seat(const std::string& code, const std::string& token,
+                                                                 const std::string& ip) {
+  std::vector<std::pair<Party*, int>> seats;
+  std::vector<std::string> unknown;
+  if (auto e = resolve_seats({{code, token}}, ip, seats, unknown)) return error_reply(*e);
+  if (seats.empty()) return error_reply(Error{ErrorCode::Forbidden, Msg::TokenNoSeat});
+  auto [p, seat] = seats.front();
+  return RecommendingSeat{p->code(), seat, p->seats()[size_t(seat)].name, p->record().variant,
+                          p->own_moves_in_a_finished_game(seat)};
+}
+
 // ---------------------------------------------------------------- quick messages
 
 // The phrases players may send each other: fixed, so that there is nothing to
@@ -1148,9 +1159,7 @@ void Hub::say(const std::shared_ptr<Client>& c, Party& p, const std::string& id,
   for (const auto& w : it->second) w->send(m);
 }
 
-HttpReply Hub::metrics(bool local, const std::string& authorization, const std::string& ip) {
-  HttpReply refusal;
-  if (!local && !admin(authorization, ip, refusal)) return refusal;
+HttpReply Hub::metrics() {
   MetricsText m;
   m.gauge("tables_in_memory", "Tables held in memory (in play, or opened a short while ago).", double(parties_.size()));
   size_t watching = 0;

@@ -7,8 +7,9 @@
 // Its sources: hub.cpp (tables in play, messages, games, the CPU's turns,
 // limits), hub_instances.cpp (the bus between instances), hub_push.cpp
 // (turn-based tables, Web Push, My games), hub_lobby.cpp (finding an
-// opponent), hub_community.cpp (feedback and recommendations); what they
-// share is in hub_detail.h. A test drives it with FakeClients, a Store and a
+// opponent); what they share is in hub_detail.h. The feedback board and
+// recommendations are a part of their own (community/community.h), which
+// asks the hub only whose seat a token is (recommending_seat). A test drives it with FakeClients, a Store and a
 // Bus of its choosing. Each game's record (by its own link) is another part:
 // records/game_records.h.
 #pragma once
@@ -93,7 +94,7 @@ struct HubLimits {
   bool cpu_pause = true;            // the low levels answer after a short, human-like pause
   int64_t table_idle_ms = 5 * 60 * 1000;  // a table nobody is at leaves memory after this long
   int seek_per_minute = 20;         // requests to find an opponent
-  int feedback_per_minute = 3;      // items sent to the feedback board
+  int feedback_per_minute = 3;      // items sent to the feedback board, and recommendations (community.h)
   size_t seeks_per_address = 4;     // people waiting for an opponent from one address
   int64_t pairing_arrival_ms = 30000;  // paired players of a live table both come to it within this
   bool pair_same_address = false;   // seekers from one address may be paired with each other
@@ -126,6 +127,15 @@ class AddressLimiter {
   std::map<std::string, std::deque<int64_t>> events_;
   Bus* bus_ = nullptr;
   std::string name_;
+};
+
+// A player at a table, as the tables know them: what a recommendation needs.
+struct RecommendingSeat {
+  std::string code;
+  int seat = 0;
+  std::string name;
+  std::string variant;
+  int own_moves = 0;  // the most moves of their own in one finished game there
 };
 
 class Hub {
@@ -174,30 +184,18 @@ class Hub {
   // An iCalendar event for a table with a scheduled start.
   HttpReply event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
                       const std::string& key = "");
-  // The feedback board: POST /api/feedback, GET /api/feedback; and the
-  // maintainers' side, allowed with `Authorization: Bearer <secret>` (the
-  // secret from set_admin_secret; none set: 404).
-  HttpReply feedback_post(const std::string& body, const std::string& ip);
-  HttpReply feedback_list();
-  HttpReply admin_feedback_list(const std::string& authorization, const std::string& ip);
-  HttpReply admin_feedback_update(const std::string& id, const std::string& body, const std::string& authorization,
-                                  const std::string& ip);
-  void set_admin_secret(std::string secret) { admin_secret_ = std::move(secret); }
-  // Recommendations: POST /api/recommendations (a seat's token of a table
-  // with a finished game), GET /api/recommendations (the average and the
-  // newest), and hiding one on the maintainers' side.
-  HttpReply recommend(const std::string& body, const std::string& ip);
-  HttpReply recommendations();
-  HttpReply admin_recommendations(const std::string& authorization, const std::string& ip);
-  HttpReply admin_recommendation_update(const std::string& id, const std::string& body,
-                                        const std::string& authorization, const std::string& ip);
+  // For a recommendation (community.h): the seat a token holds at a table,
+  // with how much its player played there; or the refusal (403, and a wrong
+  // pair counts as a wrong code).
+  std::variant<RecommendingSeat, HttpReply> recommending_seat(const std::string& code, const std::string& token,
+                                                              const std::string& ip);
   // GET /api/lobby: how many wait for an opponent and how many play now.
   HttpReply lobby();
   // GET /readyz: 200 when the hub answers and the store can be read, else 503.
   HttpReply ready();
-  // GET /metrics: this hub's figures in Prometheus' text format, for a
-  // request from the machine itself (`local`) or with the admin secret.
-  HttpReply metrics(bool local, const std::string& authorization, const std::string& ip);
+  // GET /metrics: this hub's figures in Prometheus' text format (the network
+  // layer decides who may see them).
+  HttpReply metrics();
   // The player's view of the tables whose tokens a browser holds.
   HttpReply my_games(const std::string& body, const std::string& ip);
 
@@ -235,9 +233,10 @@ class Hub {
   // wrong guess when `wrong`. Thread-safe: the games' records ask it from
   // their own threads.
   bool code_guess_allowed(const std::string& ip, bool wrong);
+  // The hub's clock (ms since the epoch; a test may move it). Thread-safe.
+  int64_t now() const { return now_() + clock_offset_.load(); }
 
  private:
-  int64_t now() const { return now_() + clock_offset_.load(); }
   // The party for a code, read from the store if it is not in memory, and
   // ended first if its time has run out.
   Party* find(const std::string& code);
@@ -397,10 +396,6 @@ class Hub {
   bool test_clock_ = false;
   std::atomic<int64_t> clock_offset_{0};
   int64_t started_at_ = 0;
-  // Whether the Authorization header carries the admin secret; sets *refusal when not.
-  bool admin(const std::string& authorization, const std::string& ip, HttpReply& refusal);
-  std::string admin_secret_;
-  AddressLimiter feedback_posts_, admin_guesses_, recommends_;
   // Wrong codes looked up with a proof of work (each raises the work asked
   // of that address); the stamps already used.
   AddressLimiter proof_misses_, proof_stamps_;

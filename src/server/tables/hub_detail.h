@@ -1,5 +1,6 @@
 // What the hub's source files share: the JSON of replies, requests, tables
-// and game states. Not for use outside the hub.
+// and game states (the replies and requests with the community's too). Not
+// for use outside the server's parts.
 #pragma once
 
 #include <boost/json.hpp>

@@ -47,8 +47,7 @@ void Hub::set_bus(Bus* bus) {
   // The per-address limits count across the instances.
   const std::pair<AddressLimiter*, const char*> limiters[] = {
       {&wrong_codes_, "wrong-codes"}, {&creates_, "create"},       {&joins_, "join"},
-      {&cpu_creates_, "cpu"},         {&subscribes_, "subscribe"}, {&feedback_posts_, "feedback"},
-      {&admin_guesses_, "admin"},     {&recommends_, "recommend"}, {&seeks_, "seek"},
+      {&cpu_creates_, "cpu"},         {&subscribes_, "subscribe"}, {&seeks_, "seek"},
       {&proof_misses_, "proof-misses"}, {&proof_stamps_, "proof"}, {&credentials_, "credentials"}};
   for (const auto& [limiter, name] : limiters) limiter->share(bus, name);
   if (bus_) bus_->alive();

@@ -1,8 +1,10 @@
-// The hub for the community pages: the feedback board, recommendations and
-// their maintainers' side.
-#include "server/tables/hub.h"
+// The community pages: the feedback board, recommendations and their
+// maintainers' side (community.h).
+#include "server/community/community.h"
 
+#include <algorithm>
 #include <boost/json.hpp>
+#include <cmath>
 
 #include "server/tables/hub_detail.h"
 #include "server/text.h"
@@ -17,7 +19,6 @@ using namespace detail;
 namespace {
 
 constexpr size_t MAX_FEEDBACK_TEXT = 2000;  // characters (code points)
-constexpr int MOVES_TO_RECOMMEND = 5;       // own moves in a finished game
 constexpr int64_t HOUR_MS = 3600LL * 1000;
 constexpr int64_t RECOMMENDATION_HOLD_MS = 24 * HOUR_MS;
 constexpr long BURST_COUNTED = 5;  // recommendations counted at once within an hour
@@ -41,7 +42,8 @@ json::object feedback_items(const std::vector<FeedbackRecord>& items) {
 
 }  // namespace
 
-HttpReply Hub::feedback_post(const std::string& body, const std::string& ip) {
+HttpReply Community::feedback_post(const std::string& body, const std::string& ip) {
+  std::lock_guard lock(mutex_);
   Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
@@ -67,8 +69,8 @@ HttpReply Hub::feedback_post(const std::string& body, const std::string& ip) {
     f.table = table;
   }
   if (f.lang != "th" && f.lang != "en" && f.lang != "km") f.lang = "en";
-  const int64_t t = now();
-  if (!feedback_posts_.allow(ip, t, limits_.feedback_per_minute)) return rate_limited(Msg::LimitFeedback);
+  const int64_t t = now_();
+  if (!posts_.allow(ip, t, per_minute_)) return rate_limited(Msg::LimitFeedback);
   f.created_at = t;
   try {
     store_.add_feedback(f);
@@ -78,7 +80,8 @@ HttpReply Hub::feedback_post(const std::string& body, const std::string& ip) {
   return reply(201, json::object{{"item", feedback_json(f)}});
 }
 
-HttpReply Hub::feedback_list() {
+HttpReply Community::feedback_list() {
+  std::lock_guard lock(mutex_);
   try {
     return reply(200, feedback_items(store_.list_feedback(false, 200)));
   } catch (const std::exception& e) {
@@ -86,7 +89,34 @@ HttpReply Hub::feedback_list() {
   }
 }
 
-bool Hub::admin(const std::string& authorization, const std::string& ip, HttpReply& refusal) {
+void Community::set_limits(int per_minute, int wrong_secrets_per_minute) {
+  std::lock_guard lock(mutex_);
+  per_minute_ = per_minute;
+  wrong_secrets_per_minute_ = wrong_secrets_per_minute;
+}
+
+void Community::set_admin_secret(std::string secret) {
+  std::lock_guard lock(mutex_);
+  admin_secret_ = std::move(secret);
+}
+
+void Community::share_limits(Bus* bus) {
+  posts_.share(bus, "feedback");
+  recommends_.share(bus, "recommend");
+  admin_guesses_.share(bus, "admin");
+}
+
+void Community::sweep() {
+  const int64_t t = now_();
+  for (AddressLimiter* l : {&posts_, &recommends_, &admin_guesses_}) l->sweep(t);
+}
+
+bool Community::admin(const std::string& authorization, const std::string& ip, HttpReply& refusal) {
+  std::lock_guard lock(mutex_);
+  return admin_locked(authorization, ip, refusal);
+}
+
+bool Community::admin_locked(const std::string& authorization, const std::string& ip, HttpReply& refusal) {
   if (admin_secret_.empty()) {
     refusal = error_reply(Error{ErrorCode::NotFound, Msg::NoEndpoint});
     return false;
@@ -100,12 +130,12 @@ bool Hub::admin(const std::string& authorization, const std::string& ip, HttpRep
   // The same time whatever the first difference.
   unsigned diff = given.size() != admin_secret_.size();
   for (size_t i = 0; i < given.size(); ++i) diff |= unsigned(given[i] ^ admin_secret_[i % admin_secret_.size()]);
-  if (!admin_guesses_.allow(ip, now(), limits_.wrong_codes_per_minute, false)) {
+  if (!admin_guesses_.allow(ip, now_(), wrong_secrets_per_minute_, false)) {
     refusal = rate_limited(Msg::LimitSecrets);
     return false;
   }
   if (diff != 0) {
-    admin_guesses_.allow(ip, now(), limits_.wrong_codes_per_minute);
+    admin_guesses_.allow(ip, now_(), wrong_secrets_per_minute_);
     refusal = reply(401, error_json("unauthorized", Msg::AdminSecret));
     return false;
   }
@@ -126,7 +156,8 @@ json::object recommendation_json(const RecommendationRecord& r, bool admin) {
 
 }  // namespace
 
-HttpReply Hub::recommend(const std::string& body, const std::string& ip) {
+HttpReply Community::recommend(const std::string& body, const std::string& ip, const SeatCheck& seat_check) {
+  std::unique_lock lock(mutex_);
   Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
@@ -147,32 +178,34 @@ HttpReply Hub::recommend(const std::string& body, const std::string& ip) {
   if (token.empty() || token.size() > 64) return error_reply(Error{ErrorCode::Forbidden, Msg::RecommendToken});
   // Per address, and per browser (the id the page keeps, as for finding an
   // opponent): one browser moving between addresses is limited all the same.
-  const int64_t t = now();
+  const int64_t t = now_();
   const std::string by_browser = browser.empty() ? "" : "browser " + browser;
-  if (!recommends_.allow(ip, t, limits_.feedback_per_minute, false) ||
-      (!by_browser.empty() && !recommends_.allow(by_browser, t, limits_.feedback_per_minute, false)))
+  if (!recommends_.allow(ip, t, per_minute_, false) ||
+      (!by_browser.empty() && !recommends_.allow(by_browser, t, per_minute_, false)))
     return rate_limited(Msg::LimitRecommendations);
-  recommends_.allow(ip, t, limits_.feedback_per_minute);
-  if (!by_browser.empty()) recommends_.allow(by_browser, t, limits_.feedback_per_minute);
-  // The seat's token shows the code is no guess; a wrong pair counts as a wrong code.
-  std::vector<std::pair<Party*, int>> seats;
-  std::vector<std::string> unknown;
-  if (auto e = resolve_seats({{normalise_code(code), token}}, ip, seats, unknown)) return error_reply(*e);
-  if (seats.empty()) return error_reply(Error{ErrorCode::Forbidden, Msg::TokenNoSeat});
-  auto [p, seat] = seats.front();
+  recommends_.allow(ip, t, per_minute_);
+  if (!by_browser.empty()) recommends_.allow(by_browser, t, per_minute_);
+  // The tables say whose seat the token is (the token shows the code is no
+  // guess; a wrong pair counts there as a wrong code). Asked without the
+  // community's lock: the tables answer on their own thread.
+  lock.unlock();
+  auto found = seat_check(normalise_code(code), token, ip);
+  if (auto* refused = std::get_if<HttpReply>(&found)) return *refused;
+  const RecommendingSeat& seat = std::get<RecommendingSeat>(found);
   // Only a player who really played: a finished game at this table with a
   // handful of moves of their own (against a person or the CPU alike).
-  if (p->own_moves_in_a_finished_game(seat) < MOVES_TO_RECOMMEND)
+  if (seat.own_moves < MOVES_TO_RECOMMEND)
     return error_reply(Error{ErrorCode::Conflict, {Msg::RecommendTooEarly, {{"moves", MOVES_TO_RECOMMEND}}}});
+  lock.lock();
   RecommendationRecord r;
-  r.code = p->code();
-  r.seat = seat;
-  r.name = p->seats()[size_t(seat)].name;
-  r.variant = p->record().variant;
+  r.code = seat.code;
+  r.seat = seat.seat;
+  r.name = seat.name;
+  r.variant = seat.variant;
   r.stars = int(stars);
   r.text = text;
   r.lang = lang == "th" || lang == "km" ? lang : "en";
-  r.created_at = now();
+  r.created_at = now_();
   try {
     store_.put_recommendation(r);
   } catch (const std::exception& e) {
@@ -181,14 +214,15 @@ HttpReply Hub::recommend(const std::string& body, const std::string& ip) {
   return reply(201, json::object{{"recommendation", recommendation_json(r, false)}});
 }
 
-HttpReply Hub::recommendations() {
+HttpReply Community::recommendations() {
+  std::lock_guard lock(mutex_);
   try {
     // The list shows the newest 50 visible ones. The average resists bursts:
     // of those less than a day old, at most BURST_COUNTED created within an
     // hour count at once; the others are held until they are a day old (the
     // maintainers may hide them meanwhile).
     auto all = store_.list_recommendations(false, 100000);  // newest first
-    const int64_t t = now();
+    const int64_t t = now_();
     std::vector<int64_t> counted_young;  // creation times, oldest first
     double sum = 0;
     size_t counted = 0, held = 0;
@@ -216,9 +250,10 @@ HttpReply Hub::recommendations() {
   }
 }
 
-HttpReply Hub::admin_recommendations(const std::string& authorization, const std::string& ip) {
+HttpReply Community::admin_recommendations(const std::string& authorization, const std::string& ip) {
+  std::lock_guard lock(mutex_);
   HttpReply refusal;
-  if (!admin(authorization, ip, refusal)) return refusal;
+  if (!admin_locked(authorization, ip, refusal)) return refusal;
   try {
     json::array items;
     for (const auto& r : store_.list_recommendations(true, 1000)) items.push_back(recommendation_json(r, true));
@@ -228,10 +263,11 @@ HttpReply Hub::admin_recommendations(const std::string& authorization, const std
   }
 }
 
-HttpReply Hub::admin_recommendation_update(const std::string& id, const std::string& body,
+HttpReply Community::admin_recommendation_update(const std::string& id, const std::string& body,
                                            const std::string& authorization, const std::string& ip) {
+  std::lock_guard lock(mutex_);
   HttpReply refusal;
-  if (!admin(authorization, ip, refusal)) return refusal;
+  if (!admin_locked(authorization, ip, refusal)) return refusal;
   if (id.empty() || id.size() > 18 || id.find_first_not_of("0123456789") != std::string::npos)
     return error_reply(Error{ErrorCode::NotFound, Msg::RecommendUnknown});
   Message why;
@@ -248,9 +284,10 @@ HttpReply Hub::admin_recommendation_update(const std::string& id, const std::str
   return reply(200, json::object{{"id", std::stoll(id)}, {"hidden", hidden}});
 }
 
-HttpReply Hub::admin_feedback_list(const std::string& authorization, const std::string& ip) {
+HttpReply Community::admin_feedback_list(const std::string& authorization, const std::string& ip) {
+  std::lock_guard lock(mutex_);
   HttpReply refusal;
-  if (!admin(authorization, ip, refusal)) return refusal;
+  if (!admin_locked(authorization, ip, refusal)) return refusal;
   try {
     return reply(200, feedback_items(store_.list_feedback(true, 1000)));
   } catch (const std::exception& e) {
@@ -258,10 +295,11 @@ HttpReply Hub::admin_feedback_list(const std::string& authorization, const std::
   }
 }
 
-HttpReply Hub::admin_feedback_update(const std::string& id, const std::string& body, const std::string& authorization,
+HttpReply Community::admin_feedback_update(const std::string& id, const std::string& body, const std::string& authorization,
                                      const std::string& ip) {
+  std::lock_guard lock(mutex_);
   HttpReply refusal;
-  if (!admin(authorization, ip, refusal)) return refusal;
+  if (!admin_locked(authorization, ip, refusal)) return refusal;
   int64_t n = 0;
   if (id.empty() || id.size() > 18 || id.find_first_not_of("0123456789") != std::string::npos)
     return error_reply(Error{ErrorCode::NotFound, Msg::FeedbackUnknown});
@@ -287,7 +325,7 @@ HttpReply Hub::admin_feedback_update(const std::string& id, const std::string& b
     if (!status.empty()) f->status = status;
     if (replyPresent) {
       f->reply = reply_text;
-      f->replied_at = reply_text.empty() ? 0 : now();
+      f->replied_at = reply_text.empty() ? 0 : now_();
     }
     if (hiddenPresent) f->hidden = hidden;
     store_.update_feedback(*f);
