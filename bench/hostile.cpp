@@ -660,13 +660,13 @@ std::string long_game(int plies) {
   };
   namespace sv = makruk::server;
   auto store = sv::open_sqlite_store(g_data + "/makruk.db");
-  sv::PartyRecord p;
+  sv::TableRecord p;
   p.code = pick("ABCDEFGHJKMNPQRSTUVWXYZ23456789", 6);
   p.variant = "ouk";
   p.counting = "auto";
   p.created_at = 1767225600000;
   p.invite_key = pick("abcdefghijklmnopqrstuvwxyz", 16);
-  store->create_party(p, {p.code, 0, "Long", std::string(64, '0')});
+  store->create_table(p, {p.code, 0, "Long", std::string(64, '0')});
   store->add_seat({p.code, 1, "Record", std::string(64, '1')});
   const std::string id = pick("abcdefghijkmnpqrstuvwxyz23456789", 12);
   const int64_t game = store->create_game(p.code, 1, 0, "", p.created_at, false, id);

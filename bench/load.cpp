@@ -1,5 +1,5 @@
 // Load generator for `makruk serve`: many concurrent games over WebSocket on
-// loopback. Creates parties over HTTP, connects two players per game, plays
+// loopback. Creates tables over HTTP, connects two players per game, plays
 // legal moves at a target rate, and reports the connections held, moves per
 // second and the time from sending a move to the opponent receiving it.
 //

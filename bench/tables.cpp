@@ -8,7 +8,7 @@
 //     code and invite key goes to DB.codes.
 //   tables open HOST PORT CODES N
 //     opens N tables picked at random from CODES, one after another, as a
-//     browser does first (GET /api/parties/CODE?k=KEY on one keep-alive
+//     browser does first (GET /api/tables/CODE?k=KEY on one keep-alive
 //     connection), and prints the latency's p50, p99 and maximum.
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -37,11 +37,11 @@ int main(int argc, char** argv) {
   const std::string run = std::to_string(std::chrono::system_clock::now().time_since_epoch().count() % 1000000);
   std::vector<int64_t> games;
   for (int t = 0; t < tables; ++t) {
-    PartyRecord r;
+    TableRecord r;
     r.code = "W" + run + "-" + std::to_string(t);
     r.variant = "makruk";
     r.counting = "auto";
-    main_store->create_party(r, SeatRecord{r.code, 0, "A", "hash"});
+    main_store->create_table(r, SeatRecord{r.code, 0, "A", "hash"});
     games.push_back(main_store->create_game(r.code, 1, 0, "fen", 0, false, "pid" + r.code));
   }
   std::mutex mutex;

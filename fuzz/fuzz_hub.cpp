@@ -17,10 +17,10 @@
 //  - every message a client sends is answered (at least one text to it);
 //  - nothing is sent to a connection after the hub heard it close;
 //  - after every operation, each table's spectator count and its players'
-//    "online" flags (GET /api/parties/CODE) match the clients that are in it;
+//    "online" flags (GET /api/tables/CODE) match the clients that are in it;
 //    after every client has closed, nobody is counted;
 //  - a hub restarted on the same store shows every table and game as the old
-//    hub did, party and state messages alike (when the set-up byte asks).
+//    hub did, table and state messages alike (when the set-up byte asks).
 // With MAKRUK_FUZZ_HUB_TRACE set, each message and each answer is printed
 // (to read a crashing input: fuzz_hub CRASH_FILE).
 //
@@ -296,7 +296,7 @@ json::object reply_object(const HttpReply& r, const char* what) {
   return v.as_object();
 }
 
-struct Table {
+struct KnownTable {
   std::string code;
   std::vector<std::string> tokens;  // by seat
 };
@@ -365,7 +365,7 @@ class Session {
         }
         case 11: {
           uint8_t b = in.byte();
-          const Table& t = tables_[b % 3];
+          const KnownTable& t = tables_[b % 3];
           size_t seat = b / 3 % 3;
           std::string msg = R"({"t":"hello","code":)" + quote(t.code);
           if (seat < t.tokens.size()) msg += R"(,"token":)" + quote(t.tokens[seat]);
@@ -403,10 +403,10 @@ class Session {
 
  private:
   void create(const std::string& body, bool second_player) {
-    json::object r = reply_object(hub_->create_party(body, "10.0.0.1"), "create a table");
+    json::object r = reply_object(hub_->create_table(body, "10.0.0.1"), "create a table");
     const json::value *code = r.if_contains("code"), *token = r.if_contains("token");
     if (!code || !code->is_string() || !token || !token->is_string()) setup_failed("create a table", json::serialize(r));
-    Table t{std::string(code->as_string()), {std::string(token->as_string())}};
+    KnownTable t{std::string(code->as_string()), {std::string(token->as_string())}};
     if (second_player) {
       json::object j = reply_object(hub_->join(t.code, R"({"name":"Dara"})", "10.0.0.2"), "join a table");
       const json::value* guest = j.if_contains("token");
@@ -446,7 +446,7 @@ class Session {
     }
     if (key == "token") {
       std::vector<std::string> all;
-      for (const Table& t : tables_) all.insert(all.end(), t.tokens.begin(), t.tokens.end());
+      for (const KnownTable& t : tables_) all.insert(all.end(), t.tokens.begin(), t.tokens.end());
       const std::string& real = all[i % all.size()];
       switch (i / 8 % 4) {
         case 0:
@@ -529,7 +529,7 @@ class Session {
   }
 
   void join(size_t table, uint8_t b) {
-    Table& t = tables_[table];
+    KnownTable& t = tables_[table];
     std::string body;
     if (b % 16 < NAMES.size()) {
       body = R"({"name":)" + quote(NAMES[b % 16]) + "}";
@@ -550,8 +550,8 @@ class Session {
 
   // Every table's counts against the clients that are in it.
   void check_counts() {
-    for (const Table& t : tables_) {
-      HttpReply r = hub_->get_party(t.code, CHECK_IP);
+    for (const KnownTable& t : tables_) {
+      HttpReply r = hub_->get_table(t.code, CHECK_IP);
       CHECK(r.status == 200);
       boost::system::error_code ec;
       json::value v = json::parse(r.body, ec);
@@ -582,8 +582,8 @@ class Session {
 
   // What a table looks like from outside: its HTTP view and what a spectator
   // is sent on arrival.
-  std::vector<std::string> look(Hub& hub, const Table& t) {
-    std::vector<std::string> out{comparable(hub.get_party(t.code, CHECK_IP).body)};
+  std::vector<std::string> look(Hub& hub, const KnownTable& t) {
+    std::vector<std::string> out{comparable(hub.get_table(t.code, CHECK_IP).body)};
     struct Recorder : Client {
       std::vector<std::string>* out;
       void send(std::shared_ptr<const std::string> text) override { out->push_back(comparable(*text)); }
@@ -600,11 +600,11 @@ class Session {
   // A restart on the same store shows the same tables and games.
   void check_restart() {
     std::vector<std::vector<std::string>> before, after;
-    for (const Table& t : tables_) before.push_back(look(*hub_, t));
+    for (const KnownTable& t : tables_) before.push_back(look(*hub_, t));
     ex_.clear();
     hub_.reset();
     hub_ = make_hub(*store_, ex_, deferred_);
-    for (const Table& t : tables_) after.push_back(look(*hub_, t));
+    for (const KnownTable& t : tables_) after.push_back(look(*hub_, t));
     ex_.clear();
     for (size_t i = 0; i < before.size(); ++i) {
       if (before[i] != after[i]) {
@@ -621,7 +621,7 @@ class Session {
   Executor ex_;
   bool deferred_;
   std::unique_ptr<Hub> hub_;
-  std::vector<Table> tables_;
+  std::vector<KnownTable> tables_;
   std::shared_ptr<FakeClient> clients_[CLIENTS];
 };
 

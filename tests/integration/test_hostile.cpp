@@ -634,7 +634,7 @@ TEST_F(Hostile, RepeatedHellosAreNotBroadcast) {
 }
 
 // 7. 300 spectators arrive at a table, then leave: a player there receives a
-// bounded number of party messages, not one per spectator, and the last
+// bounded number of table messages, not one per spectator, and the last
 // one it receives has the right count.
 TEST_F(Hostile, SpectatorStormIsCoalesced) {
   ASSERT_TRUE(start());
@@ -645,7 +645,7 @@ TEST_F(Hostile, SpectatorStormIsCoalesced) {
   WsClient host(port()), guest(port());
   both_hello(host, guest, code, hostToken, guestToken);
   host.drain(500ms);
-  auto count_parties = [](const std::vector<json::value>& msgs, int64_t& lastSpectators) {
+  auto count_tables = [](const std::vector<json::value>& msgs, int64_t& lastSpectators) {
     size_t n = 0;
     for (const json::value& m : msgs)
       if (field(m, "t") == "party") ++n, lastSpectators = m.at("spectators").as_int64();
@@ -663,12 +663,12 @@ TEST_F(Hostile, SpectatorStormIsCoalesced) {
     }
     EXPECT_EQ(welcomed, 300);
     int64_t lastSpectators = -1;
-    size_t parties = count_parties(host.drain(1500ms, 8s), lastSpectators);
+    size_t parties = count_tables(host.drain(1500ms, 8s), lastSpectators);
     EXPECT_LE(parties, 20u) << "party messages to a player while 300 spectators joined";
     EXPECT_EQ(lastSpectators, 300);
   }  // the crowd leaves
   int64_t lastSpectators = -1;
-  size_t parties = count_parties(host.drain(1500ms, 8s), lastSpectators);
+  size_t parties = count_tables(host.drain(1500ms, 8s), lastSpectators);
   EXPECT_LE(parties, 20u) << "party messages to a player while 300 spectators left";
   EXPECT_EQ(lastSpectators, 0);
   expect_still_serves(v);
@@ -1515,7 +1515,7 @@ TEST_F(Hostile, WebSocketCompressionIsNegotiated) {
       ASSERT_TRUE(c.send(ws_text_frame(json::serialize(json::object{{"t", "hello"}, {"code", v.code}}))));
       std::string frames = got.substr(end + 4) + c.read(2s, "\"legal\"");
       frames += c.read(300ms);
-      // welcome (short: sent as it is), party and state (compressed when negotiated)
+      // welcome (short: sent as it is), table and state (compressed when negotiated)
       size_t compressed = 0, total = 0;
       for (size_t i = 0; i + 2 <= frames.size();) {
         const unsigned char b0 = frames[i], b1 = frames[i + 1];

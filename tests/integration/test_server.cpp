@@ -40,7 +40,7 @@ class ServerTest : public ::testing::Test {
   }
   uint16_t port() const { return server_->port(); }
 
-  // Creates a party and seats a second player; returns {code, host token, guest token}.
+  // Creates a table and seats a second player; returns {code, host token, guest token}.
   std::tuple<std::string, std::string, std::string> two_players(json::object create) {
     Reply c = request(port(), http::verb::post, "/api/parties", json::serialize(create));
     EXPECT_EQ(c.status, 201) << json::serialize(c.body);
@@ -944,13 +944,13 @@ TEST_F(ServerTest, ALongGamesRecordHoldsUpNoOtherTable) {
   const std::string long_id = "longgame2345";
   {
     auto store = makruk::server::open_sqlite_store((data_ / "makruk.db").string());
-    makruk::server::PartyRecord p;
+    makruk::server::TableRecord p;
     p.code = "WXYZ23";
     p.variant = "ouk";
     p.counting = "auto";
     p.created_at = 1767225600000;
     p.invite_key = "k";
-    store->create_party(p, {p.code, 0, "Somchai", std::string(64, '0')});
+    store->create_table(p, {p.code, 0, "Somchai", std::string(64, '0')});
     store->add_seat({p.code, 1, "Dara", std::string(64, '1')});
     const int64_t game = store->create_game(p.code, 1, 0, "", p.created_at, false, long_id);
     const char* shuffle[] = {"b1d2", "b8d7", "d2b1", "d7b8"};  // knights out and back, forever legal in Ouk

@@ -14,15 +14,15 @@ class CountingStore final : public server::Store {
   std::atomic<int> loads{0};
   std::atomic<int> game_loads{0};  // full reads of a game by its public id
 
-  using PartyRecord = server::PartyRecord;
+  using TableRecord = server::TableRecord;
   using SeatRecord = server::SeatRecord;
-  using PartyData = server::PartyData;
+  using TableData = server::TableData;
   using GameHead = server::GameHead;
   using SubscriptionRecord = server::SubscriptionRecord;
   using FeedbackRecord = server::FeedbackRecord;
   using RecommendationRecord = server::RecommendationRecord;
 
-  void create_party(const PartyRecord& p, const SeatRecord& host) override { s_.create_party(p, host); }
+  void create_table(const TableRecord& p, const SeatRecord& host) override { s_.create_table(p, host); }
   void add_seat(const SeatRecord& s) override { s_.add_seat(s); }
   void rename_seat(const std::string& code, int seat, const std::string& name) override {
     s_.rename_seat(code, seat, name);
@@ -38,20 +38,20 @@ class CountingStore final : public server::Store {
                      bool cpu_to_act) override {
     s_.append_action(game, expected_version, action, at, cpu_to_act);
   }
-  void expire_party(const std::string& code, int64_t game, int expected_version, int64_t at) override {
-    s_.expire_party(code, game, expected_version, at);
+  void expire_table(const std::string& code, int64_t game, int expected_version, int64_t at) override {
+    s_.expire_table(code, game, expected_version, at);
   }
-  bool party_exists(const std::string& code) override { return s_.party_exists(code); }
-  std::optional<PartyData> load_party(const std::string& code) override {
+  bool table_exists(const std::string& code) override { return s_.table_exists(code); }
+  std::optional<TableData> load_table(const std::string& code) override {
     ++loads;
-    return s_.load_party(code);
+    return s_.load_table(code);
   }
-  std::optional<PartyData> load_game(const std::string& public_id) override {
+  std::optional<TableData> load_game(const std::string& public_id) override {
     ++game_loads;
     return s_.load_game(public_id);
   }
   std::optional<GameHead> game_head(const std::string& public_id) override { return s_.game_head(public_id); }
-  std::vector<std::string> cpu_turn_parties(int64_t now, int limit) override { return s_.cpu_turn_parties(now, limit); }
+  std::vector<std::string> cpu_turn_tables(int64_t now, int limit) override { return s_.cpu_turn_tables(now, limit); }
   bool claim_cpu_turn(const std::string& code, int64_t now, int64_t until) override {
     return s_.claim_cpu_turn(code, now, until);
   }

@@ -182,7 +182,7 @@ TEST_F(Feedback, WrongSecretsAreLimitedAndNoSecretMeansNoAdmin) {
 
 TEST_F(Feedback, RecommendationsOnePerPlayerAfterAGameAndTheAverage) {
   // A table with two players and a game under way.
-  json::object c = body(hub_->create_party(R"({"name":"Somchai"})", "10.0.0.1"));
+  json::object c = body(hub_->create_table(R"({"name":"Somchai"})", "10.0.0.1"));
   const std::string code(c["code"].as_string()), host(c["token"].as_string());
   const std::string guest(body(hub_->join(code, R"({"name":"Dara"})", "10.0.0.2"))["token"].as_string());
   auto rec = [&](const std::string& token, int stars, const std::string& text = "", const std::string& ip = "10.0.0.1") {
@@ -239,7 +239,7 @@ TEST_F(Feedback, RecommendationsOnePerPlayerAfterAGameAndTheAverage) {
 // Round 2, 4: a game resigned at once, or with fewer than five moves of
 // one's own, does not make a player able to recommend.
 TEST_F(Feedback, ARecommendationNeedsAGameReallyPlayed) {
-  json::object c = body(hub_->create_party(R"({"name":"Somchai","cpu":1})", "10.0.0.1"));
+  json::object c = body(hub_->create_table(R"({"name":"Somchai","cpu":1})", "10.0.0.1"));
   const std::string code(c["code"].as_string()), host(c["token"].as_string());
   auto player = std::make_shared<testing_helpers::FakeClient>();
   player->ip = "10.0.0.1";
@@ -260,7 +260,7 @@ TEST_F(Feedback, ABurstOfRecommendationsIsHeldForADay) {
   int tables = 0;
   auto table = [&] {  // a table for each (a recommendation belongs to one)
     const std::string ip = "10.1.0." + std::to_string(++tables);
-    return std::string(body(hub_->create_party(R"({"name":"P"})", ip))["code"].as_string());
+    return std::string(body(hub_->create_table(R"({"name":"P"})", ip))["code"].as_string());
   };
   auto put = [&](int stars, int64_t at) {
     RecommendationRecord r;

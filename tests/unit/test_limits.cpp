@@ -57,7 +57,7 @@ class Limits : public ::testing::Test {
     for (auto& f : fs) f();
   }
   HttpReply create(const std::string& ip, const std::string& extra = "") {
-    return hub_->create_party(R"({"name":"Somchai")" + extra + "}", ip);
+    return hub_->create_table(R"({"name":"Somchai")" + extra + "}", ip);
   }
   // A table with two players; sets code_, host_ and guest_.
   void table(const std::string& extra = "") {
@@ -79,7 +79,7 @@ class Limits : public ::testing::Test {
     hub_->on_message(c, R"({"t":"hello","code":")" + (code.empty() ? code_ : code) + R"(","token":")" + token + "\"}");
     clock_ += 100;  // stays within the 20-a-second message rate
   }
-  json::object party() { return body(hub_->get_party(code_, "10.0.0.9"))["party"].as_object(); }
+  json::object party() { return body(hub_->get_table(code_, "10.0.0.9"))["party"].as_object(); }
 
   testing_helpers::TempDb db_{"makruk-limits"};
   std::unique_ptr<Store> store_;
@@ -100,7 +100,7 @@ TEST_F(Limits, TableCreationIsLimitedPerAddressAndMinute) {
 }
 
 TEST_F(Limits, RefusedCreationsDoNotCount) {
-  for (int i = 0; i < 30; ++i) EXPECT_EQ(hub_->create_party(R"({"name":""})", "10.0.0.7").status, 400);
+  for (int i = 0; i < 30; ++i) EXPECT_EQ(hub_->create_table(R"({"name":""})", "10.0.0.7").status, 400);
   EXPECT_EQ(create("10.0.0.7").status, 201);
 }
 
@@ -150,11 +150,11 @@ TEST_F(Limits, NamesMustShowSomethingAndCarryNoDirectionControls) {
   for (const char* bad : {"\u202E", "\u200B\u200B", "\u2066\u2069", "Som\u202Echai", "\u200F", "\u3000",
                           "\uFEFF", "\u00AD", "\u3164", "\xC0\x80", "\xED\xA0\x80", "\xC2\x85",
                           "Som\u2028chai", "a\uFFF9b"}) {
-    HttpReply r = hub_->create_party(json::serialize(json::object{{"name", bad}}), "10.0.0.7");
+    HttpReply r = hub_->create_table(json::serialize(json::object{{"name", bad}}), "10.0.0.7");
     EXPECT_EQ(r.status, 400) << json::serialize(json::value(bad));
   }
   for (const char* good : {"สมชาย", "ដារ៉ា", "Ana María", "李", "a\u200Bb", "ក\u200Bខ"})
-    EXPECT_EQ(hub_->create_party(json::serialize(json::object{{"name", good}}), "10.0.0.8").status, 201) << good;
+    EXPECT_EQ(hub_->create_table(json::serialize(json::object{{"name", good}}), "10.0.0.8").status, 201) << good;
 }
 
 // The one UTF-8 reader behind names and feedback texts: well-formed sequences
@@ -192,9 +192,9 @@ TEST(Utf8, OnlyWellFormedSequencesAreRead) {
 TEST_F(Limits, NamesHaveAtMost24Characters) {
   // 24 characters, counted as code points whatever their bytes: the web form's limit too.
   const std::string thai24 = "สมชายสมชายสมชายสมชายสมชา";  // 24 Thai letters, 72 bytes
-  EXPECT_EQ(hub_->create_party(json::serialize(json::object{{"name", thai24}}), "10.0.0.8").status, 201);
-  EXPECT_EQ(hub_->create_party(json::serialize(json::object{{"name", std::string(24, 'a')}}), "10.0.0.8").status, 201);
-  HttpReply r = hub_->create_party(json::serialize(json::object{{"name", std::string(25, 'a')}}), "10.0.0.8");
+  EXPECT_EQ(hub_->create_table(json::serialize(json::object{{"name", thai24}}), "10.0.0.8").status, 201);
+  EXPECT_EQ(hub_->create_table(json::serialize(json::object{{"name", std::string(24, 'a')}}), "10.0.0.8").status, 201);
+  HttpReply r = hub_->create_table(json::serialize(json::object{{"name", std::string(25, 'a')}}), "10.0.0.8");
   EXPECT_EQ(r.status, 400);
   EXPECT_NE(r.body.find("1 to 24 characters"), std::string::npos) << r.body;
 }
@@ -243,13 +243,13 @@ TEST_F(Limits, TheInviteKeyIsNoGuessSoTheWrongCodeLimitLetsItIn) {
   table();
   const std::string key(party()["key"].as_string());
   EXPECT_EQ(key.size(), 16u);
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_party("ZZZZZ" + std::to_string(i), "10.0.0.3").status, 404);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_table("ZZZZZ" + std::to_string(i), "10.0.0.3").status, 404);
   // Limited: a bare code is a guess, and so is a wrong key.
-  EXPECT_EQ(hub_->get_party(code_, "10.0.0.3").status, 429);
-  EXPECT_EQ(hub_->get_party(code_, "10.0.0.3", "0000000000000000").status, 429);
-  EXPECT_EQ(hub_->get_party("ZZZZZZ", "10.0.0.3", key).status, 429);  // a key opens its own table only
+  EXPECT_EQ(hub_->get_table(code_, "10.0.0.3").status, 429);
+  EXPECT_EQ(hub_->get_table(code_, "10.0.0.3", "0000000000000000").status, 429);
+  EXPECT_EQ(hub_->get_table("ZZZZZZ", "10.0.0.3", key).status, 429);  // a key opens its own table only
   // The link's key lets the page, its QR code, its calendar event and a spectator in.
-  EXPECT_EQ(hub_->get_party(code_, "10.0.0.3", key).status, 200);
+  EXPECT_EQ(hub_->get_table(code_, "10.0.0.3", key).status, 200);
   HttpReply qr = hub_->qr_svg(code_, "https://makruk.example", "10.0.0.3", key);
   EXPECT_EQ(qr.status, 200);
   auto watcher = std::make_shared<FakeClient>();
@@ -258,7 +258,7 @@ TEST_F(Limits, TheInviteKeyIsNoGuessSoTheWrongCodeLimitLetsItIn) {
   EXPECT_EQ(watcher->count("welcome"), 1u);
   EXPECT_EQ(body(hub_->join(code_, R"({"name":"Late","key":")" + key + R"("})", "10.0.0.3")).at("code"), "full");
   // Still limited for guesses.
-  EXPECT_EQ(hub_->get_party(code_, "10.0.0.3").status, 429);
+  EXPECT_EQ(hub_->get_table(code_, "10.0.0.3").status, 429);
 }
 
 using makruk::testing_pow::solve;
@@ -269,44 +269,44 @@ TEST_F(Limits, ATypedValidCodeOpensWithAMomentsWorkWhileTheAddressIsLimited) {
   hub_->set_limits(limits);
   table();
   const std::string ip = "10.0.0.3";
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_party("ZZZZZ" + std::to_string(i), ip).status, 404);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_table("ZZZZZ" + std::to_string(i), ip).status, 404);
   // Limited: a bare code is refused, with the work that would let it through.
-  auto refused = body(hub_->get_party(code_, ip));
+  auto refused = body(hub_->get_table(code_, ip));
   ASSERT_EQ(refused["code"], "rate-limited");
   const std::string stamp(refused["proof"].at("challenge").as_string());
   EXPECT_EQ(refused["proof"].at("bits"), 8);
   // Done: the table opens, with its key for the join and the connection.
   const std::string proof = solve(stamp, 8);
-  HttpReply opened = hub_->get_party(code_, ip, "", proof);
+  HttpReply opened = hub_->get_table(code_, ip, "", proof);
   ASSERT_EQ(opened.status, 200) << opened.body;
   EXPECT_EQ(body(opened)["party"].at("key").as_string().size(), 16u);
   // A stamp serves once.
-  EXPECT_EQ(hub_->get_party(code_, ip, "", proof).status, 429);
-  EXPECT_EQ(hub_->get_party(code_, ip, "", solve(stamp, 8)).status, 429);
+  EXPECT_EQ(hub_->get_table(code_, ip, "", proof).status, 429);
+  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(stamp, 8)).status, 429);
   // Work not done, or done for a stale or future stamp, or malformed: refused.
-  const std::string fresh(body(hub_->get_party(code_, ip))["proof"].at("challenge").as_string());
-  EXPECT_EQ(hub_->get_party(code_, ip, "", solve(fresh, 0, 8)).status, 429);
-  EXPECT_EQ(hub_->get_party(code_, ip, "", solve(std::to_string(clock_ - MINUTE - 1) + ".ab", 8)).status, 429);
-  EXPECT_EQ(hub_->get_party(code_, ip, "", solve(std::to_string(clock_ + MINUTE) + ".ab", 8)).status, 429);
+  const std::string fresh(body(hub_->get_table(code_, ip))["proof"].at("challenge").as_string());
+  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(fresh, 0, 8)).status, 429);
+  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(std::to_string(clock_ - MINUTE - 1) + ".ab", 8)).status, 429);
+  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(std::to_string(clock_ + MINUTE) + ".ab", 8)).status, 429);
   for (const std::string& bad : std::vector<std::string>{"", ".", "..", "1.2", "a.b.c", ".1.2", "12345678901234567.a.1",
                                 std::string(100, '0') + ".a.1", "-5.a.1"})
-    EXPECT_EQ(hub_->get_party(code_, ip, "", bad).status, 429) << bad;
+    EXPECT_EQ(hub_->get_table(code_, ip, "", bad).status, 429) << bad;
   // A stamp the page made itself is as good: the work is what counts.
-  EXPECT_EQ(hub_->get_party(code_, ip, "", solve(std::to_string(clock_) + ".mine", 8)).status, 200);
+  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(std::to_string(clock_) + ".mine", 8)).status, 200);
   // A wrong code with the work done is answered as such, and counts: after a
   // minute's worth, each lookup asks sixteen times the work.
   for (int i = 0; i < 10; ++i) {
-    auto r = hub_->get_party("YYYYY" + std::to_string(i), ip, "",
+    auto r = hub_->get_table("YYYYY" + std::to_string(i), ip, "",
                              solve(std::to_string(clock_) + ".w" + std::to_string(i), 8));
     EXPECT_EQ(r.status, 404) << i;
   }
-  EXPECT_EQ(body(hub_->get_party(code_, ip))["proof"].at("bits"), 12);
-  EXPECT_EQ(hub_->get_party(code_, ip, "", solve(std::to_string(clock_) + ".easy", 8, 12)).status, 429);
-  EXPECT_EQ(hub_->get_party(code_, ip, "", solve(std::to_string(clock_) + ".hard", 12)).status, 200);
+  EXPECT_EQ(body(hub_->get_table(code_, ip))["proof"].at("bits"), 12);
+  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(std::to_string(clock_) + ".easy", 8, 12)).status, 429);
+  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(std::to_string(clock_) + ".hard", 12)).status, 200);
   // Other addresses are not asked for anything, and the window slides.
-  EXPECT_EQ(hub_->get_party(code_, "10.0.0.4").status, 200);
+  EXPECT_EQ(hub_->get_table(code_, "10.0.0.4").status, 200);
   clock_ += MINUTE + 1;
-  EXPECT_EQ(hub_->get_party(code_, ip).status, 200);
+  EXPECT_EQ(hub_->get_table(code_, ip).status, 200);
 }
 
 TEST_F(Limits, WithoutProofsOfWorkALimitedAddressIsToldToWait) {
@@ -314,11 +314,11 @@ TEST_F(Limits, WithoutProofsOfWorkALimitedAddressIsToldToWait) {
   limits.proof_bits = 0;
   hub_->set_limits(limits);
   table();
-  for (int i = 0; i < 10; ++i) hub_->get_party("ZZZZZ" + std::to_string(i), "10.0.0.3");
-  auto refused = body(hub_->get_party(code_, "10.0.0.3"));
+  for (int i = 0; i < 10; ++i) hub_->get_table("ZZZZZ" + std::to_string(i), "10.0.0.3");
+  auto refused = body(hub_->get_table(code_, "10.0.0.3"));
   EXPECT_EQ(refused["code"], "rate-limited");
   EXPECT_FALSE(refused.contains("proof"));
-  EXPECT_EQ(hub_->get_party(code_, "10.0.0.3", "", solve(std::to_string(clock_) + ".a", 8)).status, 429);
+  EXPECT_EQ(hub_->get_table(code_, "10.0.0.3", "", solve(std::to_string(clock_) + ".a", 8)).status, 429);
 }
 
 TEST_F(Limits, InviteKeysSurviveARestart) {
@@ -370,7 +370,7 @@ TEST_F(Limits, VersionsOutsideTheIntRangeAreRefused) {
     EXPECT_EQ(host->sent.back()["t"], "error") << v;
     EXPECT_EQ(host->sent.back()["code"], "bad-request") << v;
   }
-  EXPECT_EQ(body(hub_->get_party(code_, "10.0.0.1"))["party"].as_object()["status"], "playing");
+  EXPECT_EQ(body(hub_->get_table(code_, "10.0.0.1"))["party"].as_object()["status"], "playing");
 }
 
 TEST_F(Limits, ALowerCaseCodeInHelloIsTheSameTable) {
@@ -415,8 +415,8 @@ TEST_F(Limits, PresenceChangesAreCoalesced) {
 
 TEST_F(Limits, AWrongCodeLimitedAddressStillGetsToItsOwnSeat) {
   table();
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_party("ZZZZZ" + std::to_string(i), "10.0.0.1").status, 404);
-  EXPECT_EQ(hub_->get_party(code_, "10.0.0.1").status, 429);  // a bare code is a guess
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_table("ZZZZZ" + std::to_string(i), "10.0.0.1").status, 404);
+  EXPECT_EQ(hub_->get_table(code_, "10.0.0.1").status, 429);  // a bare code is a guess
   auto c = connect(host_);  // the seat's token is not
   EXPECT_EQ(c->last("welcome")["seat"], 0);
   EXPECT_EQ(hub_->join(code_, R"({"name":"X","token":")" + guest_ + "\"}", "10.0.0.1").status, 200);
@@ -437,32 +437,32 @@ TEST_F(Limits, ALimitedLookupOpensNothingAndAnswersAlike) {
   table();
   const std::string second = code_;
   open();  // a restart: no table in memory
-  ASSERT_EQ(hub_->party_count(), 0u);
+  ASSERT_EQ(hub_->table_count(), 0u);
   const std::string ip = "10.0.0.3";
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_party("ZZZZZ" + std::to_string(i), ip).status, 404);
-  EXPECT_EQ(hub_->party_count(), 0u);
-  json::object existing = body(hub_->get_party(first, ip)), missing = body(hub_->get_party("QQQQQQ", ip));
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_table("ZZZZZ" + std::to_string(i), ip).status, 404);
+  EXPECT_EQ(hub_->table_count(), 0u);
+  json::object existing = body(hub_->get_table(first, ip)), missing = body(hub_->get_table("QQQQQQ", ip));
   for (json::object* o : {&existing, &missing}) o->at("proof").as_object().erase("challenge");  // random
   EXPECT_EQ(json::serialize(existing), json::serialize(missing));
   EXPECT_EQ(body(hub_->qr_svg(first, "https://makruk.example", ip, ""))["code"], "rate-limited");
   auto spectator = connect("", first, ip);
   EXPECT_EQ(spectator->last("error")["code"], "rate-limited");
-  EXPECT_EQ(hub_->party_count(), 0u) << "a refused lookup opened a table";
+  EXPECT_EQ(hub_->table_count(), 0u) << "a refused lookup opened a table";
   // The seat's own token still opens it.
   EXPECT_EQ(hub_->join(first, R"({"name":"X","token":")" + firstGuest + R"("})", ip).status, 200);
-  EXPECT_EQ(hub_->party_count(), 1u);
+  EXPECT_EQ(hub_->table_count(), 1u);
   // Wrong tokens: ten more lookups, then none.
   for (int i = 0; i < 10; ++i)
     EXPECT_EQ(hub_->join(first, R"({"name":"X","token":"wrong)" + std::to_string(i) + R"("})", ip).status, 429);
   EXPECT_EQ(hub_->join(second, R"({"name":"X","token":"wrong"})", ip).status, 429);
   auto wrongToken = connect("00112233445566778899aabbccddeeff", second, ip);
   EXPECT_EQ(wrongToken->last("error")["code"], "rate-limited");
-  EXPECT_EQ(hub_->get_party(second, ip, "0000000000000000").status, 429);
-  EXPECT_EQ(hub_->party_count(), 1u) << "a lookup past the wrong credentials' limit opened a table";
+  EXPECT_EQ(hub_->get_table(second, ip, "0000000000000000").status, 429);
+  EXPECT_EQ(hub_->table_count(), 1u) << "a lookup past the wrong credentials' limit opened a table";
   // Another address is not limited; the window slides.
-  EXPECT_EQ(hub_->get_party(second, "10.0.0.4").status, 200);
+  EXPECT_EQ(hub_->get_table(second, "10.0.0.4").status, 200);
   clock_ += MINUTE + 1;
-  EXPECT_EQ(hub_->get_party(second, ip).status, 200);
+  EXPECT_EQ(hub_->get_table(second, ip).status, 200);
 }
 
 TEST_F(Limits, AnIdleLiveTableNobodyIsAtEnds) {

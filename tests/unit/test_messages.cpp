@@ -185,7 +185,7 @@ class ServerMessages : public ::testing::Test {
 };
 
 TEST_F(ServerMessages, TheQuickMessageLimitAndOtherRefusalsCarryTheirIds) {
-  json::object created = body(hub_->create_party(R"({"name":"Somchai"})", "10.0.0.1"));
+  json::object created = body(hub_->create_table(R"({"name":"Somchai"})", "10.0.0.1"));
   const std::string code(created["code"].as_string()), host(created["token"].as_string());
   json::object joined = body(hub_->join(code, R"({"name":"Dara"})", "10.0.0.2"));
   const std::string guest(joined["token"].as_string());
@@ -220,25 +220,25 @@ TEST_F(ServerMessages, TheQuickMessageLimitAndOtherRefusalsCarryTheirIds) {
 }
 
 TEST_F(ServerMessages, HttpErrorsCarryTheirIds) {
-  HttpReply r = hub_->create_party(R"({"name":"   "})", "10.0.0.1");
+  HttpReply r = hub_->create_table(R"({"name":"   "})", "10.0.0.1");
   EXPECT_EQ(r.status, 400);
   json::object o = body(r);
   EXPECT_EQ(o["code"], "bad-request");
   EXPECT_EQ(o["msg"], "name.length");
   EXPECT_EQ(o["args"].at("max"), 24);
   EXPECT_EQ(o["error"], "the name must have 1 to 24 characters");
-  o = body(hub_->create_party(R"({"name":"Noi","fen":"4k3/8/8/8/8/8/8/8 w - - 0 1"})", "10.0.0.1"));
+  o = body(hub_->create_table(R"({"name":"Noi","fen":"4k3/8/8/8/8/8/8/8 w - - 0 1"})", "10.0.0.1"));
   EXPECT_EQ(o["msg"], "fen.kings");
   EXPECT_EQ(o["args"].at("side"), "white");
   EXPECT_EQ(o["error"], "FEN board: White must have exactly one king");
-  r = hub_->get_party("ZZZZZZ", "10.0.0.1", "", "");
+  r = hub_->get_table("ZZZZZZ", "10.0.0.1", "", "");
   EXPECT_EQ(r.status, 404);
   o = body(r);
   EXPECT_EQ(o["msg"], "table.unknown");
   EXPECT_EQ(o["args"].at("code"), "ZZZZZZ");
   EXPECT_EQ(o["error"], "no party with code 'ZZZZZZ'");
-  // A full table: the party comes too.
-  json::object created = body(hub_->create_party(R"({"name":"Somchai"})", "10.0.0.1"));
+  // A full table: the table comes too.
+  json::object created = body(hub_->create_table(R"({"name":"Somchai"})", "10.0.0.1"));
   const std::string code(created["code"].as_string());
   hub_->join(code, R"({"name":"Dara"})", "10.0.0.2");
   r = hub_->join(code, R"({"name":"Noi"})", "10.0.0.3");

@@ -153,7 +153,7 @@ class Tables : public ::testing::TestWithParam<std::string> {
   std::string table(const std::string& extra = "") {
     const std::string ip = fresh_ip();
     const std::string net = ip.substr(0, ip.rfind('.') + 1);
-    auto r = body(hub_->create_party(R"({"name":"Somchai")" + extra + "}", net + "4"));
+    auto r = body(hub_->create_table(R"({"name":"Somchai")" + extra + "}", net + "4"));
     EXPECT_TRUE(r.contains("code")) << json::serialize(r);
     code_ = std::string(r["code"].as_string());
     host_ = std::string(r["token"].as_string());
@@ -180,7 +180,7 @@ class Tables : public ::testing::TestWithParam<std::string> {
   json::object move(const std::shared_ptr<FakeClient>& c, const std::string& m, int v) {
     return say(c, R"({"t":"move","move":")" + m + R"(","v":)" + std::to_string(v) + "}");
   }
-  json::object party() { return body(hub_->get_party(code_, "1.2.3.4"))["party"].as_object(); }
+  json::object party() { return body(hub_->get_table(code_, "1.2.3.4"))["party"].as_object(); }
   // The guest's browser subscribes to Web Push for the table; the answer's status.
   int subscribe_guest() {
     webpush::KeyPair ua = webpush::KeyPair::generate();
@@ -257,18 +257,18 @@ TEST_P(Tables, ATableDroppedFromMemoryAndOpenedAgainIsIdentical) {
   watcher->ip = "1.2.3.9";
   hub_->on_message(watcher, R"({"t":"hello","code":")" + code_ + "\"}");
   idle();
-  EXPECT_EQ(hub_->party_count(), 1u);
+  EXPECT_EQ(hub_->table_count(), 1u);
   leave({watcher});
   run_ready();
   clock_ += MINUTE;
   hub_->tick();
-  EXPECT_EQ(hub_->party_count(), 1u) << "dropped before its idle time";
+  EXPECT_EQ(hub_->table_count(), 1u) << "dropped before its idle time";
   idle();
-  EXPECT_EQ(hub_->party_count(), 0u) << "nobody there for its idle time: out of memory";
+  EXPECT_EQ(hub_->table_count(), 0u) << "nobody there for its idle time: out of memory";
 
   // Opened again: the same moves, count, draw offer, seats and rules.
   EXPECT_EQ(json::serialize(party()), json::serialize(partyBefore));
-  EXPECT_EQ(hub_->party_count(), 1u);
+  EXPECT_EQ(hub_->table_count(), 1u);
   EXPECT_EQ(json::serialize(state(guest_)), json::serialize(before));
   // And it plays on: the draw offer is declined, the game goes on with its count.
   auto again = connect(guest_);
@@ -333,7 +333,7 @@ TEST_P(Tables, EachGameHasItsOwnLinkWithItsMovesAndPgn) {
   for (int i = 0; i < 8; ++i) records->record("x" + std::to_string(i), "1.2.3.8", false);
   EXPECT_EQ(records->record("y", "1.2.3.8", false).status, 429);
   EXPECT_EQ(records->record(id, "1.2.3.8", false).status, 200) << "a game's own id always opens";
-  EXPECT_EQ(hub_->get_party("ZZZZZZ", "1.2.3.8").status, 429) << "the same limit as the tables' codes";
+  EXPECT_EQ(hub_->get_table("ZZZZZZ", "1.2.3.8").status, 429) << "the same limit as the tables' codes";
 }
 
 // A game's record is made once per version of the game: asked again, it is
@@ -381,13 +381,13 @@ TEST_P(Tables, ALiveTableLeftEndsAfterItsIdleTimeEvenWhenOutOfMemory) {
   leave({host, guest});
   const int64_t left = clock_;
   idle();
-  ASSERT_EQ(hub_->party_count(), 0u);
+  ASSERT_EQ(hub_->table_count(), 0u);
 
   // A day after the last move, but not after they left: still playing.
   clock_ = left + hub_->limits().live_idle_ms - MINUTE;
   EXPECT_EQ(party()["status"].as_string(), "playing");
   idle();
-  ASSERT_EQ(hub_->party_count(), 0u);
+  ASSERT_EQ(hub_->table_count(), 0u);
   // A server restart keeps when they left.
   open();
   clock_ = left + hub_->limits().live_idle_ms + 1;
@@ -403,13 +403,13 @@ TEST_P(Tables, TurnBasedTablesOutOfMemoryEndAfter45DaysOnceWithOnePush) {
   // A subscription made while the table is in memory, used after it was dropped.
   ASSERT_EQ(subscribe_guest(), 200);
   idle();
-  ASSERT_EQ(hub_->party_count(), 0u);
+  ASSERT_EQ(hub_->table_count(), 0u);
   open();  // and a restart between
   run_ready();
   clock_ = T0 + 45 * DAY - MINUTE;
   hub_->tick();
   EXPECT_EQ(pushes_.size(), 0u);
-  EXPECT_EQ(hub_->party_count(), 0u) << "not due: not opened";
+  EXPECT_EQ(hub_->table_count(), 0u) << "not due: not opened";
   clock_ = T0 + 45 * DAY + MINUTE;
   hub_->tick();
   ASSERT_EQ(pushes_.size(), 1u);
@@ -418,7 +418,7 @@ TEST_P(Tables, TurnBasedTablesOutOfMemoryEndAfter45DaysOnceWithOnePush) {
   idle();
   idle();
   EXPECT_EQ(pushes_.size(), 1u) << "ended once";
-  EXPECT_EQ(hub_->party_count(), 0u);
+  EXPECT_EQ(hub_->table_count(), 0u);
   EXPECT_EQ(party()["status"].as_string(), "expired");
 }
 
@@ -429,15 +429,15 @@ TEST_P(Tables, ACpuReplyOwedWhenTheServerStoppedComesAfterTheRestart) {
   // The server stops before the CPU's reply is played (the reply is lost
   // with it), and starts again with nobody connected.
   open();
-  EXPECT_EQ(hub_->party_count(), 1u) << "the table where the CPU owes a reply is opened at start";
-  ASSERT_TRUE(run_posted_until([&] { return hub_->party_count() == 1 && party()["status"].as_string() == "playing" &&
+  EXPECT_EQ(hub_->table_count(), 1u) << "the table where the CPU owes a reply is opened at start";
+  ASSERT_TRUE(run_posted_until([&] { return hub_->table_count() == 1 && party()["status"].as_string() == "playing" &&
                                             state(host_)["v"].as_int64() == 2; }));
   EXPECT_EQ(state(host_)["moves"].as_array().size(), 2u);
   // Nothing is owed now: a restart opens nothing.
   player = connect(host_);
   leave({player});
   open();
-  EXPECT_EQ(hub_->party_count(), 0u);
+  EXPECT_EQ(hub_->table_count(), 0u);
 }
 
 namespace {
@@ -593,7 +593,7 @@ TEST_P(Tables, ActionsStoredOffTheHubFollowEachOtherInOrder) {
   for (size_t i = seen; i < watcher->sent.size(); ++i)
     if (watcher->sent[i].at("t").as_string() == "state") versions.push_back(watcher->sent[i].at("v").as_int64());
   EXPECT_EQ(versions, (std::vector<int64_t>{1, 2, 3}));
-  auto back = store_->load_party(code_);
+  auto back = store_->load_table(code_);
   ASSERT_EQ(back->games[0].actions.size(), 3u);
   EXPECT_EQ(back->games[0].actions[0].action, "e3e4");
   EXPECT_EQ(back->games[0].actions[1].action, "e6e5");
@@ -608,7 +608,7 @@ TEST_P(Tables, ActionsStoredOffTheHubFollowEachOtherInOrder) {
   EXPECT_EQ(host->last("ack").at("id").as_string(), "6");
   EXPECT_EQ(watcher->last("state").at("v").as_int64(), 0);
   EXPECT_NE(watcher->last("state").at("gameId").as_string(), first_game);
-  EXPECT_EQ(store_->load_party(code_)->games.back().number, 2);  // the latest game
+  EXPECT_EQ(store_->load_table(code_)->games.back().number, 2);  // the latest game
 }
 
 // While a table's move is being stored (the store slow), spectators flooding
@@ -648,7 +648,7 @@ TEST_P(Tables, AnActionTheWriterCannotStoreIsRefusedAndTheTableReadAgain) {
   start_with_writer(host);
   // Another instance's move, straight into the store.
   auto other = second_store();
-  other->append_action(store_->load_party(code_)->games[0].id, 0, "d3d4", clock_, false);
+  other->append_action(store_->load_table(code_)->games[0].id, 0, "d3d4", clock_, false);
   hub_->on_message(host, R"({"t":"move","move":"e3e4","v":0,"id":"late"})");
   ASSERT_TRUE(run_posted_until([&] { return !host->last("error").empty(); }));
   EXPECT_EQ(host->last("error").at("id").as_string(), "late");
@@ -685,7 +685,7 @@ TEST_P(Tables, ConflictingMovesOnTwoInstancesOneWinsTheOtherCatchesUp) {
   other.on_message(guest, R"({"t":"hello","code":")" + code_ + R"(","token":")" + guest_ + "\"}");
   other.on_message(guest, R"({"t":"move","move":"e6e5","v":1,"id":"g"})");
   EXPECT_EQ(guest->last("ack").at("v").as_int64(), 2);
-  auto back = store_->load_party(code_);
+  auto back = store_->load_table(code_);
   ASSERT_EQ(back->games[0].actions.size(), 2u);
   EXPECT_EQ(back->games[0].actions[0].action, "e3e4");
   EXPECT_EQ(back->games[0].actions[1].action, "e6e5");
@@ -758,7 +758,7 @@ TEST_P(Tables, ASeatTakenAtAnotherInstanceAMomentAgoIsKnownAtOnce) {
   if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
   auto other = with_bus_and_another_instance(Posts::Queued);
   const std::string ip = fresh_ip();
-  auto r = body(hub_->create_party(R"({"name":"Somchai"})", ip));
+  auto r = body(hub_->create_table(R"({"name":"Somchai"})", ip));
   code_ = std::string(r["code"].as_string());
   auto host = connect(std::string(r["token"].as_string()));  // hub_ holds the table, one seat
   auto j = body(other->join(code_, R"({"name":"Dara"})", ip));
@@ -781,7 +781,7 @@ TEST_P(Tables, StartRightAfterAJoinAtAnotherInstanceStartsTheGame) {
   if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
   auto other = with_bus_and_another_instance(Posts::Queued);
   const std::string ip = fresh_ip();
-  auto r = body(hub_->create_party(R"({"name":"Somchai"})", ip));
+  auto r = body(hub_->create_table(R"({"name":"Somchai"})", ip));
   code_ = std::string(r["code"].as_string());
   auto host = connect(std::string(r["token"].as_string()));
   ASSERT_TRUE(body(other->join(code_, R"({"name":"Dara"})", ip)).contains("token"));
@@ -797,7 +797,7 @@ TEST_P(Tables, ATokenOfNoSeatIsRefusedThoughTheStoreIsAsked) {
   if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
   auto other = with_bus_and_another_instance(Posts::Queued);
   const std::string ip = fresh_ip();
-  auto r = body(hub_->create_party(R"({"name":"Somchai"})", ip));
+  auto r = body(hub_->create_table(R"({"name":"Somchai"})", ip));
   code_ = std::string(r["code"].as_string());
   // A token of no seat is still refused.
   auto stranger = std::make_shared<FakeClient>();
@@ -879,7 +879,7 @@ TEST_P(Tables, ACpuTurnWhoseInstanceDiedIsPlayedOnceByAnother) {
   HubLimits limits;
   limits.cpu_pause = false;
   dying->set_limits(limits);
-  auto r = body(dying->create_party(R"({"name":"Somchai","cpu":1})", fresh_ip()));
+  auto r = body(dying->create_table(R"({"name":"Somchai","cpu":1})", fresh_ip()));
   code_ = std::string(r["code"].as_string());
   host_ = std::string(r["token"].as_string());
   auto player = std::make_shared<FakeClient>();
@@ -892,17 +892,17 @@ TEST_P(Tables, ACpuTurnWhoseInstanceDiedIsPlayedOnceByAnother) {
   clock_ += 5000;
   hub_->scan_cpu();
   run_ready();
-  EXPECT_EQ(hub_->party_count(), 0u) << "not even opened";
+  EXPECT_EQ(hub_->table_count(), 0u) << "not even opened";
   dying.reset();  // gone, its reply never played
   clock_ += limits.cpu_max_ms + CPU_LEASE_MARGIN_MS;
   hub_->scan_cpu();
-  ASSERT_TRUE(run_posted_until([&] { return store_->load_party(code_)->games[0].actions.size() == 2; }))
+  ASSERT_TRUE(run_posted_until([&] { return store_->load_table(code_)->games[0].actions.size() == 2; }))
       << "the other instance played the CPU's reply";
   run_ready();
   hub_->scan_cpu();
   run_ready();
-  EXPECT_EQ(store_->load_party(code_)->games[0].actions.size(), 2u) << "once";
-  EXPECT_EQ(store_->cpu_turn_parties(clock_ + 1000000, 10), std::vector<std::string>{});
+  EXPECT_EQ(store_->load_table(code_)->games[0].actions.size(), 2u) << "once";
+  EXPECT_EQ(store_->cpu_turn_tables(clock_ + 1000000, 10), std::vector<std::string>{});
 }
 
 // Who is at a table, across instances: each instance tells the others who is
@@ -951,7 +951,7 @@ TEST_P(Tables, LimitsPerAddressAreSharedByTheInstances) {
   int made = 0, refused = 0;
   for (int i = 0; i < 16; ++i) {
     Hub& at = i % 2 == 0 ? *hub_ : other;
-    const int status = at.create_party(R"({"name":"Somchai"})", ip).status;
+    const int status = at.create_table(R"({"name":"Somchai"})", ip).status;
     made += status == 201;
     refused += status == 429;
   }
@@ -961,12 +961,12 @@ TEST_P(Tables, LimitsPerAddressAreSharedByTheInstances) {
   int wrong = 0;
   for (int i = 0; i < 14; ++i) {
     Hub& at = i % 2 == 0 ? *hub_ : other;
-    wrong += at.get_party("ZZZZZ" + std::to_string(i % 10), ip).status == 429;
+    wrong += at.get_table("ZZZZZ" + std::to_string(i % 10), ip).status == 429;
   }
   EXPECT_EQ(wrong, 14 - hub_->limits().wrong_codes_per_minute);
   // A minute later the address may create again.
   clock_ += 60001;
-  EXPECT_EQ(other.create_party(R"({"name":"Somchai"})", ip).status, 201);
+  EXPECT_EQ(other.create_table(R"({"name":"Somchai"})", ip).status, 201);
 }
 
 // Finding an opponent across instances: the queue lives on the bus, so two

@@ -45,7 +45,7 @@ class TurnBased : public ::testing::Test {
 
   // Creates a table and seats a second player; returns the code.
   std::string table(const std::string& extra = R"("mode":"turn")") {
-    auto r = body(hub_->create_party(R"({"name":"Somchai",)" + extra + "}", "1.2.3.4"));
+    auto r = body(hub_->create_table(R"({"name":"Somchai",)" + extra + "}", "1.2.3.4"));
     EXPECT_TRUE(r.contains("code")) << json::serialize(r);
     code_ = std::string(r["code"].as_string());
     host_ = std::string(r["token"].as_string());
@@ -72,7 +72,7 @@ class TurnBased : public ::testing::Test {
   json::object move(const std::shared_ptr<FakeClient>& c, const std::string& m, int v) {
     return say(c, R"({"t":"move","move":")" + m + R"(","v":)" + std::to_string(v) + "}");
   }
-  json::object party() { return body(hub_->get_party(code_, "1.2.3.4"))["party"].as_object(); }
+  json::object party() { return body(hub_->get_table(code_, "1.2.3.4"))["party"].as_object(); }
   std::string subscribe(const std::string& token, const std::string& endpoint, const std::string& lang = "th") {
     webpush::KeyPair ua = webpush::KeyPair::generate();
     json::object req{{"subscription", json::object{{"endpoint", endpoint},
@@ -251,7 +251,7 @@ TEST_F(TurnBased, AScheduledTableStartsFromItsTimeAndOffersAnIcsFile) {
 
 TEST_F(TurnBased, CreationRefusesBadModesAndTimes) {
   auto refuse = [&](const std::string& b) {
-    HttpReply r = hub_->create_party(b, "1.2.3.4");
+    HttpReply r = hub_->create_table(b, "1.2.3.4");
     EXPECT_EQ(r.status, 400) << b;
     return r.body;
   };
@@ -262,7 +262,7 @@ TEST_F(TurnBased, CreationRefusesBadModesAndTimes) {
   refuse(R"({"name":"A","startsAt":)" + std::to_string(T0 + 400 * DAY) + "}");
   refuse(R"({"name":"A","startsAt":"tomorrow"})");
   refuse(R"({"name":"A","cpu":2,"startsAt":)" + std::to_string(T0 + DAY) + "}");
-  EXPECT_EQ(hub_->party_count(), 0u);
+  EXPECT_EQ(hub_->table_count(), 0u);
 }
 
 TEST_F(TurnBased, SubscriptionsAreCheckedKeptAcrossRestartsAndDroppedWhenGone) {

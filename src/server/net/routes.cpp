@@ -33,9 +33,9 @@ struct Route {
 };
 
 const Route ROUTES[] = {
-    {Method::Post, "/api/parties", [](Parts& p, const Call& c) { return p.hub.create_party(c.body(), c.ip()); }},
+    {Method::Post, "/api/parties", [](Parts& p, const Call& c) { return p.hub.create_table(c.body(), c.ip()); }},
     {Method::Get, "/api/parties/{code}",
-     [](Parts& p, const Call& c) { return p.hub.get_party(c.code(), c.ip(), c.query("k"), c.query("proof")); }},
+     [](Parts& p, const Call& c) { return p.hub.get_table(c.code(), c.ip(), c.query("k"), c.query("proof")); }},
     {Method::Post, "/api/parties/{code}/join", [](Parts& p, const Call& c) { return p.hub.join(c.code(), c.body(), c.ip()); }},
     {Method::Get, "/api/parties/{code}/qr.svg",
      [](Parts& p, const Call& c) { return p.hub.qr_svg(c.code(), c.base(), c.ip(), c.query("k")); }},

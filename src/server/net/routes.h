@@ -1,4 +1,4 @@
-// The API's routes: each method and path pattern ("/api/parties/{code}/join"),
+// The API's routes: each method and path pattern ("/api/tables/{code}/join"),
 // the part that answers it and its handler, in one table. Without Beast: the
 // network layer (http_server.cpp) reads the request and writes the answer;
 // this part finds who answers it, and where: the tables' routes on the hub's

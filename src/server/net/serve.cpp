@@ -258,7 +258,7 @@ int run_server(const ServerOptions& o) {
   });
 
   std::cout << "makruk serve: http://" << (o.address == "0.0.0.0" ? "localhost" : o.address) << ":"
-            << acceptor.local_endpoint().port() << " (data in " << o.data_dir << ", " << hub.party_count()
+            << acceptor.local_endpoint().port() << " (data in " << o.data_dir << ", " << hub.table_count()
             << " tables opened at start)" << std::endl;
   std::thread hub_thread([&] { hub_ioc.run(); });
   std::vector<std::thread> net_threads;

@@ -26,7 +26,7 @@ std::string pgn_date(int64_t ms) {
 }
 
 // A player's name as the game's pages show it.
-std::string player_name(const PartyData& d, int seat) {
+std::string player_name(const TableData& d, int seat) {
   if (seat == 1 && d.party.cpu_level) return "CPU (level " + std::to_string(d.party.cpu_level) + ")";
   for (const SeatRecord& s : d.seats)
     if (s.seat == seat) return s.name;
@@ -94,7 +94,7 @@ std::shared_ptr<const GameRecords::Made> GameRecords::find(const std::string& pu
   lock.unlock();
   std::shared_ptr<const Made> made;
   try {
-    const std::optional<PartyData> d = store_.load_game(public_id);
+    const std::optional<TableData> d = store_.load_game(public_id);
     if (d && !d->games.empty()) made = make(*d);
     if (!made) refusal = storage_failed(std::runtime_error("the stored game does not start"));
   } catch (const std::exception& e) {
@@ -130,12 +130,12 @@ void GameRecords::keep(const std::string& public_id, std::shared_ptr<const Made>
   }
 }
 
-std::shared_ptr<const GameRecords::Made> GameRecords::make(const PartyData& d) const {
-  const PartyRecord& party = d.party;
+std::shared_ptr<const GameRecords::Made> GameRecords::make(const TableData& d) const {
+  const TableRecord& party = d.party;
   const GameRecord& rec = d.games.front();
   // The game replayed as a table opened from the store replays it: moves in
   // both notations along the way.
-  const Party table = Party::from_record(d);
+  const Table table = Table::from_record(d);
   if (!table.game()) return nullptr;
   const LiveGame& live = *table.game();
   const Game& game = live.game;

@@ -54,7 +54,7 @@ class GameRecords {
  private:
   struct Made;
   std::shared_ptr<const Made> find(const std::string& public_id, const std::string& ip, HttpReply& refusal);
-  std::shared_ptr<const Made> make(const PartyData& d) const;
+  std::shared_ptr<const Made> make(const TableData& d) const;
   void keep(const std::string& public_id, std::shared_ptr<const Made> made);  // the lock held
 
   Store& store_;

@@ -13,7 +13,7 @@
 
 namespace makruk::server {
 
-struct PartyRecord {
+struct TableRecord {
   std::string code;
   std::string variant;   // "makruk" | "ouk"
   std::string counting;  // "auto" | "declare"
@@ -63,13 +63,13 @@ struct GameHead {
   std::vector<std::string> names;
 };
 
-struct PartyData {
-  PartyRecord party;
+struct TableData {
+  TableRecord party;
   std::vector<SeatRecord> seats;
   std::vector<GameRecord> games;  // by number
 };
 
-// A browser's Web Push subscription for one seat of a party.
+// A browser's Web Push subscription for one seat of a table.
 struct SubscriptionRecord {
   std::string endpoint;
   std::string code;
@@ -133,33 +133,33 @@ class Store {
       }
     }
   }
-  virtual void create_party(const PartyRecord& p, const SeatRecord& host) = 0;
+  virtual void create_table(const TableRecord& p, const SeatRecord& host) = 0;
   virtual void add_seat(const SeatRecord& s) = 0;
   virtual void rename_seat(const std::string& code, int seat, const std::string& name) = 0;
   // Records the seat offering a rematch and the seat that declined the last
   // offer (-1: none).
   virtual void set_rematch(const std::string& code, int offered_by, int declined_by) = 0;
   // Starts a game; `cpu_to_act` records whether the CPU must act first (see
-  // cpu_turn_parties).
+  // cpu_turn_tables).
   virtual int64_t create_game(const std::string& code, int number, int white_seat,
                               const std::string& start_fen, int64_t at, bool cpu_to_act,
                               const std::string& public_id) = 0;
   // Appends `action` as version expected_version + 1 of the game, atomically,
-  // with the party's last action time and whether the CPU must act next.
+  // with the table's last action time and whether the CPU must act next.
   virtual void append_action(int64_t game, int expected_version, const std::string& action,
                              int64_t at, bool cpu_to_act) = 0;
-  // Marks a turn-based party expired at `at` and, when `game` is not 0, appends
+  // Marks a turn-based table expired at `at` and, when `game` is not 0, appends
   // "expire" to it as version expected_version + 1: both or neither. Throws
-  // VersionConflict when the party has ended already (another instance ended
+  // VersionConflict when the table has ended already (another instance ended
   // it first): a table ends once.
-  virtual void expire_party(const std::string& code, int64_t game, int expected_version, int64_t at) = 0;
-  virtual bool party_exists(const std::string& code) = 0;
-  // One party with its seats and its latest game (older games are history
+  virtual void expire_table(const std::string& code, int64_t game, int expected_version, int64_t at) = 0;
+  virtual bool table_exists(const std::string& code) = 0;
+  // One table with its seats and its latest game (older games are history
   // that a table in play does not need), or nothing when the code is unknown.
-  virtual std::optional<PartyData> load_party(const std::string& code) = 0;
-  // The game with that public id, with its party and seats (in `games`, the
+  virtual std::optional<TableData> load_table(const std::string& code) = 0;
+  // The game with that public id, with its table and seats (in `games`, the
   // one game), or nothing.
-  virtual std::optional<PartyData> load_game(const std::string& public_id) = 0;
+  virtual std::optional<TableData> load_game(const std::string& public_id) = 0;
   // The head of the game with that public id (a read that does not grow with
   // the game), or nothing.
   virtual std::optional<GameHead> game_head(const std::string& public_id) = 0;
@@ -168,7 +168,7 @@ class Store {
   // restart), and the turn-based tables whose last action (and scheduled
   // start) is no later than `idle_since` and that have not expired yet.
   // (CPU tables whose lease, below, has run out by `now`.)
-  virtual std::vector<std::string> cpu_turn_parties(int64_t now, int limit) = 0;
+  virtual std::vector<std::string> cpu_turn_tables(int64_t now, int limit) = 0;
   // Instances sharing the store: the one that claims a CPU turn (its lease
   // has run out by `now`) searches it, until `until`; false when another
   // instance holds it. A change to the game ends the lease.
@@ -176,7 +176,7 @@ class Store {
   virtual std::vector<std::string> turn_based_idle_since(int64_t idle_since, int limit) = 0;
   // The CPU has nothing to do at this table (a stale mark, found on loading it).
   virtual void clear_cpu_turn(const std::string& code) = 0;
-  // Records when the last person left a live table (see PartyRecord::left_at).
+  // Records when the last person left a live table (see TableRecord::left_at).
   virtual void set_left_at(const std::string& code, int64_t at) = 0;
 
   // Adds (or refreshes) a subscription for a seat.
@@ -185,7 +185,7 @@ class Store {
   virtual int remove_subscription(const std::string& endpoint) = 0;
   // Drops one seat's subscription of an endpoint.
   virtual void remove_seat_subscription(const std::string& endpoint, const std::string& code, int seat) = 0;
-  // The subscriptions of one party's seats, by seat and age.
+  // The subscriptions of one table's seats, by seat and age.
   virtual std::vector<SubscriptionRecord> load_subscriptions(const std::string& code) = 0;
 
   // The feedback board: adds an item (its id is set), updates one (status,

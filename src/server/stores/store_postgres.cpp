@@ -168,7 +168,7 @@ class PostgresStore final : public Store {
   }
   ~PostgresStore() override { PQfinish(db_); }
 
-  void create_party(const PartyRecord& p, const SeatRecord& host) override {
+  void create_table(const TableRecord& p, const SeatRecord& host) override {
     std::lock_guard lock(mutex_);
     Transaction t(*this);
     run("INSERT INTO parties (code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, "
@@ -282,7 +282,7 @@ class PostgresStore final : public Store {
     return VersionConflict("game " + std::to_string(game) + " is not at version " + std::to_string(expected_version));
   }
 
-  void expire_party(const std::string& code, int64_t game, int expected_version, int64_t at) override {
+  void expire_table(const std::string& code, int64_t game, int expected_version, int64_t at) override {
     std::lock_guard lock(mutex_);
     Transaction t(*this);
     if (game) insert_action(game, expected_version, "expire", at);
@@ -292,17 +292,17 @@ class PostgresStore final : public Store {
     t.commit();
   }
 
-  bool party_exists(const std::string& code) override {
+  bool table_exists(const std::string& code) override {
     std::lock_guard lock(mutex_);
     return run("SELECT 1 FROM parties WHERE code = $1", Params()(code)).rows() > 0;
   }
 
-  std::optional<PartyData> load_party(const std::string& code) override {
+  std::optional<TableData> load_table(const std::string& code) override {
     std::lock_guard lock(mutex_);
     return load(code, 0);
   }
 
-  std::optional<PartyData> load_game(const std::string& public_id) override {
+  std::optional<TableData> load_game(const std::string& public_id) override {
     std::lock_guard lock(mutex_);
     if (public_id.empty()) return std::nullopt;
     Result g = run("SELECT code, id FROM games WHERE public_id = $1", Params()(public_id));
@@ -323,14 +323,14 @@ class PostgresStore final : public Store {
     return head;
   }
 
-  // A party with its seats and one game: `game`, or (0) its latest. The lock held.
-  std::optional<PartyData> load(const std::string& code, int64_t game) {
+  // A table with its seats and one game: `game`, or (0) its latest. The lock held.
+  std::optional<TableData> load(const std::string& code, int64_t game) {
     Result p = run("SELECT code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, start_fen, "
                    "mode, starts_at, expired_at, rematch_offer, invite_key, left_at, rematch_declined_by FROM parties "
                    "WHERE code = $1",
                    Params()(code));
     if (p.rows() == 0) return std::nullopt;
-    PartyData d;
+    TableData d;
     d.party = {p.text(0, 0),     p.text(0, 1),          p.text(0, 2),      p.integer(0, 3) != 0, p.integer(0, 4) != 0,
                p.integer(0, 5) != 0, int(p.integer(0, 6)), p.integer(0, 7), p.text(0, 8),         p.text(0, 9),
                p.integer(0, 10), p.integer(0, 11),      int(p.integer(0, 12)), p.text(0, 13),    p.integer(0, 14),
@@ -352,7 +352,7 @@ class PostgresStore final : public Store {
     return d;
   }
 
-  std::vector<std::string> cpu_turn_parties(int64_t now, int limit) override {
+  std::vector<std::string> cpu_turn_tables(int64_t now, int limit) override {
     std::lock_guard lock(mutex_);
     return codes(run("SELECT code FROM parties WHERE cpu_turn = 1 AND cpu_lease_until <= $1 LIMIT $2",
                      Params()(now)(int64_t(limit))));

@@ -214,7 +214,7 @@ class SqliteStore final : public Store {
     }
   }
 
-  void create_party(const PartyRecord& p, const SeatRecord& host) override {
+  void create_table(const TableRecord& p, const SeatRecord& host) override {
     std::lock_guard lock(mutex_);
     Transaction t(*this);
     Statement(db_,
@@ -294,7 +294,7 @@ class SqliteStore final : public Store {
     Statement(db_, "UPDATE parties SET left_at = ?1 WHERE code = ?2").bind(1, at).bind(2, code).step();
   }
 
-  std::vector<std::string> cpu_turn_parties(int64_t now, int limit) override {
+  std::vector<std::string> cpu_turn_tables(int64_t now, int limit) override {
     std::lock_guard lock(mutex_);
     Statement q(db_, "SELECT code FROM parties WHERE cpu_turn = 1 AND cpu_lease_until <= ?1 LIMIT ?2");
     q.bind(1, now).bind(2, int64_t(limit));
@@ -313,7 +313,7 @@ class SqliteStore final : public Store {
     return out;
   }
 
-  void expire_party(const std::string& code, int64_t game, int expected_version, int64_t at) override {
+  void expire_table(const std::string& code, int64_t game, int expected_version, int64_t at) override {
     std::lock_guard lock(mutex_);
     Transaction t(*this);
     if (game) insert_action(game, expected_version, "expire", at);
@@ -423,18 +423,18 @@ class SqliteStore final : public Store {
     return out;
   }
 
-  bool party_exists(const std::string& code) override {
+  bool table_exists(const std::string& code) override {
     std::lock_guard lock(mutex_);
     Statement s(db_, "SELECT 1 FROM parties WHERE code = ?1");
     return s.bind(1, code).step();
   }
 
-  std::optional<PartyData> load_party(const std::string& code) override {
+  std::optional<TableData> load_table(const std::string& code) override {
     std::lock_guard lock(mutex_);
     return load(code, 0);
   }
 
-  std::optional<PartyData> load_game(const std::string& public_id) override {
+  std::optional<TableData> load_game(const std::string& public_id) override {
     std::lock_guard lock(mutex_);
     Statement game(db_, "SELECT code, id FROM games WHERE public_id = ?1");
     if (public_id.empty() || !game.bind(1, public_id).step()) return std::nullopt;
@@ -454,15 +454,15 @@ class SqliteStore final : public Store {
   }
 
  private:
-  // A party with its seats and one game: `game`, or (0) its latest. The lock held.
-  std::optional<PartyData> load(const std::string& code, int64_t game) {
+  // A table with its seats and one game: `game`, or (0) its latest. The lock held.
+  std::optional<TableData> load(const std::string& code, int64_t game) {
     Statement parties(db_,
                       "SELECT code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, start_fen, "
                       "mode, starts_at, expired_at, rematch_offer, invite_key, left_at, rematch_declined_by FROM parties "
                       "WHERE code = ?1");
     parties.bind(1, code);
     if (!parties.step()) return std::nullopt;
-    PartyData d;
+    TableData d;
     d.party = {parties.text(0), parties.text(1), parties.text(2), parties.integer(3) != 0,
                parties.integer(4) != 0, parties.integer(5) != 0, int(parties.integer(6)), parties.integer(7),
                parties.text(8), parties.text(9), parties.integer(10), parties.integer(11),

@@ -103,14 +103,14 @@ bool get_int(const json::object& o, const char* key, int64_t& out, bool& present
 
 // The link that invites to a table: with its key, so that following it is no
 // guess at the code.
-std::string invite_link(const std::string& base_url, const Party& p) {
+std::string invite_link(const std::string& base_url, const Table& p) {
   std::string link = base_url + "/p/" + p.code();
   if (!p.record().invite_key.empty()) link += "?k=" + p.record().invite_key;
   return link;
 }
 
-json::object party_json(const Party& p) {
-  const PartyRecord& r = p.record();
+json::object table_json(const Table& p) {
+  const TableRecord& r = p.record();
   json::array players;
   for (size_t i = 0; i < p.seats().size(); ++i) {
     const Seat& s = p.seats()[i];
@@ -162,7 +162,7 @@ json::object party_json(const Party& p) {
 
 // What a game is now, without its history: the part of a state that an
 // event repeats (its size does not grow with the game).
-json::object game_now(const Party& p, const char* type) {
+json::object game_now(const Table& p, const char* type) {
   const LiveGame& g = *p.game();
   const Game& game = g.game;
   const Position& pos = game.position();
@@ -204,7 +204,7 @@ json::object game_now(const Party& p, const char* type) {
 }
 
 // The whole state: the game now and its moves in both notations.
-json::object state_json(const Party& p) {
+json::object state_json(const Table& p) {
   const LiveGame& g = *p.game();
   json::object o = game_now(p, "state");
   o["gameId"] = g.public_id;
@@ -220,7 +220,7 @@ json::object state_json(const Party& p) {
 // An event: the actions accepted after version `from` (their SAN for the
 // moves among them) and the game now. A client holding the state at `from`
 // gets the state at "v" by appending the moves and taking the rest.
-json::object event_json(const Party& p, int from) {
+json::object event_json(const Table& p, int from) {
   const LiveGame& g = *p.game();
   const std::vector<std::string>& record = g.game.record();
   json::object o = game_now(p, "moved");
@@ -302,28 +302,28 @@ void Hub::load() {
   // One process alone holds no lease of another; with a bus, those of the
   // other instances are left to them.
   const int64_t leases_over = bus_ ? now() : std::numeric_limits<int64_t>::max();
-  for (const std::string& code : store_.cpu_turn_parties(leases_over, CPU_TURNS_AT_START)) {
-    Party* p = find(code);
+  for (const std::string& code : store_.cpu_turn_tables(leases_over, CPU_TURNS_AT_START)) {
+    Table* p = find(code);
     if (p && (p->expired() || !p->game() || !cpu_to_act(*p->game(), p->cpu_level()))) store_.clear_cpu_turn(code);
   }
 }
 
-Party* Hub::find(const std::string& code) {
-  auto it = parties_.find(code);
-  if (it == parties_.end()) {
-    std::optional<PartyData> data;
+Table* Hub::find(const std::string& code) {
+  auto it = tables_.find(code);
+  if (it == tables_.end()) {
+    std::optional<TableData> data;
     try {
-      data = store_.load_party(code);
+      data = store_.load_table(code);
     } catch (const std::exception&) {
       return nullptr;  // storage failed: the table cannot be opened now
     }
     if (!data) return nullptr;
-    Party p = Party::from_record(*data);
+    Table p = Table::from_record(*data);
     // A live table's idle time counts from when it was left, and from the
     // server's start at the earliest: people had no chance to come back before.
     p.everyone_left(std::max(p.last_present(), started_at_));
     p.opened_at = now();
-    it = parties_.emplace(code, std::move(p)).first;
+    it = tables_.emplace(code, std::move(p)).first;
     try {
       for (SubscriptionRecord& s : store_.load_subscriptions(code)) subscriptions_[code].push_back(std::move(s));
     } catch (const std::exception&) {
@@ -337,8 +337,8 @@ Party* Hub::find(const std::string& code) {
 
 void Hub::close_idle_tables() {
   const int64_t t = now();
-  for (auto it = parties_.begin(); it != parties_.end();) {
-    Party& p = it->second;
+  for (auto it = tables_.begin(); it != tables_.end();) {
+    Table& p = it->second;
     const std::string& code = it->first;
     if (!p.nobody_connected() || t - std::max(p.last_present(), p.opened_at) < limits_.table_idle_ms ||
         cpu_busy_.count(code) || presence_pending_.count(code) || watchers_.count(code)) {
@@ -356,7 +356,7 @@ void Hub::close_idle_tables() {
     states_.erase(code);
     subscriptions_.erase(code);
     cpu_owner_.erase(code);
-    it = parties_.erase(it);
+    it = tables_.erase(it);
   }
 }
 
@@ -381,7 +381,7 @@ void AddressLimiter::sweep(int64_t now) {
   std::erase_if(events_, [now](const auto& entry) { return entry.second.back() <= now - MINUTE_MS; });
 }
 
-void Hub::expire_if_due(Party& p) {
+void Hub::expire_if_due(Table& p) {
   try {
     if (!p.expire_if_due(store_, now(), limits_.live_idle_ms)) return;
   } catch (const VersionConflict&) {
@@ -396,15 +396,15 @@ void Hub::expire_if_due(Party& p) {
 
 void Hub::tick() {
   const int64_t now = this->now();
-  for (auto& [code, p] : parties_) expire_if_due(p);
+  for (auto& [code, p] : tables_) expire_if_due(p);
   // Pairings whose players did not come (when a deferred check was missed).
   std::vector<std::string> pairings;
-  for (auto& [code, p] : parties_)
+  for (auto& [code, p] : tables_)
     if (p.arrive_by && now >= p.arrive_by) pairings.push_back(code);
   for (const std::string& code : pairings) check_pairing(code);
   // Paired games whose first move is overdue (when a deferred check was missed).
   std::vector<std::string> first_moves;
-  for (auto& [code, p] : parties_)
+  for (auto& [code, p] : tables_)
     if (p.from_pairing && p.awaiting_first_move() >= 0 && now >= p.last_activity() + limits_.first_move_ms)
       first_moves.push_back(code);
   for (const std::string& code : first_moves) check_first_move(code);
@@ -428,11 +428,11 @@ std::string Hub::new_code() {
   for (;;) {
     std::string code;
     for (int i = 0; i < 6; ++i) code += CODE_ALPHABET[rng_() % CODE_ALPHABET.size()];
-    if (!parties_.count(code) && !store_.party_exists(code)) return code;
+    if (!tables_.count(code) && !store_.table_exists(code)) return code;
   }
 }
 
-// Wrong party codes are limited per address, so codes cannot be enumerated.
+// Wrong table codes are limited per address, so codes cannot be enumerated.
 bool Hub::code_guess_allowed(const std::string& ip, bool wrong) {
   return wrong_codes_.allow(ip, now(), limits_.wrong_codes_per_minute, wrong);
 }
@@ -443,13 +443,13 @@ HttpReply rate_limited(Msg what) { return error_reply(Error{ErrorCode::RateLimit
 
 }  // namespace detail
 
-HttpReply Hub::create_party(const std::string& body, const std::string& ip) {
+HttpReply Hub::create_table(const std::string& body, const std::string& ip) {
   if (!creates_.allow(ip, now(), limits_.create_per_minute, false)) return rate_limited(Msg::LimitTables);
   Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
   std::string rawName, variant = "makruk", counting = "auto", fen, mode = "live";
-  PartyRecord r;
+  TableRecord r;
   int64_t cpu = 0, startsAt = 0;
   bool cpuPresent = false, startsPresent = false;
   if (!get_string(*o, "name", rawName) || !get_string(*o, "variant", variant) ||
@@ -495,9 +495,9 @@ HttpReply Hub::create_party(const std::string& body, const std::string& ip) {
   r.starts_at = startsPresent ? startsAt : 0;
   r.invite_key = random_token().substr(0, 16);
   std::string token = random_token();
-  Party p(r);
+  Table p(r);
   try {
-    store_.create_party(r, SeatRecord{r.code, 0, *name, hash_token(token)});
+    store_.create_table(r, SeatRecord{r.code, 0, *name, hash_token(token)});
     p.seats().push_back(Seat{*name, hash_token(token), 0});
     if (r.cpu_level) {
       int seat;
@@ -512,16 +512,16 @@ HttpReply Hub::create_party(const std::string& body, const std::string& ip) {
     cpu_creates_.allow(ip, created, limits_.cpu_per_minute);
     cpu_owner_[r.code] = ip;
   }
-  auto [it, _] = parties_.emplace(r.code, std::move(p));
+  auto [it, _] = tables_.emplace(r.code, std::move(p));
   maybe_cpu(it->second);
   return reply(201, json::object{{"code", r.code},
                                  {"link", invite_link("", it->second)},
                                  {"token", token},
                                  {"seat", 0},
-                                 {"party", party_json(it->second)}});
+                                 {"party", table_json(it->second)}});
 }
 
-int Hub::seat_of_token(Party& p, const std::string& token, const std::string& ip) {
+int Hub::seat_of_token(Table& p, const std::string& token, const std::string& ip) {
   const std::string hash = hash_token(token);
   int seat = p.seat_of_token(hash);
   // A seat taken a moment ago at another instance, whose message has not come
@@ -544,10 +544,10 @@ void Hub::wrong_credential(const std::string& ip) {
   if (!code_guess_allowed(ip, false)) credentials_.allow(ip, now(), limits_.wrong_codes_per_minute);
 }
 
-Party* Hub::find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e,
+Table* Hub::find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e,
                          const std::string& key, const std::string& proof) {
   if (code_guess_allowed(ip, false)) {
-    Party* p = find(code);
+    Table* p = find(code);
     if (!p) {
       code_guess_allowed(ip, true);
       e = Error{ErrorCode::NotFound, {Msg::NoParty, {{"code", code}}}};
@@ -557,7 +557,7 @@ Party* Hub::find_guarded(const std::string& code, const std::string& ip, std::op
   // Limited. With the work done, the lookup goes through, and a wrong code
   // then asks more work of the address.
   if (!proof.empty() && proof_valid(proof, ip)) {
-    Party* p = find(code);
+    Table* p = find(code);
     if (!p) {
       proof_misses_.allow(ip, now(), limits_.wrong_codes_per_minute);
       e = Error{ErrorCode::NotFound, {Msg::NoParty, {{"code", code}}}};
@@ -566,7 +566,7 @@ Party* Hub::find_guarded(const std::string& code, const std::string& ip, std::op
   }
   // With the table's key (an invite link), while wrong keys are few.
   if (!key.empty() && credential_lookup_allowed(ip)) {
-    Party* p = find(code);
+    Table* p = find(code);
     if (p && key == p->record().invite_key) return p;
     wrong_credential(ip);
   }
@@ -604,10 +604,10 @@ bool Hub::proof_valid(const std::string& proof, const std::string& ip) {
   return proof_stamps_.allow(proof.substr(0, dot2), t, 1);
 }
 
-HttpReply Hub::get_party(const std::string& code, const std::string& ip, const std::string& key,
+HttpReply Hub::get_table(const std::string& code, const std::string& ip, const std::string& key,
                          const std::string& proof) {
   std::optional<Error> e;
-  Party* p = find_guarded(code, ip, e, key, proof);
+  Table* p = find_guarded(code, ip, e, key, proof);
   if (!p && e->code == ErrorCode::RateLimited && limits_.proof_bits > 0) {
     // The page may prove it is no guess: the work it would take, and a stamp.
     json::object o = error_json(*e);
@@ -615,7 +615,7 @@ HttpReply Hub::get_party(const std::string& code, const std::string& ip, const s
     return reply(429, o);
   }
   if (!p) return error_reply(*e);
-  return reply(200, json::object{{"party", party_json(*p)}});
+  return reply(200, json::object{{"party", table_json(*p)}});
 }
 
 HttpReply Hub::join(const std::string& code, const std::string& body, const std::string& ip) {
@@ -629,14 +629,14 @@ HttpReply Hub::join(const std::string& code, const std::string& body, const std:
   if (token.size() > 64) return bad_request(Msg::TokenTooLong);
   // A returning browser keeps its seat, even when its address is limited for
   // wrong codes: the token shows it is no guess.
-  if (Party* p = token.empty() || !credential_lookup_allowed(ip) ? nullptr : find(code)) {
+  if (Table* p = token.empty() || !credential_lookup_allowed(ip) ? nullptr : find(code)) {
     int seat = seat_of_token(*p, token, ip);
     if (seat >= 0)
-      return reply(200, json::object{{"token", token}, {"seat", seat}, {"party", party_json(*p)}});
+      return reply(200, json::object{{"token", token}, {"seat", seat}, {"party", table_json(*p)}});
     wrong_credential(ip);
   }
   std::optional<Error> e;
-  Party* p = find_guarded(code, ip, e, key);
+  Table* p = find_guarded(code, ip, e, key);
   if (!p) return error_reply(*e);
   auto name = clean_name(rawName, why);
   if (!name) return bad_request(why);
@@ -647,7 +647,7 @@ HttpReply Hub::join(const std::string& code, const std::string& body, const std:
       HttpReply r = error_reply(*e);
       if (e->code == ErrorCode::Full) {  // with the table, so that the page can offer to watch it
         json::object o = error_json(*e);
-        o["party"] = party_json(*p);
+        o["party"] = table_json(*p);
         r.body = json::serialize(o);
       }
       return r;
@@ -658,13 +658,13 @@ HttpReply Hub::join(const std::string& code, const std::string& body, const std:
   }
   publish(*p);
   broadcast(*p, true, false);
-  return reply(200, json::object{{"token", token}, {"seat", seat}, {"party", party_json(*p)}});
+  return reply(200, json::object{{"token", token}, {"seat", seat}, {"party", table_json(*p)}});
 }
 
 HttpReply Hub::qr_svg(const std::string& code, const std::string& base_url, const std::string& ip,
                       const std::string& key) {
   std::optional<Error> e;
-  Party* p = find_guarded(code, ip, e, key);
+  Table* p = find_guarded(code, ip, e, key);
   if (!p) return error_reply(*e);
   std::string svg = qr_code_svg(invite_link(base_url, *p));
   if (svg.empty()) return reply(500, error_json("internal", Msg::QrFailed));
@@ -678,17 +678,17 @@ void Hub::send_error(Client& c, const std::string& id, const Error& e) {
   c.send(message(o));
 }
 
-void Hub::broadcast(Party& p, bool party_changed, bool state_changed) {
+void Hub::broadcast(Table& p, bool table_changed, bool state_changed) {
   auto it = watchers_.find(p.code());
   if (it == watchers_.end()) return;
   std::shared_ptr<const std::string> party, event;
-  if (party_changed) {
-    json::object o = party_json(p);
+  if (table_changed) {
+    json::object o = table_json(p);
     o["t"] = "party";
     party = message(o);
   }
   const LiveGame* g = state_changed && p.game() ? &*p.game() : nullptr;
-  // The watchers have this version already (a party-only change, or a table
+  // The watchers have this version already (a table-only change, or a table
   // read again at the version it had): no state goes out.
   if (g)
     if (auto sent = states_.find(p.code()); sent != states_.end() && sent->second.game == g->id &&
@@ -712,7 +712,7 @@ void Hub::broadcast(Party& p, bool party_changed, bool state_changed) {
   }
 }
 
-std::shared_ptr<const std::string> Hub::state_message(const Party& p) {
+std::shared_ptr<const std::string> Hub::state_message(const Table& p) {
   const LiveGame& g = *p.game();
   CachedState& cached = states_[p.code()];
   if (!cached.text || cached.game != g.id || cached.version != g.version) {
@@ -723,11 +723,11 @@ std::shared_ptr<const std::string> Hub::state_message(const Party& p) {
   return cached.text;
 }
 
-void Hub::presence_changed(Party& p) {
+void Hub::presence_changed(Table& p) {
   if (!presence_pending_.insert(p.code()).second) return;  // one is already on its way
   auto flush = [this, code = p.code()] {
     presence_pending_.erase(code);
-    if (Party* q = find(code)) {
+    if (Table* q = find(code)) {
       publish_presence(*q);
       broadcast(*q, true, false);
     }
@@ -742,7 +742,7 @@ void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, c
   if (token.size() > 64) return send_error(*c, "", Error{ErrorCode::BadRequest, Msg::TokenTooLong});
   // A seat's token lets its holder in even while the address is limited for
   // wrong codes: it shows the code is no guess.
-  Party* p = token.empty() || !credential_lookup_allowed(c->ip) ? nullptr : find(code);
+  Table* p = token.empty() || !credential_lookup_allowed(c->ip) ? nullptr : find(code);
   int seat = p ? seat_of_token(*p, token, c->ip) : -1;
   if (p && seat < 0) wrong_credential(c->ip);
   if (seat < 0) {
@@ -780,7 +780,7 @@ void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, c
   json::object w{{"t", "welcome"}, {"host", seat == 0}};
   w["seat"] = seat >= 0 ? json::value(seat) : json::value(nullptr);
   c->send(message(w));
-  json::object o = party_json(*p);
+  json::object o = table_json(*p);
   o["t"] = "party";
   c->send(message(o));
   if (p->game()) c->send(state_message(*p));
@@ -800,7 +800,7 @@ void Hub::on_close(const std::shared_ptr<Client>& c) {
     }
   }
   c->joined = false;
-  if (Party* p = find(c->code)) {
+  if (Table* p = find(c->code)) {
     if (c->seat >= 0) {
       --p->seats()[size_t(c->seat)].connections;
     } else {
@@ -858,12 +858,12 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
     return hello(c, code, token, key, name);
   }
   if (!c->joined) return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::HelloFirst});
-  Party* p = find(c->code);
+  Table* p = find(c->code);
   if (!p) return send_error(*c, id, Error{ErrorCode::NotFound, Msg::PartyGone});
   if (type == "sync") {
     // With other instances, this one may have missed a change: read it again.
     if (bus_) reload(*p);
-    json::object po = party_json(*p);
+    json::object po = table_json(*p);
     po["t"] = "party";
     c->send(message(po));
     if (p->game()) c->send(state_message(*p));
@@ -889,7 +889,7 @@ static Error storage_error(std::exception_ptr error) {
 void Hub::table_action(const std::shared_ptr<Client>& c, const std::string& type, const std::string& id,
                        const std::string& move, int64_t version, bool hasVersion) {
   if (!c->joined) return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::HelloFirst});
-  Party* p = find(c->code);
+  Table* p = find(c->code);
   if (!p) return send_error(*c, id, Error{ErrorCode::NotFound, Msg::PartyGone});
   // An action of this table is being stored: a player's message follows it
   // (a spectator's is refused whatever the table's state, so at once: it
@@ -907,7 +907,7 @@ void Hub::table_action(const std::shared_ptr<Client>& c, const std::string& type
   }
   const int64_t now = this->now();
   std::optional<Error> e;
-  bool party_changed = false, state_changed = true, stale = false;
+  bool table_changed = false, state_changed = true, stale = false;
   int from = -1;  // for a change that is only actions in the game: its version before them
   try {
     if (type == "start") {
@@ -920,11 +920,11 @@ void Hub::table_action(const std::shared_ptr<Client>& c, const std::string& type
       bool begins = false;
       e = p->offer_rematch(store_, c->seat, begins);
       if (!e && begins) return begin_game(c, id, type, *p);
-      party_changed = true;
+      table_changed = true;
       state_changed = false;
     } else if (type == "decline-rematch") {
       e = p->decline_rematch(store_, c->seat);
-      party_changed = true;
+      table_changed = true;
       state_changed = false;
     } else if (type == "move" || type == "count" || type == "stop" || type == "claim" || type == "resign" ||
                type == "offer-draw" || type == "accept-draw" || type == "decline-draw") {
@@ -938,7 +938,7 @@ void Hub::table_action(const std::shared_ptr<Client>& c, const std::string& type
         std::vector<PreparedAction> actions;
         actions.push_back(std::move(a));
         return store_actions(p->code(), std::move(actions),
-                             [this, c, id, type, before, seat](Party* p, std::exception_ptr error, bool applied) {
+                             [this, c, id, type, before, seat](Table* p, std::exception_ptr error, bool applied) {
                                if (error) return send_error(*c, id, storage_error(error));
                                if (!p) return;
                                finish_change(c, id, seat, type, *p, p->game() && p->game()->game.over(), true,
@@ -958,25 +958,25 @@ void Hub::table_action(const std::shared_ptr<Client>& c, const std::string& type
     if (stale) reload(*p);
     return;
   }
-  finish_change(c, id, c->seat, type, *p, party_changed, state_changed, from);
+  finish_change(c, id, c->seat, type, *p, table_changed, state_changed, from);
 }
 
 void Hub::finish_change(const std::shared_ptr<Client>& c, const std::string& id, int seat, const std::string& type,
-                        Party& p, bool party_changed, bool state_changed, int from) {
+                        Table& p, bool table_changed, bool state_changed, int from) {
   if (p.cpu_level()) cpu_owner_[p.code()] = c->ip;  // the CPU's next search is for this client
   json::object ack{{"t", "ack"}, {"v", p.game() ? p.game()->version : 0}};
   if (!id.empty()) ack["id"] = id;
   c->send(message(ack));
-  after_change(p, party_changed, state_changed, from);
+  after_change(p, table_changed, state_changed, from);
   notify(p, seat, type);
 }
 
-void Hub::write_then(const std::string& code, StoreWriter::Work work, std::function<void(Party*, std::exception_ptr)> then) {
+void Hub::write_then(const std::string& code, StoreWriter::Work work, std::function<void(Table*, std::exception_ptr)> then) {
   storing_.insert(code);
   writer_->submit(code, std::move(work), [this, code, then = std::move(then)](std::exception_ptr error) {
     storing_.erase(code);
-    auto it = parties_.find(code);
-    then(it == parties_.end() ? nullptr : &it->second, error);
+    auto it = tables_.find(code);
+    then(it == tables_.end() ? nullptr : &it->second, error);
     run_waiting(code);
   });
 }
@@ -989,7 +989,7 @@ void Hub::store_actions(const std::string& code, std::vector<PreparedAction> act
       [stored, at](Store& store) {
         for (const PreparedAction& a : *stored) store.append_action(a.game, a.version, a.action, at, a.cpu_to_act);
       },
-      [this, stored, at, then = std::move(then)](Party* p, std::exception_ptr error) {
+      [this, stored, at, then = std::move(then)](Table* p, std::exception_ptr error) {
         bool applied = false;
         if (p && error) {
           reload(*p);  // another instance may have moved the game on
@@ -1003,14 +1003,14 @@ void Hub::store_actions(const std::string& code, std::vector<PreparedAction> act
       });
 }
 
-void Hub::begin_game(const std::shared_ptr<Client>& c, const std::string& id, const std::string& type, Party& p) {
+void Hub::begin_game(const std::shared_ptr<Client>& c, const std::string& id, const std::string& type, Table& p) {
   auto game = std::make_shared<PreparedGame>(p.prepare_game());
   auto stored_as = std::make_shared<int64_t>(0);
   const int64_t at = now();
   const int seat = c->seat;
   write_then(
       p.code(), [game, stored_as, at](Store& store) { *stored_as = game->store(store, at); },
-      [this, c, id, type, seat, game, stored_as, at](Party* p, std::exception_ptr error) {
+      [this, c, id, type, seat, game, stored_as, at](Table* p, std::exception_ptr error) {
         if (error) {
           send_error(*c, id, storage_error(error));
           if (p) reload(*p);  // another instance may have begun it
@@ -1035,14 +1035,14 @@ void Hub::run_waiting(const std::string& code) {
   }
 }
 
-void Hub::after_change(Party& p, bool party_changed, bool state_changed, int from) {
+void Hub::after_change(Table& p, bool table_changed, bool state_changed, int from) {
   publish(p, from);
-  broadcast(p, party_changed, state_changed);
+  broadcast(p, table_changed, state_changed);
   watch_first_move(p);
   maybe_cpu(p);
 }
 
-void Hub::maybe_cpu(Party& p) {
+void Hub::maybe_cpu(Table& p) {
   if (!p.game() || !cpu_to_act(*p.game(), p.cpu_level()) || cpu_busy_.count(p.code())) return;
   // Instances sharing the store: the one that claims the turn searches it.
   if (bus_) {
@@ -1097,7 +1097,7 @@ void Hub::on_cpu_result(const std::string& code, int64_t game, int version, std:
     return;
   }
   cpu_busy_.erase(code);
-  Party* p = find(code);
+  Table* p = find(code);
   if (!p || !p->game()) return;
   // The game moved on while the CPU thought (the player offered a draw, say):
   // think again from where it is now.
@@ -1115,14 +1115,14 @@ void Hub::on_cpu_result(const std::string& code, int64_t game, int version, std:
   }
   if (chain.empty()) return after_change(*p, p->game()->game.over(), true, version);
   // Storage failing leaves the CPU's turn open (the scan tries again).
-  store_actions(code, std::move(chain), [this, version](Party* p, std::exception_ptr error, bool applied) {
+  store_actions(code, std::move(chain), [this, version](Table* p, std::exception_ptr error, bool applied) {
     if (p && !error) after_change(*p, p->game()->game.over(), true, applied ? version : -1);
   });
 }
 
 std::variant<RecommendingSeat, HttpReply> Hub::recommending_seat(const std::string& code, const std::string& token,
                                                                  const std::string& ip) {
-  std::vector<std::pair<Party*, int>> seats;
+  std::vector<std::pair<Table*, int>> seats;
   std::vector<std::string> unknown;
   if (auto e = resolve_seats({{code, token}}, ip, seats, unknown)) return error_reply(*e);
   if (seats.empty()) return error_reply(Error{ErrorCode::Forbidden, Msg::TokenNoSeat});
@@ -1142,7 +1142,7 @@ static const std::set<std::string>& quick_phrases() {
   return phrases;
 }
 
-void Hub::say(const std::shared_ptr<Client>& c, Party& p, const std::string& id, const std::string& phrase) {
+void Hub::say(const std::shared_ptr<Client>& c, Table& p, const std::string& id, const std::string& phrase) {
   if (c->seat < 0 || p.cpu_level()) return send_error(*c, id, Error{ErrorCode::Forbidden, Msg::QuickPlayersOnly});
   if (!quick_phrases().count(phrase))
     return send_error(*c, id, Error{ErrorCode::BadRequest, {Msg::QuickUnknown, {{"phrase", phrase.substr(0, 32)}}}});
@@ -1161,7 +1161,7 @@ void Hub::say(const std::shared_ptr<Client>& c, Party& p, const std::string& id,
 
 HttpReply Hub::metrics() {
   MetricsText m;
-  m.gauge("tables_in_memory", "Tables held in memory (in play, or opened a short while ago).", double(parties_.size()));
+  m.gauge("tables_in_memory", "Tables held in memory (in play, or opened a short while ago).", double(tables_.size()));
   size_t watching = 0;
   for (const auto& [code, clients] : watchers_) watching += clients.size();
   m.gauge("table_clients", "Connections at a table (players and spectators).", double(watching));
@@ -1183,7 +1183,7 @@ HttpReply Hub::metrics() {
 
 HttpReply Hub::ready() {
   try {
-    store_.party_exists("");  // a read: the database answers
+    store_.table_exists("");  // a read: the database answers
   } catch (const std::exception&) {
     return reply(503, json::object{{"status", "store unavailable"}});
   }

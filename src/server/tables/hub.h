@@ -1,4 +1,4 @@
-// The hub owns the parties and speaks the API's messages. It is plain C++:
+// The hub owns the tables and speaks the API's messages. It is plain C++:
 // the network layer calls it on one executor (never concurrently) and hands
 // it Clients to send to. CPU moves are searched on the engine pool's threads
 // and come back through `post`, the hub's own queue; the tables' actions are
@@ -29,7 +29,7 @@
 
 #include "server/buses/bus.h"
 #include "server/cpu/cpu.h"
-#include "server/tables/party.h"
+#include "server/tables/table.h"
 #include "server/tables/matchmaker.h"
 #include "server/stores/store.h"
 #include "server/stores/store_writer.h"
@@ -170,12 +170,12 @@ class Hub {
   // serving); every other table is read from the store when it is opened.
   void load();
 
-  HttpReply create_party(const std::string& body, const std::string& ip);
+  HttpReply create_table(const std::string& body, const std::string& ip);
   // `key` is the table's invite key from a link (may be empty): with it a
   // request is no guess at the code, and the wrong-code limit does not apply.
   // `proof` is a proof of work (proof_valid) that lets a lookup through while
   // the address is limited for wrong codes.
-  HttpReply get_party(const std::string& code, const std::string& ip, const std::string& key = "",
+  HttpReply get_table(const std::string& code, const std::string& ip, const std::string& key = "",
                       const std::string& proof = "");
   HttpReply join(const std::string& code, const std::string& body, const std::string& ip);
   // The QR code of the table's invite link (which carries its key).
@@ -227,7 +227,7 @@ class Hub {
   void on_close(const std::shared_ptr<Client>& c);
 
   // The tables in memory (those in play, and those opened a short while ago).
-  size_t party_count() const { return parties_.size(); }
+  size_t table_count() const { return tables_.size(); }
 
   // Whether `ip` may look up a table's code (or a game's id) now, counting a
   // wrong guess when `wrong`. Thread-safe: the games' records ask it from
@@ -237,55 +237,55 @@ class Hub {
   int64_t now() const { return now_() + clock_offset_.load(); }
 
  private:
-  // The party for a code, read from the store if it is not in memory, and
+  // The table for a code, read from the store if it is not in memory, and
   // ended first if its time has run out.
-  Party* find(const std::string& code);
+  Table* find(const std::string& code);
   // Reads a table in memory again from the store (another instance changed
   // it) and sends it to its watchers.
-  void reload(Party& p);
+  void reload(Table& p);
   // Tells the other instances that this one changed a table; and what the
   // hub does when another one did. `from`: the game's version before a change
   // that was only actions, which then ride along; A_GAME_BEGAN for a change
   // that was only a new game (which rides along too); -1: any other change.
   static constexpr int A_GAME_BEGAN = -2;
-  void publish(const Party& p, int from = -1);
+  void publish(const Table& p, int from = -1);
   // Tells the other instances who is at a table here.
-  void publish_presence(const Party& p);
+  void publish_presence(const Table& p);
   void on_bus(const BusMessage& m);
   // Handles the messages from the bus waiting in bus_inbox_, at most
   // BUS_SLICE at a time before the hub's other work.
   void drain_bus();
   // Drops from memory the tables nobody has been at for table_idle_ms.
   void close_idle_tables();
-  void expire_if_due(Party& p);
+  void expire_if_due(Table& p);
   // Pushes to the seats that must now act after `actor` did `type` (turn-based tables).
   // With other instances, a table's push subscriptions are read again from
   // the store (a browser may have subscribed at another instance).
   void refresh_subscriptions(const std::string& code);
-  void notify(Party& p, int actor, const std::string& kind);
-  void push_to_seat(Party& p, int seat, const std::string& kind, const std::string& opponent, const std::string& move);
+  void notify(Table& p, int actor, const std::string& kind);
+  void push_to_seat(Table& p, int seat, const std::string& kind, const std::string& opponent, const std::string& move);
   // The seat each (code, token) pair holds; wrong pairs go to `unknown` and
   // count as wrong codes (an error once the address is limited).
   std::optional<Error> resolve_seats(const std::vector<std::pair<std::string, std::string>>& tables,
-                                     const std::string& ip, std::vector<std::pair<Party*, int>>& seats,
+                                     const std::string& ip, std::vector<std::pair<Table*, int>>& seats,
                                      std::vector<std::string>& unknown);
   void forget_subscription(const std::string& endpoint);  // in memory only
   // Sends the table's players-and-spectators update to its watchers soon,
   // once for any number of changes in between.
-  void presence_changed(Party& p);
+  void presence_changed(Table& p);
   // A lookup by a credential (a seat's token, an invite key) shows the code
   // is no guess, so it goes on past the wrong-code limit; but each wrong
   // credential past it counts, and once an address has had as many of them
   // in a minute as it may have wrong codes, it looks nothing up either.
   bool credential_lookup_allowed(const std::string& ip);
   void wrong_credential(const std::string& ip);
-  // The party for a code, counting a wrong code against the address; sets *e
+  // The table for a code, counting a wrong code against the address; sets *e
   // (not found, or rate limited) when there is none to use. Past the limit,
   // a lookup goes on with a proof of work, or with the table's invite key
   // (see credential_lookup_allowed); otherwise it looks nothing up, so that
   // neither the answer, its time nor what is in memory tells whether the
   // code exists.
-  Party* find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e,
+  Table* find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e,
                       const std::string& key = "", const std::string& proof = "");
   // A proof of work for a code lookup while `ip` is limited for wrong codes:
   // "STAMP.NONCE", STAMP being "MS.RANDOM" (a challenge the server gave, or
@@ -300,16 +300,16 @@ class Hub {
   // The seat that holds `token` at the table, or -1; with other instances, a
   // token not known here is looked for in the store too (while a seat is
   // free here; it counts as a wrong code of `ip`).
-  int seat_of_token(Party& p, const std::string& token, const std::string& ip);
+  int seat_of_token(Table& p, const std::string& token, const std::string& ip);
   void hello(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token,
              const std::string& key, const std::string& name);
-  void broadcast(Party& p, bool party_changed, bool state_changed);
+  void broadcast(Table& p, bool table_changed, bool state_changed);
   // The game's state message, made once per version: a hello or sync from
   // any number of clients costs no more than a copy of a pointer.
-  std::shared_ptr<const std::string> state_message(const Party& p);
+  std::shared_ptr<const std::string> state_message(const Table& p);
   void send_error(Client& c, const std::string& id, const Error& e);
   // `from`: as for publish.
-  void after_change(Party& p, bool party_changed, bool state_changed = true, int from = -1);
+  void after_change(Table& p, bool table_changed, bool state_changed = true, int from = -1);
   // A table message from a joined client (start, rematch, an action in the
   // game): handled now, or after the action of its table being stored.
   void table_action(const std::shared_ptr<Client>& c, const std::string& type, const std::string& id,
@@ -317,21 +317,21 @@ class Hub {
   // The ack to the client whose message (of `seat`) changed the table, and
   // what follows every change.
   void finish_change(const std::shared_ptr<Client>& c, const std::string& id, int seat, const std::string& type,
-                     Party& p, bool party_changed, bool state_changed, int from);
+                     Table& p, bool table_changed, bool state_changed, int from);
   // Stores prepared actions of a table (each on the one before) through the
   // writer; then makes them live, or reads the table again when the store
   // refused them, and calls `then` with the table (nullptr if it has left
   // memory), the store's error, and whether they were applied as prepared
   // (false: the table was read again). Then the table's waiting messages go on.
-  using Stored = std::function<void(Party*, std::exception_ptr error, bool applied)>;
+  using Stored = std::function<void(Table*, std::exception_ptr error, bool applied)>;
   void store_actions(const std::string& code, std::vector<PreparedAction> actions, Stored then);
   // Stores the table's next game (a start, or a rematch agreed) through the
   // writer, then begins it and answers the client as finish_change does.
-  void begin_game(const std::shared_ptr<Client>& c, const std::string& id, const std::string& type, Party& p);
+  void begin_game(const std::shared_ptr<Client>& c, const std::string& id, const std::string& type, Table& p);
   // Runs `work` on the writer for table `code`; then, on the hub, `then`
   // with the table (nullptr if it left memory) and what the store threw;
   // then the table's messages that waited meanwhile.
-  void write_then(const std::string& code, StoreWriter::Work work, std::function<void(Party*, std::exception_ptr)> then);
+  void write_then(const std::string& code, StoreWriter::Work work, std::function<void(Table*, std::exception_ptr)> then);
   void run_waiting(const std::string& code);
   // Finding an opponent: a seek (pairs at once when someone compatible waits),
   // its cancellation, and the waiting and playing counts sent to the seekers.
@@ -355,25 +355,25 @@ class Hub {
   void pair(const Pairing& p);
   // A live table made by pairing begins its game once both players are at it
   // (any instance); a player who declines, or does not come in time, ends it
-  // unstarted, and the one who came is told (the party's "pairing").
-  void maybe_begin_pairing(Party& p);
+  // unstarted, and the one who came is told (the table's "pairing").
+  void maybe_begin_pairing(Table& p);
   void check_pairing(const std::string& code);
   void decline_pairing(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token);
-  void end_pairing(Party& p, const std::string& reason, int missing);
+  void end_pairing(Table& p, const std::string& reason, int missing);
   // Once begun, a paired game whose player to move has made no move of their
   // own within first_move_ms of their first turn is called off ("abort") and
   // the table ends; the other player may seek again at the front.
-  void watch_first_move(Party& p);
+  void watch_first_move(Table& p);
   void check_first_move(const std::string& code);
   // A quick message (a fixed phrase) from a player, to everyone at the table.
-  void say(const std::shared_ptr<Client>& c, Party& p, const std::string& id, const std::string& phrase);
-  void maybe_cpu(Party& p);
+  void say(const std::shared_ptr<Client>& c, Table& p, const std::string& id, const std::string& phrase);
+  void maybe_cpu(Table& p);
   void on_cpu_result(const std::string& code, int64_t game, int version, std::vector<std::string> actions);
 
   Store& store_;
   Post post_;
   std::function<int64_t()> now_;
-  std::map<std::string, Party> parties_;
+  std::map<std::string, Table> tables_;
   std::map<std::string, std::set<std::shared_ptr<Client>>> watchers_;
   HubLimits limits_;
   Defer defer_;
@@ -384,12 +384,12 @@ class Hub {
     int version = -1;
     std::shared_ptr<const std::string> text;
   };
-  std::map<std::string, CachedState> states_;  // by party code, while someone watches
+  std::map<std::string, CachedState> states_;  // by table code, while someone watches
   std::set<std::string> presence_pending_;  // tables with a presence update on its way
-  std::set<std::string> cpu_busy_;  // parties whose CPU is thinking
-  std::map<std::string, std::string> cpu_owner_;  // party code -> the address its CPU works for
+  std::set<std::string> cpu_busy_;  // tables whose CPU is thinking
+  std::map<std::string, std::string> cpu_owner_;  // table code -> the address its CPU works for
   std::mt19937_64 rng_;
-  std::map<std::string, std::vector<SubscriptionRecord>> subscriptions_;  // by party code
+  std::map<std::string, std::vector<SubscriptionRecord>> subscriptions_;  // by table code
   std::function<void(webpush::Delivery)> deliver_;
   std::string push_public_key_;
   bool push_allow_http_ = false;
@@ -447,8 +447,8 @@ constexpr int MAX_EVENT_ACTIONS = 8;
 // A player may send one quick message this often.
 constexpr int64_t QUICK_MESSAGE_GAP_MS = 2000;
 
-// Secrets and codes (random_token: party.h).
-std::string normalise_code(std::string code);  // party codes are upper case
+// Secrets and codes (random_token: table.h).
+std::string normalise_code(std::string code);  // table codes are upper case
 std::string hash_token(const std::string& token);  // hex SHA-256
 constexpr std::string_view CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 

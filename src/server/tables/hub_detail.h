@@ -11,7 +11,7 @@
 
 #include "server/clean_text.h"
 #include "server/tables/hub.h"
-#include "server/tables/party.h"
+#include "server/tables/table.h"
 
 namespace makruk::server::detail {
 
@@ -41,11 +41,11 @@ bool get_int(const boost::json::object& o, const char* key, int64_t& out, bool& 
 // The invite link of a table (with its key), the table as the API shows it,
 // the game now (for a state or an event), a game's whole state, the event
 // of the actions after version `from`, and a message ready to send.
-std::string invite_link(const std::string& base_url, const Party& p);
-boost::json::object party_json(const Party& p);
-boost::json::object game_now(const Party& p, const char* type);
-boost::json::object state_json(const Party& p);
-boost::json::object event_json(const Party& p, int from);
+std::string invite_link(const std::string& base_url, const Table& p);
+boost::json::object table_json(const Table& p);
+boost::json::object game_now(const Table& p, const char* type);
+boost::json::object state_json(const Table& p);
+boost::json::object event_json(const Table& p, int from);
 std::shared_ptr<const std::string> message(const boost::json::object& o);
 
 }  // namespace makruk::server::detail

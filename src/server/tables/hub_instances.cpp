@@ -14,15 +14,15 @@ namespace makruk::server {
 namespace json = boost::json;
 using namespace detail;
 
-void Hub::reload(Party& p) {
-  std::optional<PartyData> data;
+void Hub::reload(Table& p) {
+  std::optional<TableData> data;
   try {
-    data = store_.load_party(p.code());
+    data = store_.load_table(p.code());
   } catch (const std::exception&) {
     return;  // the store is away: the copy in memory stays until the next try
   }
   if (!data) return;
-  Party fresh = Party::from_record(*data);
+  Table fresh = Table::from_record(*data);
   fresh.carry_presence_from(p);
   p = std::move(fresh);
   broadcast(p, true, true);
@@ -33,12 +33,12 @@ void Hub::scan_cpu() {
   if (!bus_) return;
   std::vector<std::string> owed;
   try {
-    owed = store_.cpu_turn_parties(now(), EXPIRIES_PER_TICK);
+    owed = store_.cpu_turn_tables(now(), EXPIRIES_PER_TICK);
   } catch (const std::exception&) {
     return;
   }
   for (const std::string& code : owed)
-    if (Party* p = find(code); p && !cpu_busy_.count(code)) maybe_cpu(*p);
+    if (Table* p = find(code); p && !cpu_busy_.count(code)) maybe_cpu(*p);
 }
 
 void Hub::set_bus(Bus* bus) {
@@ -81,7 +81,7 @@ void Hub::drain_bus() {
   post_([this] { drain_bus(); });
 }
 
-void Hub::publish(const Party& p, int from) {
+void Hub::publish(const Table& p, int from) {
   if (!bus_) return;
   BusMessage m(p.code(), p.game() ? p.game()->id : 0, p.game() ? p.game()->version : 0);
   if (const LiveGame* g = p.game() ? &*p.game() : nullptr;
@@ -99,7 +99,7 @@ void Hub::publish(const Party& p, int from) {
   bus_->publish(m);
 }
 
-void Hub::publish_presence(const Party& p) {
+void Hub::publish_presence(const Table& p) {
   if (!bus_) return;
   BusMessage m{p.code()};
   m.presence = true;
@@ -117,7 +117,7 @@ void Hub::heartbeat() {
   bus_->alive();
   bus_heartbeat_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const int64_t t = now();
-  for (auto& [code, p] : parties_) {
+  for (auto& [code, p] : tables_) {
     // Who is here, said again now and then, so that an instance that comes
     // to the table later learns it, and what a dead instance said fades.
     if (!p.nobody_connected() && t - p.presence_said_at >= PRESENCE_HEARTBEAT_MS) {
@@ -141,15 +141,15 @@ void Hub::on_bus(const BusMessage& m) {
     return;
   }
   if (m.presence) {
-    auto it = parties_.find(m.code);
-    if (it == parties_.end()) return;  // nobody here to tell
-    Party& p = it->second;
+    auto it = tables_.find(m.code);
+    if (it == tables_.end()) return;  // nobody here to tell
+    Table& p = it->second;
     const bool newcomer = !p.elsewhere.count(m.instance);
     bool changed = true;
     if (m.seats[0] == 0 && m.seats[1] == 0 && m.spectators == 0) {
       changed = p.elsewhere.erase(m.instance) > 0;
     } else {
-      Party::Elsewhere& e = p.elsewhere[m.instance];
+      Table::Elsewhere& e = p.elsewhere[m.instance];
       changed = newcomer || e.seats[0] != m.seats[0] || e.seats[1] != m.seats[1] || e.spectators != m.spectators ||
                 e.names != m.names;
       e.seats[0] = m.seats[0];
@@ -166,16 +166,16 @@ void Hub::on_bus(const BusMessage& m) {
     return;
   }
   if (m.code.empty()) {  // the bus was away: anything may have changed
-    for (auto& [code, p] : parties_) reload(p);
+    for (auto& [code, p] : tables_) reload(p);
     return;
   }
   // A table out of memory is read fresh when it is opened. One in memory
   // takes the actions or the new game that came along when it is just before
   // them (the usual move or start), and is read again otherwise (a seat, a
   // rematch offer, a message missed: the store has it all).
-  auto it = parties_.find(m.code);
-  if (it == parties_.end()) return;
-  Party& p = it->second;
+  auto it = tables_.find(m.code);
+  if (it == tables_.end()) return;
+  Table& p = it->second;
   if (!m.actions.empty() && p.game() && p.game()->id == m.game && p.game()->version >= m.version)
     return;  // it has them already
   if (!m.actions.empty() && p.apply_stored(m.game, m.version, m.actions, m.at)) {

@@ -149,7 +149,7 @@ bool Hub::seek_shared(const std::shared_ptr<Client>& c, const SeekWish& wish, co
 
 bool Hub::may_seek_at_front(const std::shared_ptr<Client>& c, const std::string& raw_code, const std::string& token) {
   if (raw_code.empty() || token.empty() || token.size() > 64 || !credential_lookup_allowed(c->ip)) return false;
-  Party* p = find(normalise_code(raw_code));
+  Table* p = find(normalise_code(raw_code));
   const int seat = p ? seat_of_token(*p, token, c->ip) : -1;
   if (seat < 0) {
     wrong_credential(c->ip);
@@ -179,7 +179,7 @@ void Hub::unseek(const std::shared_ptr<Client>& c, bool tell) {
 // is the host (and White in the first game).
 void Hub::pair(const Pairing& pairing) {
   const int64_t t = now();
-  PartyRecord r;
+  TableRecord r;
   r.code = new_code();
   r.variant = pairing.agreed.variant;
   r.counting = pairing.agreed.counting;
@@ -188,9 +188,9 @@ void Hub::pair(const Pairing& pairing) {
   r.invite_key = random_token().substr(0, 16);
   const std::string tokens[2] = {random_token(), random_token()};
   const Seek* seekers[2] = {&pairing.first, &pairing.second};
-  Party p(r);
+  Table p(r);
   try {
-    store_.create_party(r, SeatRecord{r.code, 0, seekers[0]->name, hash_token(tokens[0])});
+    store_.create_table(r, SeatRecord{r.code, 0, seekers[0]->name, hash_token(tokens[0])});
     p.seats().push_back(Seat{seekers[0]->name, hash_token(tokens[0]), 0});
     int seat = -1;
     p.add_player(store_, seekers[1]->name, hash_token(tokens[1]), seat);
@@ -208,10 +208,10 @@ void Hub::pair(const Pairing& pairing) {
   }
   for (const Seek* s : seekers) creates_.allow(s->ip, t, limits_.create_per_minute);
   p.from_pairing = r.mode == "live";
-  auto [it, _] = parties_.emplace(r.code, std::move(p));
+  auto [it, _] = tables_.emplace(r.code, std::move(p));
   for (int seat = 0; seat < 2; ++seat) {
     json::object m{{"t", "paired"}, {"code", r.code}, {"token", tokens[seat]}, {"seat", seat},
-                   {"opponent", seekers[1 - seat]->name}, {"party", party_json(it->second)}};
+                   {"opponent", seekers[1 - seat]->name}, {"party", table_json(it->second)}};
     // A seeker connected to another instance is told there.
     if (bus_ && !seekers[seat]->instance.empty() && seekers[seat]->instance != bus_->id()) {
       BusMessage b{r.code};
@@ -234,7 +234,7 @@ void Hub::pair(const Pairing& pairing) {
   }
 }
 
-void Hub::maybe_begin_pairing(Party& p) {
+void Hub::maybe_begin_pairing(Table& p) {
   if (!p.arrive_by || p.game() || p.expired() || p.connections_anywhere(0) == 0 || p.connections_anywhere(1) == 0)
     return;
   try {
@@ -248,12 +248,12 @@ void Hub::maybe_begin_pairing(Party& p) {
 }
 
 void Hub::check_pairing(const std::string& code) {
-  auto it = parties_.find(code);
-  if (it == parties_.end() || !it->second.arrive_by) {
+  auto it = tables_.find(code);
+  if (it == tables_.end() || !it->second.arrive_by) {
     pairing_seekers_.erase(code);
     return;
   }
-  Party& p = it->second;
+  Table& p = it->second;
   maybe_begin_pairing(p);
   if (!p.arrive_by) return;
   const int64_t left = p.arrive_by - now();
@@ -267,7 +267,7 @@ void Hub::check_pairing(const std::string& code) {
 void Hub::decline_pairing(const std::shared_ptr<Client>& c, const std::string& raw_code, const std::string& token) {
   const std::string code = normalise_code(raw_code);
   if (token.size() > 64) return send_error(*c, "", Error{ErrorCode::BadRequest, Msg::TokenTooLong});
-  Party* p = token.empty() ? nullptr : find(code);
+  Table* p = token.empty() ? nullptr : find(code);
   const int seat = p ? seat_of_token(*p, token, c->ip) : -1;
   if (seat < 0) return send_error(*c, "", Error{ErrorCode::Forbidden, Msg::TokenNoSeat});
   if (!p->arrive_by || p->game() || p->expired())
@@ -276,7 +276,7 @@ void Hub::decline_pairing(const std::shared_ptr<Client>& c, const std::string& r
   c->send(message(json::object{{"t", "pairing-ended"}, {"code", code}, {"reason", "declined"}}));
 }
 
-void Hub::end_pairing(Party& p, const std::string& reason, int missing) {
+void Hub::end_pairing(Table& p, const std::string& reason, int missing) {
   try {
     p.end_unstarted(store_, now());
   } catch (const VersionConflict&) {
@@ -296,7 +296,7 @@ void Hub::end_pairing(Party& p, const std::string& reason, int missing) {
   after_change(p, true, false);
 }
 
-void Hub::watch_first_move(Party& p) {
+void Hub::watch_first_move(Table& p) {
   if (!p.from_pairing || p.awaiting_first_move() < 0 || !defer_) return;
   const int64_t due = p.last_activity() + limits_.first_move_ms;
   if (p.first_move_check == due) return;  // already looked for then
@@ -305,9 +305,9 @@ void Hub::watch_first_move(Party& p) {
 }
 
 void Hub::check_first_move(const std::string& code) {
-  auto it = parties_.find(code);
-  if (it == parties_.end()) return;
-  Party& p = it->second;
+  auto it = tables_.find(code);
+  if (it == tables_.end()) return;
+  Table& p = it->second;
   p.first_move_check = 0;
   const int seat = p.awaiting_first_move();
   if (!p.from_pairing || seat < 0) return;
@@ -326,9 +326,9 @@ void Hub::check_first_move(const std::string& code) {
       code,
       [called_off, t, code](Store& store) {
         store.append_action(called_off->game, called_off->version, called_off->action, t, false);
-        store.expire_party(code, 0, 0, t);
+        store.expire_table(code, 0, 0, t);
       },
-      [this, called_off, t](Party* p, std::exception_ptr error) {
+      [this, called_off, t](Table* p, std::exception_ptr error) {
         if (!p) return;
         if (error || !p->apply_prepared(std::move(*called_off), t)) {
           reload(*p);  // another instance moved the game on, or the store is away (looked at again)
@@ -343,8 +343,8 @@ json::object Hub::lobby_counts() const {
   // Players at a running game with an open connection, among the tables someone watches.
   int64_t playing = 0;
   for (const auto& [code, _] : watchers_) {
-    auto it = parties_.find(code);
-    if (it == parties_.end() || !it->second.game() || it->second.game()->game.over()) continue;
+    auto it = tables_.find(code);
+    if (it == tables_.end() || !it->second.game() || it->second.game()->game.over()) continue;
     for (const Seat& s : it->second.seats()) playing += s.connections > 0;
   }
   size_t waiting = matchmaker_.waiting();

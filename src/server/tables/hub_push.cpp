@@ -24,7 +24,7 @@ void Hub::refresh_subscriptions(const std::string& code) {
   }
 }
 
-void Hub::notify(Party& p, int actor, const std::string& kind) {
+void Hub::notify(Table& p, int actor, const std::string& kind) {
   if (!p.turn_based() || !deliver_) return;
   refresh_subscriptions(p.code());
   if (!subscriptions_.count(p.code())) return;
@@ -49,7 +49,7 @@ void Hub::notify(Party& p, int actor, const std::string& kind) {
   if (toMove != actor) push_to_seat(p, toMove, "turn", actorName, move);
 }
 
-void Hub::push_to_seat(Party& p, int seat, const std::string& kind, const std::string& opponent,
+void Hub::push_to_seat(Table& p, int seat, const std::string& kind, const std::string& opponent,
                        const std::string& move) {
   auto subs = subscriptions_.find(p.code());
   if (subs == subscriptions_.end()) return;
@@ -116,11 +116,11 @@ std::optional<std::vector<std::pair<std::string, std::string>>> table_list(const
 }  // namespace
 
 std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string, std::string>>& tables,
-                                        const std::string& ip, std::vector<std::pair<Party*, int>>& seats,
+                                        const std::string& ip, std::vector<std::pair<Table*, int>>& seats,
                                         std::vector<std::string>& unknown) {
   for (const auto& [code, token] : tables) {
     if (!credential_lookup_allowed(ip)) return Error{ErrorCode::RateLimited, Msg::LimitWrongCodes};
-    Party* p = find(code);
+    Table* p = find(code);
     int seat = p ? p->seat_of_token(hash_token(token)) : -1;
     if (seat >= 0) {
       seats.emplace_back(p, seat);
@@ -182,7 +182,7 @@ HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
   }
   json::array subscribed;
   std::vector<std::string> unknown;
-  std::vector<std::pair<Party*, int>> seats;
+  std::vector<std::pair<Table*, int>> seats;
   if (auto e = resolve_seats(*tables, ip, seats, unknown)) return error_reply(*e);
   for (const auto& held : seats) {
     const std::string& code = held.first->code();
@@ -279,11 +279,11 @@ HttpReply Hub::my_games(const std::string& body, const std::string& ip) {
   };
   std::vector<Entry> entries;
   std::vector<std::string> unknown;
-  std::vector<std::pair<Party*, int>> seats;
+  std::vector<std::pair<Table*, int>> seats;
   if (auto e = resolve_seats(*tables, ip, seats, unknown)) return error_reply(*e);
   for (const auto& [p, seat] : seats) {
     const std::string& code = p->code();
-    const PartyRecord& r = p->record();
+    const TableRecord& r = p->record();
     json::object e{{"code", code}, {"variant", r.variant}, {"mode", r.mode}, {"seat", seat}, {"status", p->status()}};
     int other = 1 - seat;
     e["opponent"] = size_t(other) < p->seats().size() ? json::value(p->seats()[size_t(other)].name) : json::value(nullptr);
@@ -333,9 +333,9 @@ std::string ics_time(int64_t ms) {
 HttpReply Hub::event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
                           const std::string& key) {
   std::optional<Error> e;
-  Party* p = find_guarded(code, ip, e, key);
+  Table* p = find_guarded(code, ip, e, key);
   if (!p) return error_reply(*e);
-  const PartyRecord& r = p->record();
+  const TableRecord& r = p->record();
   if (!r.starts_at) return error_reply(Error{ErrorCode::NotFound, Msg::NoStartTime});
   std::string game = r.variant == "ouk" ? "Ouk Chatrang" : "Makruk";
   std::string link = invite_link(base_url, *p);

@@ -1,4 +1,4 @@
-#include "server/tables/party.h"
+#include "server/tables/table.h"
 
 #include <algorithm>
 #include <ctime>
@@ -47,8 +47,8 @@ std::string iso_time(int64_t ms) {
 }
 
 
-Variant Party::variant() const { return record_.variant == "ouk" ? Variant::Ouk : Variant::Makruk; }
-Counting Party::counting() const {
+Variant Table::variant() const { return record_.variant == "ouk" ? Variant::Ouk : Variant::Makruk; }
+Counting Table::counting() const {
   return record_.counting == "declare" ? Counting::Declaration : Counting::Automatic;
 }
 
@@ -83,7 +83,7 @@ void own_moves(int moves, Color first, int white_seat, int out[2]) {
 
 }  // namespace
 
-int Party::own_moves_in_a_finished_game(int seat) const {
+int Table::own_moves_in_a_finished_game(int seat) const {
   if (seat < 0 || seat > 1) return 0;
   int best = finished_moves_[seat];
   if (game_ && game_->game.over()) {
@@ -102,8 +102,8 @@ bool cpu_to_act(const LiveGame& g, int cpu_level) {
   return offered || g.seat_of(g.game.position().side_to_move()) == 1;
 }
 
-Party Party::from_record(const PartyData& data) {
-  Party p(data.party);
+Table Table::from_record(const TableData& data) {
+  Table p(data.party);
   p.last_present_ = data.party.left_at;
   for (const SeatRecord& s : data.seats) {
     if (s.seat != int(p.seats_.size())) break;
@@ -143,24 +143,24 @@ Party Party::from_record(const PartyData& data) {
   return p;
 }
 
-std::string Party::status() const {
+std::string Table::status() const {
   if (expired()) return "expired";
   if (game_) return game_->game.over() ? "finished" : "playing";
   return seats_.size() >= 2 ? "ready" : "waiting";
 }
 
-int Party::seat_of_token(const std::string& token_hash) const {
+int Table::seat_of_token(const std::string& token_hash) const {
   for (size_t i = 0; i < seats_.size(); ++i)
     if (seats_[i].token_hash == token_hash) return int(i);
   return -1;
 }
 
-int64_t Party::expires_at() const {
+int64_t Table::expires_at() const {
   if (!turn_based() || expired()) return 0;
   return std::max(last_activity_, record_.starts_at) + TURN_BASED_EXPIRY_MS;
 }
 
-bool Party::apply_stored(int64_t game, int version, const std::vector<std::string>& actions, int64_t at) {
+bool Table::apply_stored(int64_t game, int version, const std::vector<std::string>& actions, int64_t at) {
   if (!game_ || game_->id != game || game_->version + int(actions.size()) != version || expired()) return false;
   LiveGame next = *game_;
   std::string error;
@@ -171,7 +171,7 @@ bool Party::apply_stored(int64_t game, int version, const std::vector<std::strin
   return true;
 }
 
-void Party::carry_presence_from(const Party& old) {
+void Table::carry_presence_from(const Table& old) {
   for (size_t i = 0; i < seats_.size() && i < old.seats_.size(); ++i) seats_[i].connections = old.seats_[i].connections;
   spectators = old.spectators;
   spectator_names = old.spectator_names;
@@ -185,54 +185,54 @@ void Party::carry_presence_from(const Party& old) {
   first_move_check = old.first_move_check;
 }
 
-int Party::awaiting_first_move() const {
+int Table::awaiting_first_move() const {
   if (!game_ || game_->number != 1 || game_->game.over() || expired() || game_->game.plies() >= 2) return -1;
   return game_->seat_of(game_->game.position().side_to_move());
 }
 
-int Party::called_off_seat() const {
+int Table::called_off_seat() const {
   if (!game_ || game_->game.reason() != Reason::Aborted) return -1;
   for (auto it = game_->game.record().rbegin(); it != game_->game.record().rend(); ++it)
     if (it->rfind("abort:", 0) == 0) return game_->seat_of(it->back() == 'w' ? WHITE : BLACK);
   return -1;
 }
 
-int Party::connections_anywhere(int seat) const {
+int Table::connections_anywhere(int seat) const {
   int n = seat >= 0 && size_t(seat) < seats_.size() ? seats_[size_t(seat)].connections : 0;
   for (const auto& [instance, e] : elsewhere) n += seat >= 0 && seat < 2 ? e.seats[seat] : 0;
   return n;
 }
 
-int Party::spectators_anywhere() const {
+int Table::spectators_anywhere() const {
   int n = spectators;
   for (const auto& [instance, e] : elsewhere) n += e.spectators;
   return n;
 }
 
-bool Party::nobody_anywhere() const {
+bool Table::nobody_anywhere() const {
   return nobody_connected() && std::all_of(elsewhere.begin(), elsewhere.end(), [](const auto& e) {
            return e.second.seats[0] == 0 && e.second.seats[1] == 0 && e.second.spectators == 0;
          });
 }
 
-bool Party::nobody_connected() const {
+bool Table::nobody_connected() const {
   if (spectators > 0) return false;
   return std::all_of(seats_.begin(), seats_.end(), [](const Seat& s) { return s.connections == 0; });
 }
 
-std::optional<Error> Party::refuse_if_expired() const {
+std::optional<Error> Table::refuse_if_expired() const {
   if (expired())
     return err(ErrorCode::Conflict, turn_based() ? Msg::PartyEndedTurn : Msg::PartyEndedLive);
   return std::nullopt;
 }
 
-bool Party::expire_if_due(Store& store, int64_t now, int64_t live_idle_ms) {
+bool Table::expire_if_due(Store& store, int64_t now, int64_t live_idle_ms) {
   int64_t due = expires_at();
   if (!turn_based() && !expired() && live_idle_ms > 0 && nobody_anywhere())
     due = std::max({last_activity_, last_present_, record_.starts_at}) + live_idle_ms;
   if (due == 0 || now < due) return false;
   bool running = game_ && !game_->game.over();
-  store.expire_party(record_.code, running ? game_->id : 0, running ? game_->version : 0, now);
+  store.expire_table(record_.code, running ? game_->id : 0, running ? game_->version : 0, now);
   if (running) {
     std::string error;
     apply_action(*game_, "expire", &error);
@@ -241,13 +241,13 @@ bool Party::expire_if_due(Store& store, int64_t now, int64_t live_idle_ms) {
   return true;
 }
 
-void Party::end_unstarted(Store& store, int64_t now) {
+void Table::end_unstarted(Store& store, int64_t now) {
   if (game_ || expired()) return;
-  store.expire_party(record_.code, 0, 0, now);
+  store.expire_table(record_.code, 0, 0, now);
   record_.expired_at = now;
 }
 
-std::optional<Error> Party::add_player(Store& store, const std::string& name, const std::string& token_hash,
+std::optional<Error> Table::add_player(Store& store, const std::string& name, const std::string& token_hash,
                                        int& seat) {
   if (seats_.size() < 2)
     if (auto e = refuse_if_expired()) return e;
@@ -259,7 +259,7 @@ std::optional<Error> Party::add_player(Store& store, const std::string& name, co
   return std::nullopt;
 }
 
-LiveGame Party::fresh_game(int number) const {
+LiveGame Table::fresh_game(int number) const {
   const int white = record_.swap_colors && number % 2 == 0 ? 1 : 0;
   std::string error;
   auto game = Game::create(variant(), counting(), record_.start_fen, &error);
@@ -267,7 +267,7 @@ LiveGame Party::fresh_game(int number) const {
   return LiveGame{0, number, white, std::move(*game), 0, {}, {}, ""};
 }
 
-void Party::now_playing(LiveGame game, int64_t at) {
+void Table::now_playing(LiveGame game, int64_t at) {
   for (int s = 0; s < 2; ++s) finished_moves_[s] = own_moves_in_a_finished_game(s);  // the game that ends here
   record_.rematch_offer = -1;
   record_.rematch_declined_by = -1;
@@ -275,7 +275,7 @@ void Party::now_playing(LiveGame game, int64_t at) {
   last_activity_ = at;
 }
 
-PreparedGame Party::prepare_game() const {
+PreparedGame Table::prepare_game() const {
   LiveGame next = fresh_game(game_ ? game_->number + 1 : 1);
   next.public_id = random_token().substr(0, 12);
   PreparedGame g;
@@ -292,20 +292,20 @@ int64_t PreparedGame::store(Store& store, int64_t at) const {
                            next->public_id);
 }
 
-bool Party::begin_prepared(PreparedGame&& g, int64_t id, int64_t at) {
+bool Table::begin_prepared(PreparedGame&& g, int64_t id, int64_t at) {
   if (expired() || !g.next || g.next->number != (game_ ? game_->number + 1 : 1)) return false;
   g.next->id = id;
   now_playing(std::move(*g.next), at);
   return true;
 }
 
-void Party::begin_game(Store& store, int64_t now) {
+void Table::begin_game(Store& store, int64_t now) {
   PreparedGame g = prepare_game();
   const int64_t id = g.store(store, now);
   begin_prepared(std::move(g), id, now);
 }
 
-bool Party::begin_stored(int64_t id, int number, int white, int64_t at, const std::string& public_id) {
+bool Table::begin_stored(int64_t id, int number, int white, int64_t at, const std::string& public_id) {
   if (expired() || seats_.size() < 2 || number != (game_ ? game_->number + 1 : 1)) return false;
   LiveGame next = fresh_game(number);
   if (next.white_seat != white) return false;
@@ -315,7 +315,7 @@ bool Party::begin_stored(int64_t id, int number, int white, int64_t at, const st
   return true;
 }
 
-std::optional<Error> Party::may_start(int seat, int64_t now) const {
+std::optional<Error> Table::may_start(int seat, int64_t now) const {
   if (seat != 0) return err(ErrorCode::Forbidden, Msg::StartHostOnly);
   if (game_) return err(ErrorCode::Conflict, Msg::StartAlready);
   if (seats_.size() < 2) return err(ErrorCode::Conflict, Msg::StartWaiting);
@@ -325,13 +325,13 @@ std::optional<Error> Party::may_start(int seat, int64_t now) const {
   return std::nullopt;
 }
 
-std::optional<Error> Party::start(Store& store, int seat, int64_t now) {
+std::optional<Error> Table::start(Store& store, int seat, int64_t now) {
   if (auto e = may_start(seat, now)) return e;
   begin_game(store, now);
   return std::nullopt;
 }
 
-std::optional<Error> Party::offer_rematch(Store& store, int seat, bool& begins) {
+std::optional<Error> Table::offer_rematch(Store& store, int seat, bool& begins) {
   begins = false;
   if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, Msg::RematchSpectator);
   if (!game_ || !game_->game.over()) return err(ErrorCode::Conflict, Msg::RematchRunning);
@@ -348,13 +348,13 @@ std::optional<Error> Party::offer_rematch(Store& store, int seat, bool& begins) 
   return std::nullopt;
 }
 
-std::optional<Error> Party::rematch(Store& store, int seat, int64_t now, bool& started) {
+std::optional<Error> Table::rematch(Store& store, int seat, int64_t now, bool& started) {
   if (auto e = offer_rematch(store, seat, started)) return e;
   if (started) begin_game(store, now);
   return std::nullopt;
 }
 
-std::optional<Error> Party::decline_rematch(Store& store, int seat) {
+std::optional<Error> Table::decline_rematch(Store& store, int seat) {
   if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, Msg::RematchDeclineSpectator);
   const int offer = record_.rematch_offer;
   if (offer < 0) return err(ErrorCode::Conflict, Msg::RematchNone);
@@ -365,7 +365,7 @@ std::optional<Error> Party::decline_rematch(Store& store, int seat) {
   return std::nullopt;
 }
 
-std::optional<Error> Party::prepare(int seat, const std::string& type, const std::string& move, int version,
+std::optional<Error> Table::prepare(int seat, const std::string& type, const std::string& move, int version,
                                     PreparedAction& out, const LiveGame* after) const {
   if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, Msg::ActSpectator);
   if (!game_) return err(ErrorCode::Conflict, Msg::ActNotStarted);
@@ -401,14 +401,14 @@ std::optional<Error> Party::prepare(int seat, const std::string& type, const std
   return std::nullopt;
 }
 
-bool Party::apply_prepared(PreparedAction&& a, int64_t now) {
+bool Table::apply_prepared(PreparedAction&& a, int64_t now) {
   if (!game_ || !a.next || game_->id != a.game || game_->version != a.version) return false;
   *game_ = std::move(*a.next);
   last_activity_ = now;
   return true;
 }
 
-std::optional<Error> Party::act(Store& store, int seat, const std::string& type, const std::string& move,
+std::optional<Error> Table::act(Store& store, int seat, const std::string& type, const std::string& move,
                                 int version, int64_t now) {
   PreparedAction a;
   if (auto e = prepare(seat, type, move, version, a)) return e;

@@ -1,6 +1,6 @@
-// A party (a table): its house rules, its seats and its games. Pure game
+// A table: its house rules, its seats and its games. Pure game
 // flow: every change is written to the Store before it takes effect, and a
-// refused request changes nothing. Not thread-safe: the hub runs all parties
+// refused request changes nothing. Not thread-safe: the hub runs all tables
 // on one executor.
 #pragma once
 
@@ -82,14 +82,14 @@ struct PreparedGame {
   int64_t store(Store& store, int64_t at) const;
 };
 
-class Party {
+class Table {
  public:
-  // Rebuilds a party from storage (replaying its games' actions).
-  static Party from_record(const PartyData& data);
-  Party(PartyRecord record) : record_(std::move(record)), last_activity_(record_.created_at) {}
+  // Rebuilds a table from storage (replaying its games' actions).
+  static Table from_record(const TableData& data);
+  Table(TableRecord record) : record_(std::move(record)), last_activity_(record_.created_at) {}
 
   const std::string& code() const { return record_.code; }
-  const PartyRecord& record() const { return record_; }
+  const TableRecord& record() const { return record_; }
   Variant variant() const;
   Counting counting() const;
   int cpu_level() const { return record_.cpu_level; }
@@ -211,7 +211,7 @@ class Party {
   int64_t last_present() const { return last_present_; }
   // Keeps who is connected (and the other in-memory facts) from the copy
   // this one replaces.
-  void carry_presence_from(const Party& old);
+  void carry_presence_from(const Table& old);
   // Actions another instance stored after this copy's version of game `game`,
   // at `at`: applied in memory, all or none; false when this copy is not
   // just before them (then read the table again).
@@ -223,7 +223,7 @@ class Party {
   LiveGame fresh_game(int number) const;
   void now_playing(LiveGame game, int64_t at);
 
-  PartyRecord record_;
+  TableRecord record_;
   int64_t last_activity_ = 0;
   int64_t last_present_ = 0;  // in memory only
   std::vector<Seat> seats_;

@@ -1,4 +1,4 @@
-// Parties, seats, house rules, game flow and storage, without the network.
+// Tables, seats, house rules, game flow and storage, without the network.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -8,7 +8,7 @@
 
 #include "server/cpu/cpu.h"
 #include "server/tables/hub.h"
-#include "server/tables/party.h"
+#include "server/tables/table.h"
 #include "server/stores/store.h"
 #include "server/stores/store_writer.h"
 #include "temp_db.h"
@@ -40,10 +40,10 @@ class StoreTest : public ::testing::TestWithParam<std::string> {
     store_ = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
   }
 
-  Party new_party(PartyRecord r) {
+  Table new_table(TableRecord r) {
     r.code = r.code.empty() ? "ABCDEF" : r.code;
-    store_->create_party(r, SeatRecord{r.code, 0, "Somchai", hash_token("host")});
-    Party p(r);
+    store_->create_table(r, SeatRecord{r.code, 0, "Somchai", hash_token("host")});
+    Table p(r);
     p.seats().push_back(Seat{"Somchai", hash_token("host"), 0});
     return p;
   }
@@ -53,8 +53,8 @@ class StoreTest : public ::testing::TestWithParam<std::string> {
   std::unique_ptr<Store> store_;
 };
 
-PartyRecord rules(std::string variant = "makruk", std::string counting = "auto", bool swap = true) {
-  PartyRecord r;
+TableRecord rules(std::string variant = "makruk", std::string counting = "auto", bool swap = true) {
+  TableRecord r;
   r.variant = std::move(variant);
   r.counting = std::move(counting);
   r.swap_colors = swap;
@@ -64,27 +64,27 @@ PartyRecord rules(std::string variant = "makruk", std::string counting = "auto",
 }  // namespace
 
 TEST_P(StoreTest, MigrationsRunOnceAndReopenKeepsData) {
-  new_party(rules());
+  new_table(rules());
   reopen();
-  auto back = store_->load_party("ABCDEF");
+  auto back = store_->load_table("ABCDEF");
   ASSERT_TRUE(back);
   EXPECT_EQ(back->party.code, "ABCDEF");
   EXPECT_EQ(back->seats.size(), 1u);
-  EXPECT_FALSE(store_->load_party("ABCDEG"));
+  EXPECT_FALSE(store_->load_table("ABCDEG"));
 }
 
 TEST_P(StoreTest, DuplicateCodeIsRefused) {
-  new_party(rules());
-  EXPECT_THROW(new_party(rules()), std::runtime_error);
+  new_table(rules());
+  EXPECT_THROW(new_table(rules()), std::runtime_error);
 }
 
 TEST_P(StoreTest, AppendNeedsTheExpectedVersion) {
-  new_party(rules());
+  new_table(rules());
   int64_t game = store_->create_game("ABCDEF", 1, 0, "fen", 0, false, "pid-abcdef-1");
   store_->append_action(game, 0, "e3e4", 1, false);
   EXPECT_THROW(store_->append_action(game, 0, "e3e4", 2, false), VersionConflict);
   store_->append_action(game, 1, "e6e5", 3, false);
-  auto back = store_->load_party("ABCDEF");
+  auto back = store_->load_table("ABCDEF");
   ASSERT_EQ(back->games.size(), 1u);
   ASSERT_EQ(back->games[0].actions.size(), 2u);
   EXPECT_EQ(back->games[0].actions[1].action, "e6e5");
@@ -95,7 +95,7 @@ TEST_P(StoreTest, AppendNeedsTheExpectedVersion) {
 // once: for each version exactly one append wins, the other is told
 // VersionConflict, and nothing is lost or doubled.
 TEST_P(StoreTest, ConcurrentAppendsFromTwoConnectionsAcceptOnePerVersion) {
-  new_party(rules());
+  new_table(rules());
   const int64_t game = store_->create_game("ABCDEF", 1, 0, "fen", 0, false, "pid-abcdef-1");
   std::unique_ptr<Store> other = pg_ ? open_postgres_store(pg_->url()) : open_sqlite_store(db_.path());
   constexpr int VERSIONS = 60;
@@ -113,7 +113,7 @@ TEST_P(StoreTest, ConcurrentAppendsFromTwoConnectionsAcceptOnePerVersion) {
   std::thread t1(writer, std::ref(*store_), 0), t2(writer, std::ref(*other), 1);
   t1.join();
   t2.join();
-  auto back = store_->load_party("ABCDEF");
+  auto back = store_->load_table("ABCDEF");
   ASSERT_TRUE(back);
   const auto& actions = back->games[0].actions;
   // Each version is taken once; whoever lost a version tries the next one.
@@ -127,20 +127,20 @@ TEST_P(StoreTest, ConcurrentAppendsFromTwoConnectionsAcceptOnePerVersion) {
 // What the server does unasked comes from indexed queries: the tables where
 // the CPU owes a reply, and the turn-based tables idle since a time.
 TEST_P(StoreTest, QueriesForCpuTurnsAndIdleTurnBasedTables) {
-  PartyRecord turn = rules();
+  TableRecord turn = rules();
   turn.code = "TURN01";
   turn.mode = "turn";
   turn.created_at = 100;
-  new_party(turn);
-  PartyRecord cpu = rules();
+  new_table(turn);
+  TableRecord cpu = rules();
   cpu.code = "CPU001";
   cpu.cpu_level = 3;
   cpu.created_at = 100;
-  new_party(cpu);
-  PartyRecord live = rules();
+  new_table(cpu);
+  TableRecord live = rules();
   live.code = "LIVE01";
   live.created_at = 100;
-  new_party(live);
+  new_table(live);
 
   EXPECT_EQ(store_->turn_based_idle_since(99, 10), std::vector<std::string>{});
   EXPECT_EQ(store_->turn_based_idle_since(100, 10), std::vector<std::string>{"TURN01"});
@@ -149,50 +149,50 @@ TEST_P(StoreTest, QueriesForCpuTurnsAndIdleTurnBasedTables) {
   store_->append_action(game, 0, "e3e4", 300, false);
   EXPECT_EQ(store_->turn_based_idle_since(250, 10), std::vector<std::string>{});
   EXPECT_EQ(store_->turn_based_idle_since(300, 10), std::vector<std::string>{"TURN01"});
-  store_->expire_party("TURN01", game, 1, 400);
+  store_->expire_table("TURN01", game, 1, 400);
   EXPECT_EQ(store_->turn_based_idle_since(1000, 10), std::vector<std::string>{}) << "expired: done";
 
-  EXPECT_EQ(store_->cpu_turn_parties(1000, 10), std::vector<std::string>{});
+  EXPECT_EQ(store_->cpu_turn_tables(1000, 10), std::vector<std::string>{});
   int64_t cpuGame = store_->create_game("CPU001", 1, 1, "fen", 200, true, "pid-cpu001-1");  // the CPU plays White
-  EXPECT_EQ(store_->cpu_turn_parties(1000, 10), std::vector<std::string>{"CPU001"});
+  EXPECT_EQ(store_->cpu_turn_tables(1000, 10), std::vector<std::string>{"CPU001"});
   store_->append_action(cpuGame, 0, "e3e4", 210, false);
-  EXPECT_EQ(store_->cpu_turn_parties(1000, 10), std::vector<std::string>{});
+  EXPECT_EQ(store_->cpu_turn_tables(1000, 10), std::vector<std::string>{});
   store_->append_action(cpuGame, 1, "e6e5", 220, true);
-  EXPECT_EQ(store_->cpu_turn_parties(1000, 10), std::vector<std::string>{"CPU001"});
+  EXPECT_EQ(store_->cpu_turn_tables(1000, 10), std::vector<std::string>{"CPU001"});
   // One instance claims the turn until 2000: no other can before then, and
   // the scan for orphaned turns leaves it out; after 2000 it may be claimed
   // again (the instance died); a move ends the lease.
   EXPECT_TRUE(store_->claim_cpu_turn("CPU001", 1000, 2000));
   EXPECT_FALSE(store_->claim_cpu_turn("CPU001", 1500, 2500));
-  EXPECT_EQ(store_->cpu_turn_parties(1500, 10), std::vector<std::string>{});
-  EXPECT_EQ(store_->cpu_turn_parties(2000, 10), std::vector<std::string>{"CPU001"});
+  EXPECT_EQ(store_->cpu_turn_tables(1500, 10), std::vector<std::string>{});
+  EXPECT_EQ(store_->cpu_turn_tables(2000, 10), std::vector<std::string>{"CPU001"});
   EXPECT_TRUE(store_->claim_cpu_turn("CPU001", 2000, 3000));
   EXPECT_FALSE(store_->claim_cpu_turn("LIVE01", 0, 3000)) << "no CPU turn there";
   store_->append_action(cpuGame, 2, "e4e5", 230, true);
   EXPECT_TRUE(store_->claim_cpu_turn("CPU001", 240, 3000)) << "the move ended the lease";
   store_->clear_cpu_turn("CPU001");
-  EXPECT_EQ(store_->cpu_turn_parties(1000, 10), std::vector<std::string>{});
+  EXPECT_EQ(store_->cpu_turn_tables(1000, 10), std::vector<std::string>{});
 
   store_->set_left_at("LIVE01", 12345);
   reopen();
-  EXPECT_EQ(store_->load_party("LIVE01")->party.left_at, 12345);
+  EXPECT_EQ(store_->load_table("LIVE01")->party.left_at, 12345);
 }
 
 // Only the latest game is read: an open table needs no older history.
 TEST_P(StoreTest, LoadingAPartyReadsItsLatestGame) {
-  new_party(rules());
+  new_table(rules());
   int64_t one = store_->create_game("ABCDEF", 1, 0, "fen1", 0, false, "pid-one");
   store_->append_action(one, 0, "e3e4", 1, false);
   int64_t two = store_->create_game("ABCDEF", 2, 1, "fen2", 2, false, "pid-two");
   store_->append_action(two, 0, "d3d4", 3, false);
-  auto back = store_->load_party("ABCDEF");
+  auto back = store_->load_table("ABCDEF");
   ASSERT_EQ(back->games.size(), 1u);
   EXPECT_EQ(back->games[0].number, 2);
   EXPECT_EQ(back->games[0].start_fen, "fen2");
   ASSERT_EQ(back->games[0].actions.size(), 1u);
   EXPECT_EQ(back->games[0].actions[0].action, "d3d4");
   EXPECT_EQ(back->games[0].public_id, "pid-two");
-  // Any game, by its own link: with its party and seats.
+  // Any game, by its own link: with its table and seats.
   auto first = store_->load_game("pid-one");
   ASSERT_TRUE(first);
   EXPECT_EQ(first->party.code, "ABCDEF");
@@ -210,7 +210,7 @@ TEST_P(StoreTest, LoadingAPartyReadsItsLatestGame) {
 }
 
 TEST_P(StoreTest, SeatsFillThenSpectate) {
-  Party p = new_party(rules());
+  Table p = new_table(rules());
   EXPECT_EQ(p.status(), "waiting");
   int seat;
   EXPECT_FALSE(p.add_player(*store_, "Dara", hash_token("guest"), seat));
@@ -226,7 +226,7 @@ TEST_P(StoreTest, SeatsFillThenSpectate) {
 }
 
 TEST_P(StoreTest, OnlyTheHostStartsAndOnlyWithTwoPlayers) {
-  Party p = new_party(rules());
+  Table p = new_table(rules());
   auto e = p.start(*store_, 0, 0);
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code, ErrorCode::Conflict);
@@ -241,7 +241,7 @@ TEST_P(StoreTest, OnlyTheHostStartsAndOnlyWithTwoPlayers) {
 }
 
 TEST_P(StoreTest, GameFlowVersionsTurnsAndRefusals) {
-  Party p = new_party(rules());
+  Table p = new_table(rules());
   int seat;
   p.add_player(*store_, "Dara", hash_token("guest"), seat);
   p.start(*store_, 0, 0);
@@ -261,7 +261,7 @@ TEST_P(StoreTest, GameFlowVersionsTurnsAndRefusals) {
 
 TEST_P(StoreTest, RematchSwapsColoursWhenTheHouseRuleIsOn) {
   for (bool swap : {true, false}) {
-    Party p = new_party(rules("makruk", "auto", swap));
+    Table p = new_table(rules("makruk", "auto", swap));
     int seat;
     p.add_player(*store_, "Dara", hash_token("guest"), seat);
     p.start(*store_, 0, 0);
@@ -282,7 +282,7 @@ TEST_P(StoreTest, RematchSwapsColoursWhenTheHouseRuleIsOn) {
 }
 
 TEST_P(StoreTest, RematchIsByAgreementAndTheOfferAndDeclineSurviveReload) {
-  Party p = new_party(rules());
+  Table p = new_table(rules());
   int seat;
   bool started = false;
   p.add_player(*store_, "Dara", hash_token("guest"), seat);
@@ -304,7 +304,7 @@ TEST_P(StoreTest, RematchIsByAgreementAndTheOfferAndDeclineSurviveReload) {
   EXPECT_EQ(p.game()->number, 1);
   // The decline is shown after a restart too.
   reopen();
-  p = Party::from_record(*store_->load_party("ABCDEF"));
+  p = Table::from_record(*store_->load_table("ABCDEF"));
   EXPECT_EQ(p.rematch_offer(), -1);
   EXPECT_EQ(p.rematch_declined_by(), 1);
 
@@ -318,21 +318,21 @@ TEST_P(StoreTest, RematchIsByAgreementAndTheOfferAndDeclineSurviveReload) {
   // An offer is kept through a restart, and accepting it starts game 2.
   EXPECT_FALSE(p.rematch(*store_, 1, 0, started));
   reopen();
-  Party back = Party::from_record(*store_->load_party("ABCDEF"));
+  Table back = Table::from_record(*store_->load_table("ABCDEF"));
   EXPECT_EQ(back.rematch_offer(), 1);
   EXPECT_FALSE(back.rematch(*store_, 0, 5, started));
   EXPECT_TRUE(started);
   EXPECT_EQ(back.game()->number, 2);
   EXPECT_EQ(back.rematch_offer(), -1);
   reopen();
-  EXPECT_EQ(store_->load_party("ABCDEF")->party.rematch_offer, -1);
-  EXPECT_EQ(store_->load_party("ABCDEF")->party.rematch_declined_by, -1);
+  EXPECT_EQ(store_->load_table("ABCDEF")->party.rematch_offer, -1);
+  EXPECT_EQ(store_->load_table("ABCDEF")->party.rematch_declined_by, -1);
 }
 
 TEST_P(StoreTest, DeclarationModeCountsThroughThePartyAndSurvivesReload) {
-  PartyRecord r = rules("makruk", "declare");
+  TableRecord r = rules("makruk", "declare");
   r.start_fen = "8/8/4k3/8/8/2R5/8/3K4 w - - 0 1";
-  Party p = new_party(r);
+  Table p = new_table(r);
   int seat;
   p.add_player(*store_, "Dara", hash_token("guest"), seat);
   p.start(*store_, 0, 0);
@@ -345,9 +345,9 @@ TEST_P(StoreTest, DeclarationModeCountsThroughThePartyAndSurvivesReload) {
   EXPECT_EQ(c.limit, 16);
 
   reopen();
-  auto all = store_->load_party("ABCDEF");
+  auto all = store_->load_table("ABCDEF");
   ASSERT_TRUE(all);
-  Party back = Party::from_record(*all);
+  Table back = Table::from_record(*all);
   ASSERT_TRUE(back.game());
   EXPECT_EQ(back.game()->version, 3);
   EXPECT_EQ(back.game()->game.position().fen(), p.game()->game.position().fen());
@@ -386,7 +386,7 @@ class WriterTest : public StoreTest {
 };
 
 TEST_P(WriterTest, ABatchCommitsTogetherAndAFailedWriteFailsAlone) {
-  new_party(rules());
+  new_table(rules());
   const int64_t game = store_->create_game("ABCDEF", 1, 0, "fen", 0, false, "pid-abcdef-1");
   auto w = writer(1);
   // The lane is held by a first piece of work while the next three wait, so
@@ -421,7 +421,7 @@ TEST_P(WriterTest, ABatchCommitsTogetherAndAFailedWriteFailsAlone) {
   EXPECT_EQ(outcomes, (std::vector<std::string>{"hold: ok", "first: ok", "again: conflict", "second: ok"}));
   EXPECT_EQ(w->jobs(), 4u);
   EXPECT_EQ(w->batches(), 2u);
-  auto back = store_->load_party("ABCDEF");
+  auto back = store_->load_table("ABCDEF");
   ASSERT_EQ(back->games[0].actions.size(), 2u);
   EXPECT_EQ(back->games[0].actions[0].action, "e3e4");
   EXPECT_EQ(back->games[0].actions[1].action, "e6e5");
@@ -430,7 +430,7 @@ TEST_P(WriterTest, ABatchCommitsTogetherAndAFailedWriteFailsAlone) {
 // In one batch, a write that fails for its own reason (a game link taken)
 // leaves the writes before and after it stored.
 TEST_P(WriterTest, AWriteRefusedInABatchLeavesTheOthersStored) {
-  new_party(rules());
+  new_table(rules());
   const int64_t game = store_->create_game("ABCDEF", 1, 0, "fen", 0, false, "pid-abcdef-1");
   auto w = writer(1);
   std::promise<void> release, holding;
@@ -450,7 +450,7 @@ TEST_P(WriterTest, AWriteRefusedInABatchLeavesTheOthersStored) {
   run_completions();
   EXPECT_EQ(ok, (std::vector<bool>{true, true, false, true}));
   EXPECT_EQ(w->batches(), 2u);
-  auto back = store_->load_party("ABCDEF");
+  auto back = store_->load_table("ABCDEF");
   EXPECT_EQ(back->games.back().number, 1);
   ASSERT_EQ(back->games.back().actions.size(), 2u);
   EXPECT_EQ(back->games.back().actions[1].action, "e6e5");
@@ -462,9 +462,9 @@ TEST_P(WriterTest, EachTablesWritesKeepTheirOrderAcrossLanes) {
   constexpr int TABLES = 12, MOVES = 40;
   std::vector<int64_t> games;
   for (int t = 0; t < TABLES; ++t) {
-    PartyRecord r = rules();
+    TableRecord r = rules();
     r.code = "TAB" + std::to_string(100 + t);
-    store_->create_party(r, SeatRecord{r.code, 0, "Somchai", hash_token("host")});
+    store_->create_table(r, SeatRecord{r.code, 0, "Somchai", hash_token("host")});
     games.push_back(store_->create_game(r.code, 1, 0, "fen", 0, false, "pid-" + r.code));
   }
   auto w = writer(3);
@@ -491,7 +491,7 @@ TEST_P(WriterTest, EachTablesWritesKeepTheirOrderAcrossLanes) {
   for (int t = 0; t < TABLES; ++t) {
     ASSERT_EQ(done[size_t(t)].size(), size_t(MOVES));
     for (int v = 0; v < MOVES; ++v) EXPECT_EQ(done[size_t(t)][size_t(v)], v);
-    auto back = store_->load_party("TAB" + std::to_string(100 + t));
+    auto back = store_->load_table("TAB" + std::to_string(100 + t));
     ASSERT_EQ(back->games[0].actions.size(), size_t(MOVES));
     for (int v = 0; v < MOVES; ++v) EXPECT_EQ(back->games[0].actions[size_t(v)].action, "m" + std::to_string(v));
   }
@@ -499,14 +499,14 @@ TEST_P(WriterTest, EachTablesWritesKeepTheirOrderAcrossLanes) {
 
 // A writer that goes (the server stopping) first stores what it was given.
 TEST_P(WriterTest, WhatWasGivenIsStoredBeforeTheWriterGoes) {
-  new_party(rules());
+  new_table(rules());
   const int64_t game = store_->create_game("ABCDEF", 1, 0, "fen", 0, false, "pid-abcdef-1");
   {
     auto w = writer(1);
     for (int v = 0; v < 200; ++v)
       w->submit("ABCDEF", [game, v](Store& s) { s.append_action(game, v, "m", v, false); }, [](std::exception_ptr) {});
   }
-  EXPECT_EQ(store_->load_party("ABCDEF")->games[0].actions.size(), 200u);
+  EXPECT_EQ(store_->load_table("ABCDEF")->games[0].actions.size(), 200u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, WriterTest, ::testing::Values("sqlite", "postgresql"),
