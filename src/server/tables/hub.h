@@ -359,7 +359,9 @@ class Hub {
   void maybe_begin_pairing(Table& p);
   void check_pairing(const std::string& code);
   void decline_pairing(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token);
-  void end_pairing(Table& p, const std::string& reason, int missing);
+  // Ends the table unstarted, once the store has it (`done` is told either way).
+  void end_pairing(Table& p, const std::string& reason, int missing,
+                   std::function<void(std::exception_ptr)> done = {});
   // Once begun, a paired game whose player to move has made no move of their
   // own within first_move_ms of their first turn is called off ("abort") and
   // the table ends; the other player may seek again at the front.

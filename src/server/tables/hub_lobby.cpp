@@ -237,14 +237,22 @@ void Hub::pair(const Pairing& pairing) {
 void Hub::maybe_begin_pairing(Table& p) {
   if (!p.arrive_by || p.game() || p.expired() || p.connections_anywhere(0) == 0 || p.connections_anywhere(1) == 0)
     return;
-  try {
-    p.begin_game(store_, now());
-  } catch (const std::exception&) {
-    return;  // the store is away: the next arrival or the check tries again
-  }
-  p.arrive_by = 0;
-  pairing_seekers_.erase(p.code());
-  after_change(p, true, true, A_GAME_BEGAN);
+  if (storing_.count(p.code())) return;  // its beginning (or end) is being written: that looks again
+  // Written by the store's writer, off this thread; the game begins once it is.
+  auto game = std::make_shared<PreparedGame>(p.prepare_game());
+  auto stored_as = std::make_shared<int64_t>(0);
+  const int64_t at = now();
+  write_then(
+      p.code(), [game, stored_as, at](Store& store) { *stored_as = game->store(store, at); },
+      [this, game, stored_as, at](Table* p, std::exception_ptr error) {
+        if (!p) return;
+        // The store is away (the next arrival or the check tries again), or
+        // another instance began it: read it again.
+        if (error || !p->begin_prepared(std::move(*game), *stored_as, at)) return reload(*p);
+        p->arrive_by = 0;
+        pairing_seekers_.erase(p->code());
+        after_change(*p, true, true, A_GAME_BEGAN);
+      });
 }
 
 void Hub::check_pairing(const std::string& code) {
@@ -254,8 +262,12 @@ void Hub::check_pairing(const std::string& code) {
     return;
   }
   Table& p = it->second;
+  if (storing_.count(code)) {  // its beginning is being written: look again once it is
+    if (defer_) defer_(100, [this, code] { check_pairing(code); });
+    return;
+  }
   maybe_begin_pairing(p);
-  if (!p.arrive_by) return;
+  if (!p.arrive_by || storing_.count(code)) return;
   const int64_t left = p.arrive_by - now();
   if (left > 0) {
     if (defer_) defer_(left, [this, code] { check_pairing(code); });
@@ -270,30 +282,47 @@ void Hub::decline_pairing(const std::shared_ptr<Client>& c, const std::string& r
   Table* p = token.empty() ? nullptr : find(code);
   const int seat = p ? seat_of_token(*p, token, c->ip) : -1;
   if (seat < 0) return send_error(*c, "", Error{ErrorCode::Forbidden, Msg::TokenNoSeat});
-  if (!p->arrive_by || p->game() || p->expired())
+  // Its game is beginning (being written) counts as begun.
+  if (!p->arrive_by || p->game() || p->expired() || storing_.count(p->code()))
     return send_error(*c, "", Error{ErrorCode::Conflict, Msg::PairingBegun});
-  end_pairing(*p, "declined", seat);
-  c->send(message(json::object{{"t", "pairing-ended"}, {"code", code}, {"reason", "declined"}}));
+  end_pairing(*p, "declined", seat, [this, c, code](std::exception_ptr error) {
+    if (error) return send_error(*c, "", Error{ErrorCode::Conflict, {Msg::StorageFailed, {{"detail", "try again"}}}});
+    c->send(message(json::object{{"t", "pairing-ended"}, {"code", code}, {"reason", "declined"}}));
+  });
 }
 
-void Hub::end_pairing(Table& p, const std::string& reason, int missing) {
-  try {
-    p.end_unstarted(store_, now());
-  } catch (const VersionConflict&) {
-    // another instance ended it first: the same end
-  } catch (const std::exception&) {
-    return;  // the store is away: the next check tries again
-  }
-  p.arrive_by = 0;
-  p.pairing_ended = reason;
-  p.pairing_missing = missing;
-  if (auto it = pairing_seekers_.find(p.code()); it != pairing_seekers_.end()) {
-    auto m = message(json::object{{"t", "pairing-ended"}, {"code", p.code()}, {"reason", reason}});
-    for (const auto& w : it->second)
-      if (auto c = w.lock()) c->send(m);
-    pairing_seekers_.erase(it);
-  }
-  after_change(p, true, false);
+void Hub::end_pairing(Table& p, const std::string& reason, int missing, std::function<void(std::exception_ptr)> done) {
+  if (p.game() || p.expired() || storing_.count(p.code())) return;
+  const int64_t at = now();
+  // Written by the store's writer, off this thread; told once it is.
+  write_then(
+      p.code(), [code = p.code(), at](Store& store) { store.expire_table(code, 0, 0, at); },
+      [this, reason, missing, at, done = std::move(done)](Table* p, std::exception_ptr error) {
+        if (error) {
+          try {
+            std::rethrow_exception(error);
+          } catch (const VersionConflict&) {
+            error = nullptr;  // another instance ended it first: the same end
+            if (p) reload(*p);
+          } catch (...) {
+            if (done) done(error);  // the store is away: the next check tries again
+            return;
+          }
+        }
+        if (!p) return;
+        if (!p->expired()) p->ended(at);
+        p->arrive_by = 0;
+        p->pairing_ended = reason;
+        p->pairing_missing = missing;
+        if (auto it = pairing_seekers_.find(p->code()); it != pairing_seekers_.end()) {
+          auto m = message(json::object{{"t", "pairing-ended"}, {"code", p->code()}, {"reason", reason}});
+          for (const auto& w : it->second)
+            if (auto c = w.lock()) c->send(m);
+          pairing_seekers_.erase(it);
+        }
+        after_change(*p, true, false);
+        if (done) done(nullptr);
+      });
 }
 
 void Hub::watch_first_move(Table& p) {
