@@ -916,15 +916,12 @@ void Hub::table_action(const std::shared_ptr<Client>& c, const std::string& type
       if (bus_ && p->seats().size() < 2) reload(*p);
       e = p->may_start(c->seat, now);
       if (!e) return begin_game(c, id, type, *p);
-    } else if (type == "rematch") {
-      bool begins = false;
-      e = p->offer_rematch(store_, c->seat, begins);
-      if (!e && begins) return begin_game(c, id, type, *p);
-      table_changed = true;
-      state_changed = false;
-    } else if (type == "decline-rematch") {
-      e = p->decline_rematch(store_, c->seat);
-      table_changed = true;
+    } else if (type == "rematch" || type == "decline-rematch") {
+      Table::RematchChange change;
+      e = type == "rematch" ? p->may_offer_rematch(c->seat, change) : p->may_decline_rematch(c->seat, change);
+      if (!e && change.begins) return begin_game(c, id, type, *p);
+      if (!e && change.store) return store_rematch(c, id, type, *p, change);
+      table_changed = true;  // offered already: nothing changes
       state_changed = false;
     } else if (type == "move" || type == "count" || type == "stop" || type == "claim" || type == "resign" ||
                type == "offer-draw" || type == "accept-draw" || type == "decline-draw") {
@@ -1000,6 +997,24 @@ void Hub::store_actions(const std::string& code, std::vector<PreparedAction> act
           if (!applied) reload(*p);  // it was read again meanwhile: the store has it all
         }
         then(p, error, applied);
+      });
+}
+
+void Hub::store_rematch(const std::shared_ptr<Client>& c, const std::string& id, const std::string& type, Table& p,
+                        Table::RematchChange change) {
+  const int seat = c->seat;
+  write_then(
+      p.code(),
+      [code = p.code(), change](Store& store) { store.set_rematch(code, change.offer, change.declined_by); },
+      [this, c, id, type, seat, change](Table* p, std::exception_ptr error) {
+        if (error) {
+          send_error(*c, id, storage_error(error));
+          if (p) reload(*p);  // another instance may have changed it
+          return;
+        }
+        if (!p) return;
+        p->rematch_set(change.offer, change.declined_by);
+        finish_change(c, id, seat, type, *p, true, false, -1);
       });
 }
 

@@ -333,6 +333,10 @@ class Hub {
   // then the table's messages that waited meanwhile.
   void write_then(const std::string& code, StoreWriter::Work work, std::function<void(Table*, std::exception_ptr)> then);
   void run_waiting(const std::string& code);
+  // A rematch offer made, declined or withdrawn: stored by the writer, then
+  // made and told.
+  void store_rematch(const std::shared_ptr<Client>& c, const std::string& id, const std::string& type, Table& p,
+                     Table::RematchChange change);
   // Finding an opponent: a seek (pairs at once when someone compatible waits),
   // its cancellation, and the waiting and playing counts sent to the seekers.
   // A seek naming a table (`code`, with its seat's `token`) whose pairing

@@ -331,20 +331,29 @@ std::optional<Error> Table::start(Store& store, int seat, int64_t now) {
   return std::nullopt;
 }
 
-std::optional<Error> Table::offer_rematch(Store& store, int seat, bool& begins) {
-  begins = false;
+std::optional<Error> Table::may_offer_rematch(int seat, RematchChange& out) const {
+  out = RematchChange{};
   if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, Msg::RematchSpectator);
   if (!game_ || !game_->game.over()) return err(ErrorCode::Conflict, Msg::RematchRunning);
   if (auto e = refuse_if_expired()) return e;
   const int offer = record_.rematch_offer;
   if (offer == seat) return std::nullopt;  // offered already
   if (offer < 0 && !cpu_level()) {
-    store.set_rematch(record_.code, seat, -1);
-    record_.rematch_offer = seat;
-    record_.rematch_declined_by = -1;
+    out.store = true;
+    out.offer = seat;
     return std::nullopt;
   }
-  begins = true;  // the other player's offer accepted, or the CPU's consent
+  out.begins = true;  // the other player's offer accepted, or the CPU's consent
+  return std::nullopt;
+}
+
+std::optional<Error> Table::offer_rematch(Store& store, int seat, bool& begins) {
+  RematchChange change;
+  auto e = may_offer_rematch(seat, change);
+  begins = change.begins;
+  if (e || !change.store) return e;
+  store.set_rematch(record_.code, change.offer, change.declined_by);
+  rematch_set(change.offer, change.declined_by);
   return std::nullopt;
 }
 
@@ -354,14 +363,21 @@ std::optional<Error> Table::rematch(Store& store, int seat, int64_t now, bool& s
   return std::nullopt;
 }
 
-std::optional<Error> Table::decline_rematch(Store& store, int seat) {
+std::optional<Error> Table::may_decline_rematch(int seat, RematchChange& out) const {
+  out = RematchChange{};
   if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, Msg::RematchDeclineSpectator);
   const int offer = record_.rematch_offer;
   if (offer < 0) return err(ErrorCode::Conflict, Msg::RematchNone);
-  const int declined_by = offer == seat ? -1 : seat;  // an offer withdrawn is no decline
-  store.set_rematch(record_.code, -1, declined_by);
-  record_.rematch_offer = -1;
-  record_.rematch_declined_by = declined_by;
+  out.store = true;
+  out.declined_by = offer == seat ? -1 : seat;  // an offer withdrawn is no decline
+  return std::nullopt;
+}
+
+std::optional<Error> Table::decline_rematch(Store& store, int seat) {
+  RematchChange change;
+  if (auto e = may_decline_rematch(seat, change)) return e;
+  store.set_rematch(record_.code, change.offer, change.declined_by);
+  rematch_set(change.offer, change.declined_by);
   return std::nullopt;
 }
 

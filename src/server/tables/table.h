@@ -178,6 +178,20 @@ class Table {
   std::optional<Error> offer_rematch(Store& store, int seat, bool& begins);
   // Declines the other player's offer, or withdraws one's own.
   std::optional<Error> decline_rematch(Store& store, int seat);
+  // The same two in steps, for a store written on another thread: what the
+  // table's rematch offer becomes (`offer`, `declined_by`; `store` false when
+  // nothing changes, and for an offer that begins the next game, `begins`),
+  // changing nothing; then, once the store has it, rematch_set.
+  struct RematchChange {
+    bool store = false, begins = false;
+    int offer = -1, declined_by = -1;
+  };
+  std::optional<Error> may_offer_rematch(int seat, RematchChange& out) const;
+  std::optional<Error> may_decline_rematch(int seat, RematchChange& out) const;
+  void rematch_set(int offer, int declined_by) {
+    record_.rematch_offer = offer;
+    record_.rematch_declined_by = declined_by;
+  }
   // The seat offering a rematch, -1 for none; the seat that declined the
   // last offer, -1 for none (cleared by a new offer or game).
   int rematch_offer() const { return record_.rematch_offer; }
