@@ -150,7 +150,7 @@ TEST_F(Feedback, MaintainersAnswerSetStatusAndHideBehindTheSecret) {
   EXPECT_EQ(items().size(), 2u);
   // With it; the scheme's name in any case (RFC 9110).
   EXPECT_EQ(community_->admin_feedback_update(spam, R"({"hidden":true})", AUTH, "10.0.0.5").status, 200);
-  for (const std::string auth : {"bearer " + SECRET, "BEARER  " + SECRET, "  Bearer " + SECRET + " "})
+  for (const std::string& auth : {"bearer " + SECRET, "BEARER  " + SECRET, "  Bearer " + SECRET + " "})
     EXPECT_EQ(community_->admin_feedback_list(auth, "10.0.0.5").status, 200) << auth;
   EXPECT_EQ(community_->admin_feedback_list("Basic " + SECRET, "10.0.0.5").status, 401);
   clock_ += 5000;

@@ -1,13 +1,14 @@
-// The Store on PostgreSQL, through libpq: the same records and guarantees as
-// the SQLite store, for several server instances sharing one database. Every
-// call is one statement or one transaction on the instance's connection; a
-// lost connection is re-opened on the next call (the call in progress fails
-// with a retryable error).
+// The Store on PostgreSQL, through libpq, for several server instances
+// sharing one database: the connection, the migrations, batches in one
+// pipeline, and the writes made in one round trip (a game, an action); the
+// other methods are SqlStore's. Every call is one statement or one
+// transaction on the instance's connection; a lost connection is re-opened
+// on the next call (the call in progress fails with a retryable error).
 #include <libpq-fe.h>
 
 #include <mutex>
 
-#include "server/stores/store.h"
+#include "server/stores/sql_store.h"
 
 namespace makruk::server {
 
@@ -119,6 +120,18 @@ constexpr const char* MIGRATIONS[] = {
 // An arbitrary key for the advisory lock that serialises migrations.
 constexpr const char* MIGRATION_LOCK = "SELECT pg_advisory_xact_lock(7305481)";
 
+using sql::Params;
+using sql::Rows;
+
+// Parameters as libpq takes them: text.
+std::vector<std::string> as_text(const Params& params) {
+  std::vector<std::string> out;
+  out.reserve(params.values.size());
+  for (const auto& v : params.values)
+    out.push_back(std::holds_alternative<int64_t>(v) ? std::to_string(std::get<int64_t>(v)) : std::get<std::string>(v));
+  return out;
+}
+
 // A result that clears itself.
 class Result {
  public:
@@ -143,53 +156,13 @@ class Result {
   PGresult* r_;
 };
 
-// Parameters as text, in order ($1, $2, …).
-struct Params {
-  std::vector<std::string> values;
-  Params& operator()(const std::string& s) {
-    values.push_back(s);
-    return *this;
-  }
-  Params& operator()(int64_t v) {
-    values.push_back(std::to_string(v));
-    return *this;
-  }
-};
-
-#define RECOMMENDATION_COLUMNS "id, code, seat, name, variant, stars, text, lang, hidden, created_at"
-#define FEEDBACK_COLUMNS \
-  "id, kind, text, name, table_code, lang, status, reply, hidden, created_at, replied_at"
-
-class PostgresStore final : public Store {
+class PostgresStore final : public SqlStore {
  public:
   explicit PostgresStore(std::string conninfo) : conninfo_(std::move(conninfo)) {
     connect();
     migrate();
   }
   ~PostgresStore() override { PQfinish(db_); }
-
-  void create_table(const TableRecord& p, const SeatRecord& host) override {
-    std::lock_guard lock(mutex_);
-    Transaction t(*this);
-    run("INSERT INTO parties (code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, "
-        "start_fen, mode, starts_at, expired_at, rematch_offer, invite_key, last_action_at) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $8)",
-        Params()(p.code)(p.variant)(p.counting)(int64_t(p.show_legal))(int64_t(p.swap_colors))(int64_t(p.labels))(
-            int64_t(p.cpu_level))(p.created_at)(p.start_fen)(p.mode)(p.starts_at)(p.expired_at)(
-            int64_t(p.rematch_offer))(p.invite_key));
-    insert_seat(host);
-    t.commit();
-  }
-
-  void add_seat(const SeatRecord& s) override {
-    std::lock_guard lock(mutex_);
-    insert_seat(s);
-  }
-
-  void rename_seat(const std::string& code, int seat, const std::string& name) override {
-    std::lock_guard lock(mutex_);
-    run("UPDATE seats SET name = $1 WHERE code = $2 AND seat = $3", Params()(name)(code)(int64_t(seat)));
-  }
 
   // Group commit: the writes of a batch share one transaction and one commit
   // (one flush of the log), and its actions go in one pipeline (libpq's
@@ -232,20 +205,12 @@ class PostgresStore final : public Store {
     }
   }
 
-  void set_rematch(const std::string& code, int offered_by, int declined_by) override {
-    std::lock_guard lock(mutex_);
-    Transaction t(*this, true);
-    run("UPDATE parties SET rematch_offer = $1, rematch_declined_by = $2 WHERE code = $3",
-        Params()(int64_t(offered_by))(int64_t(declined_by))(code));
-    t.commit();
-  }
-
   int64_t create_game(const std::string& code, int number, int white_seat, const std::string& start_fen, int64_t at,
                       bool cpu_to_act, const std::string& public_id) override {
     std::lock_guard lock(mutex_);
     Transaction t(*this, true);
     // One statement: one round trip, one commit, both rows or neither.
-    Result r = run("WITH added AS (INSERT INTO games (code, number, white_seat, start_fen, created_at, public_id) "
+    Rows r = run("WITH added AS (INSERT INTO games (code, number, white_seat, start_fen, created_at, public_id) "
                    "VALUES ($1::text, $2::integer, $3::integer, $4::text, $5::bigint, $7::text) RETURNING id), "
                    "marked AS (UPDATE parties SET last_action_at = $5::bigint, cpu_turn = $6::integer, "
                    "cpu_lease_until = 0 WHERE code = $1::text) "
@@ -270,7 +235,7 @@ class PostgresStore final : public Store {
       deferred_.push_back(Deferred{APPEND_ACTION, std::move(params), piece_, game, expected_version});
       return;
     }
-    if (run(APPEND_ACTION, params).affected() == 0) throw version_taken(game, expected_version);
+    if (run(APPEND_ACTION, params).affected == 0) throw version_taken(game, expected_version);
   }
   static constexpr const char* APPEND_ACTION =
       "WITH last AS (SELECT COALESCE(MAX(version), 0) AS v FROM actions WHERE game = $1::bigint), "
@@ -282,240 +247,7 @@ class PostgresStore final : public Store {
     return VersionConflict("game " + std::to_string(game) + " is not at version " + std::to_string(expected_version));
   }
 
-  void expire_table(const std::string& code, int64_t game, int expected_version, int64_t at) override {
-    std::lock_guard lock(mutex_);
-    Transaction t(*this);
-    if (game) insert_action(game, expected_version, "expire", at);
-    if (run("UPDATE parties SET expired_at = $1, cpu_turn = 0 WHERE code = $2 AND expired_at = 0", Params()(at)(code))
-            .affected() == 0)
-      throw VersionConflict("table " + code + " has ended already");
-    t.commit();
-  }
-
-  bool table_exists(const std::string& code) override {
-    std::lock_guard lock(mutex_);
-    return run("SELECT 1 FROM parties WHERE code = $1", Params()(code)).rows() > 0;
-  }
-
-  std::optional<TableData> load_table(const std::string& code) override {
-    std::lock_guard lock(mutex_);
-    return load(code, 0);
-  }
-
-  std::optional<TableData> load_game(const std::string& public_id) override {
-    std::lock_guard lock(mutex_);
-    if (public_id.empty()) return std::nullopt;
-    Result g = run("SELECT code, id FROM games WHERE public_id = $1", Params()(public_id));
-    if (g.rows() == 0) return std::nullopt;
-    return load(g.text(0, 0), g.integer(0, 1));
-  }
-
-  std::optional<GameHead> game_head(const std::string& public_id) override {
-    std::lock_guard lock(mutex_);
-    if (public_id.empty()) return std::nullopt;
-    Result g = run("SELECT id, code, (SELECT COALESCE(MAX(version), 0) FROM actions WHERE game = games.id) "
-                   "FROM games WHERE public_id = $1",
-                   Params()(public_id));
-    if (g.rows() == 0) return std::nullopt;
-    GameHead head{g.integer(0, 0), int(g.integer(0, 2)), {}};
-    Result seats = run("SELECT name FROM seats WHERE code = $1 ORDER BY seat", Params()(g.text(0, 1)));
-    for (int i = 0; i < seats.rows(); ++i) head.names.push_back(seats.text(i, 0));
-    return head;
-  }
-
-  // A table with its seats and one game: `game`, or (0) its latest. The lock held.
-  std::optional<TableData> load(const std::string& code, int64_t game) {
-    Result p = run("SELECT code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, start_fen, "
-                   "mode, starts_at, expired_at, rematch_offer, invite_key, left_at, rematch_declined_by FROM parties "
-                   "WHERE code = $1",
-                   Params()(code));
-    if (p.rows() == 0) return std::nullopt;
-    TableData d;
-    d.party = {p.text(0, 0),     p.text(0, 1),          p.text(0, 2),      p.integer(0, 3) != 0, p.integer(0, 4) != 0,
-               p.integer(0, 5) != 0, int(p.integer(0, 6)), p.integer(0, 7), p.text(0, 8),         p.text(0, 9),
-               p.integer(0, 10), p.integer(0, 11),      int(p.integer(0, 12)), p.text(0, 13),    p.integer(0, 14),
-               int(p.integer(0, 15))};
-    Result seats = run("SELECT seat, name, token_hash FROM seats WHERE code = $1 ORDER BY seat", Params()(code));
-    for (int i = 0; i < seats.rows(); ++i)
-      d.seats.push_back({code, int(seats.integer(i, 0)), seats.text(i, 1), seats.text(i, 2)});
-    Result games = run("SELECT id, number, white_seat, start_fen, created_at, public_id FROM games WHERE code = $1 "
-                       "AND ($2::bigint = 0 OR id = $2::bigint) ORDER BY number DESC LIMIT 1",
-                       Params()(code)(game));
-    if (games.rows() > 0) {
-      GameRecord g{games.integer(0, 0), code, int(games.integer(0, 1)), int(games.integer(0, 2)), games.text(0, 3),
-                   {},                  games.integer(0, 4), games.text(0, 5)};
-      Result actions = run("SELECT version, action, at FROM actions WHERE game = $1 ORDER BY version", Params()(g.id));
-      for (int i = 0; i < actions.rows(); ++i)
-        g.actions.push_back({int(actions.integer(i, 0)), actions.text(i, 1), actions.integer(i, 2)});
-      d.games.push_back(std::move(g));
-    }
-    return d;
-  }
-
-  std::vector<std::string> cpu_turn_tables(int64_t now, int limit) override {
-    std::lock_guard lock(mutex_);
-    return codes(run("SELECT code FROM parties WHERE cpu_turn = 1 AND cpu_lease_until <= $1 LIMIT $2",
-                     Params()(now)(int64_t(limit))));
-  }
-
-  bool claim_cpu_turn(const std::string& code, int64_t now, int64_t until) override {
-    std::lock_guard lock(mutex_);
-    return run("UPDATE parties SET cpu_lease_until = $1 WHERE code = $2 AND cpu_turn = 1 AND cpu_lease_until <= $3",
-               Params()(until)(code)(now))
-               .affected() == 1;
-  }
-
-  std::vector<std::string> turn_based_idle_since(int64_t idle_since, int limit) override {
-    std::lock_guard lock(mutex_);
-    return codes(run("SELECT code FROM parties WHERE mode = 'turn' AND expired_at = 0 AND last_action_at <= $1 "
-                     "AND starts_at <= $1 LIMIT $2",
-                     Params()(idle_since)(int64_t(limit))));
-  }
-
-  void clear_cpu_turn(const std::string& code) override {
-    std::lock_guard lock(mutex_);
-    run("UPDATE parties SET cpu_turn = 0 WHERE code = $1", Params()(code));
-  }
-
-  void set_left_at(const std::string& code, int64_t at) override {
-    std::lock_guard lock(mutex_);
-    run("UPDATE parties SET left_at = $1 WHERE code = $2", Params()(at)(code));
-  }
-
-  void add_subscription(const SubscriptionRecord& r) override {
-    std::lock_guard lock(mutex_);
-    run("INSERT INTO push_subscriptions VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (endpoint, code, seat) "
-        "DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, lang = excluded.lang, "
-        "created_at = excluded.created_at",
-        Params()(r.endpoint)(r.code)(int64_t(r.seat))(r.p256dh)(r.auth)(r.lang)(r.created_at));
-  }
-
-  int remove_subscription(const std::string& endpoint) override {
-    std::lock_guard lock(mutex_);
-    return int(run("DELETE FROM push_subscriptions WHERE endpoint = $1", Params()(endpoint)).affected());
-  }
-
-  void remove_seat_subscription(const std::string& endpoint, const std::string& code, int seat) override {
-    std::lock_guard lock(mutex_);
-    run("DELETE FROM push_subscriptions WHERE endpoint = $1 AND code = $2 AND seat = $3",
-        Params()(endpoint)(code)(int64_t(seat)));
-  }
-
-  std::vector<SubscriptionRecord> load_subscriptions(const std::string& code) override {
-    std::lock_guard lock(mutex_);
-    Result q = run("SELECT endpoint, code, seat, p256dh, auth, lang, created_at FROM push_subscriptions "
-                   "WHERE code = $1 ORDER BY seat, created_at",
-                   Params()(code));
-    std::vector<SubscriptionRecord> out;
-    for (int i = 0; i < q.rows(); ++i)
-      out.push_back({q.text(i, 0), q.text(i, 1), int(q.integer(i, 2)), q.text(i, 3), q.text(i, 4), q.text(i, 5),
-                     q.integer(i, 6)});
-    return out;
-  }
-
-  void add_feedback(FeedbackRecord& f) override {
-    std::lock_guard lock(mutex_);
-    Result r = run("INSERT INTO feedback (kind, text, name, table_code, lang, status, reply, hidden, created_at, "
-                   "replied_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
-                   Params()(f.kind)(f.text)(f.name)(f.table)(f.lang)(f.status)(f.reply)(int64_t(f.hidden))(
-                       f.created_at)(f.replied_at));
-    f.id = r.integer(0, 0);
-  }
-
-  void update_feedback(const FeedbackRecord& f) override {
-    std::lock_guard lock(mutex_);
-    run("UPDATE feedback SET status = $1, reply = $2, hidden = $3, replied_at = $4 WHERE id = $5",
-        Params()(f.status)(f.reply)(int64_t(f.hidden))(f.replied_at)(f.id));
-  }
-
-  std::vector<FeedbackRecord> list_feedback(bool with_hidden, int limit) override {
-    std::lock_guard lock(mutex_);
-    Result q = run(with_hidden ? "SELECT " FEEDBACK_COLUMNS " FROM feedback ORDER BY id DESC LIMIT $1"
-                               : "SELECT " FEEDBACK_COLUMNS " FROM feedback WHERE hidden = 0 ORDER BY id DESC LIMIT $1",
-                   Params()(int64_t(limit)));
-    std::vector<FeedbackRecord> out;
-    for (int i = 0; i < q.rows(); ++i) out.push_back(feedback_row(q, i));
-    return out;
-  }
-
-  std::optional<FeedbackRecord> find_feedback(int64_t id) override {
-    std::lock_guard lock(mutex_);
-    Result q = run("SELECT " FEEDBACK_COLUMNS " FROM feedback WHERE id = $1", Params()(id));
-    if (q.rows() == 0) return std::nullopt;
-    return feedback_row(q, 0);
-  }
-
-  void put_recommendation(RecommendationRecord& r) override {
-    std::lock_guard lock(mutex_);
-    Transaction t(*this);
-    run("DELETE FROM recommendations WHERE code = $1 AND seat = $2", Params()(r.code)(int64_t(r.seat)));
-    Result q = run("INSERT INTO recommendations (code, seat, name, variant, stars, text, lang, hidden, created_at) "
-                   "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
-                   Params()(r.code)(int64_t(r.seat))(r.name)(r.variant)(int64_t(r.stars))(r.text)(r.lang)(
-                       int64_t(r.hidden))(r.created_at));
-    r.id = q.integer(0, 0);
-    t.commit();
-  }
-
-  bool hide_recommendation(int64_t id, bool hidden) override {
-    std::lock_guard lock(mutex_);
-    return run("UPDATE recommendations SET hidden = $1 WHERE id = $2", Params()(int64_t(hidden))(id)).affected() > 0;
-  }
-
-  std::vector<RecommendationRecord> list_recommendations(bool with_hidden, int limit) override {
-    std::lock_guard lock(mutex_);
-    Result q = run(with_hidden ? "SELECT " RECOMMENDATION_COLUMNS " FROM recommendations ORDER BY id DESC LIMIT $1"
-                               : "SELECT " RECOMMENDATION_COLUMNS
-                                 " FROM recommendations WHERE hidden = 0 ORDER BY id DESC LIMIT $1",
-                   Params()(int64_t(limit)));
-    std::vector<RecommendationRecord> out;
-    for (int i = 0; i < q.rows(); ++i)
-      out.push_back(RecommendationRecord{q.integer(i, 0), q.text(i, 1), int(q.integer(i, 2)), q.text(i, 3),
-                                         q.text(i, 4), int(q.integer(i, 5)), q.text(i, 6), q.text(i, 7),
-                                         q.integer(i, 8) != 0, q.integer(i, 9)});
-    return out;
-  }
-
  private:
-  // A method's transaction; inside in_one_commit, a savepoint of the batch's
-  // transaction, so that the method still succeeds or fails alone (an error
-  // would otherwise end the whole batch). `batch_only`: a single statement,
-  // which needs no transaction of its own outside a batch.
-  struct Transaction {
-    PostgresStore& s;
-    const bool nested, active;
-    bool done = false;
-    explicit Transaction(PostgresStore& st, bool batch_only = false)
-        : s(st), nested(st.in_batch_), active(nested || !batch_only) {
-      if (!active) return;
-      s.run(nested ? "SAVEPOINT method" : "BEGIN", {});
-      s.in_transaction_ = true;
-    }
-    void commit() {
-      if (active) s.run(nested ? "RELEASE method" : "COMMIT", {});
-      done = true;
-      if (active && !nested) s.in_transaction_ = false;
-    }
-    ~Transaction() {
-      if (!active) return;
-      if (!nested) s.in_transaction_ = false;
-      if (!done && PQstatus(s.db_) == CONNECTION_OK)
-        PQclear(PQexec(s.db_, nested ? "ROLLBACK TO method; RELEASE method" : "ROLLBACK"));
-    }
-  };
-
-  static FeedbackRecord feedback_row(const Result& q, int i) {
-    return FeedbackRecord{q.integer(i, 0), q.text(i, 1), q.text(i, 2),         q.text(i, 3),     q.text(i, 4),
-                          q.text(i, 5),    q.text(i, 6), q.text(i, 7),         q.integer(i, 8) != 0,
-                          q.integer(i, 9), q.integer(i, 10)};
-  }
-
-  static std::vector<std::string> codes(const Result& q) {
-    std::vector<std::string> out;
-    for (int i = 0; i < q.rows(); ++i) out.push_back(q.text(i, 0));
-    return out;
-  }
-
   void connect() {
     PQfinish(db_);
     db_ = PQconnectdb(conninfo_.c_str());
@@ -528,17 +260,41 @@ class PostgresStore final : public Store {
     PQclear(PQexec(db_, "SET synchronous_commit = on"));
   }
 
+  Rows run(std::string_view statement, const Params& params) override {
+    const std::string sql(statement);
+    Result r = execute(sql.c_str(), params);
+    Rows out;
+    out.rows.resize(size_t(r.rows()));
+    const int columns = PQnfields(r.get());
+    for (int i = 0; i < r.rows(); ++i) {
+      out.rows[size_t(i)].reserve(size_t(columns));
+      for (int c = 0; c < columns; ++c) out.rows[size_t(i)].push_back(r.text(i, c));
+    }
+    out.affected = r.affected();
+    return out;
+  }
+
+  void roll_back(bool savepoint) override {
+    if (PQstatus(db_) == CONNECTION_OK) PQclear(PQexec(db_, savepoint ? "ROLLBACK TO method; RELEASE method" : "ROLLBACK"));
+  }
+
+  // Inside a transaction: the game's row is locked, so two instances
+  // appending to one game take turns, and the second finds the version
+  // moved on.
+  void lock_game(int64_t game) override { run("SELECT id FROM games WHERE id = $1 FOR UPDATE", Params()(game)); }
+
   // Runs one statement (the lock held). A connection found broken is opened
   // again first; a failure throws (VersionConflict for a duplicate action).
-  Result run(const char* sql, const Params& params) {
+  Result execute(const char* sql, const Params& params) {
     flush_deferred();  // what a batch deferred goes first
     if (PQstatus(db_) != CONNECTION_OK) {
       // Never carry on a transaction on a new connection: its start is gone.
       if (in_transaction_) throw std::runtime_error("postgresql: the connection was lost");
       connect();
     }
+    const std::vector<std::string> texts = as_text(params);
     std::vector<const char*> values;
-    for (const std::string& v : params.values) values.push_back(v.c_str());
+    for (const std::string& v : texts) values.push_back(v.c_str());
     Result r(PQexecParams(db_, sql, int(values.size()), nullptr, values.data(), nullptr, nullptr, 0));
     ExecStatusType status = PQresultStatus(r.get());
     if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return r;
@@ -554,7 +310,7 @@ class PostgresStore final : public Store {
         bool& flag;
         ~Reset() { flag = false; }
       } reset{retrying_};
-      return run(sql, params);
+      return execute(sql, params);
     }
     std::string state = r.sql_state(), msg = PQresultErrorMessage(r.get());
     while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
@@ -593,8 +349,9 @@ class PostgresStore final : public Store {
       }
     } leave{db_};
     for (const Deferred& d : items) {
+      const std::vector<std::string> texts = as_text(d.params);
       std::vector<const char*> values;
-      for (const std::string& v : d.params.values) values.push_back(v.c_str());
+      for (const std::string& v : texts) values.push_back(v.c_str());
       if (PQsendQueryParams(db_, d.sql, int(values.size()), nullptr, values.data(), nullptr, nullptr, 0) != 1)
         throw std::runtime_error(std::string("postgresql: ") + PQerrorMessage(db_));
     }
@@ -632,23 +389,6 @@ class PostgresStore final : public Store {
     }
   }
 
-  // Inside a transaction, with the lock held: the game's row is locked, so
-  // two instances appending to one game take turns, and the second finds the
-  // version moved on.
-  void insert_action(int64_t game, int expected_version, const std::string& action, int64_t at) {
-    run("SELECT id FROM games WHERE id = $1 FOR UPDATE", Params()(game));
-    Result last = run("SELECT COALESCE(MAX(version), 0) FROM actions WHERE game = $1", Params()(game));
-    const int64_t have = last.integer(0, 0);
-    if (have != expected_version)
-      throw VersionConflict("game " + std::to_string(game) + " is at version " + std::to_string(have) + ", not " +
-                            std::to_string(expected_version));
-    run("INSERT INTO actions VALUES ($1, $2, $3, $4)", Params()(game)(int64_t(expected_version + 1))(action)(at));
-  }
-
-  void insert_seat(const SeatRecord& s) {
-    run("INSERT INTO seats VALUES ($1, $2, $3, $4)", Params()(s.code)(int64_t(s.seat))(s.name)(s.token_hash));
-  }
-
   void migrate() {
     std::lock_guard lock(mutex_);
     Transaction t(*this);
@@ -670,13 +410,10 @@ class PostgresStore final : public Store {
 
   std::string conninfo_;
   PGconn* db_ = nullptr;
-  bool in_transaction_ = false;
-  bool in_batch_ = false;  // inside in_one_commit
   std::vector<Deferred> deferred_;
   std::vector<std::exception_ptr>* outcomes_ = nullptr;  // the batch's
   int piece_ = 0;  // the batch's piece being run
   bool retrying_ = false;
-  std::mutex mutex_;
 };
 
 }  // namespace
