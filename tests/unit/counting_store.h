@@ -1,5 +1,5 @@
-// A Store that passes every call to another and counts the tables it reads,
-// so a test can see whether an instance went to the store or not.
+// A Store that passes every call to another and counts the tables it reads
+// (and the tables and seats it writes), so a test can see whether an instance went to the store or not.
 #pragma once
 
 #include <atomic>
@@ -13,6 +13,10 @@ class CountingStore final : public server::Store {
   explicit CountingStore(server::Store& inner) : s_(inner) {}
   std::atomic<int> loads{0};
   std::atomic<int> game_loads{0};  // full reads of a game by its public id
+  std::atomic<int> writes{0};      // tables and seats written
+  std::atomic<int> lookups{0};     // whether a code is taken
+  // Every call counted above.
+  int calls() const { return loads + game_loads + writes + lookups; }
 
   using TableRecord = server::TableRecord;
   using SeatRecord = server::SeatRecord;
@@ -22,8 +26,14 @@ class CountingStore final : public server::Store {
   using FeedbackRecord = server::FeedbackRecord;
   using RecommendationRecord = server::RecommendationRecord;
 
-  void create_table(const TableRecord& p, const SeatRecord& host) override { s_.create_table(p, host); }
-  void add_seat(const SeatRecord& s) override { s_.add_seat(s); }
+  void create_table(const TableRecord& p, const SeatRecord& host) override {
+    ++writes;
+    s_.create_table(p, host);
+  }
+  void add_seat(const SeatRecord& s) override {
+    ++writes;
+    s_.add_seat(s);
+  }
   void rename_seat(const std::string& code, int seat, const std::string& name) override {
     s_.rename_seat(code, seat, name);
   }
@@ -41,7 +51,10 @@ class CountingStore final : public server::Store {
   void expire_table(const std::string& code, int64_t game, int expected_version, int64_t at) override {
     s_.expire_table(code, game, expected_version, at);
   }
-  bool table_exists(const std::string& code) override { return s_.table_exists(code); }
+  bool table_exists(const std::string& code) override {
+    ++lookups;
+    return s_.table_exists(code);
+  }
   std::optional<TableData> load_table(const std::string& code) override {
     ++loads;
     return s_.load_table(code);

@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <set>
 
 #include "fake_client.h"
 #include "server/tables/hub.h"
+#include "server/tables/lobby.h"
 #include "server/tables/matchmaker.h"
 #include "temp_db.h"
 
@@ -112,6 +114,82 @@ TEST(Matchmaker, AgreeFillsEveryField) {
   EXPECT_EQ(a->mode, "live");
   EXPECT_FALSE(Matchmaker::agree({"ouk", "", ""}, {"makruk", "", ""}));
   EXPECT_EQ(Matchmaker::agree({"", "", "turn"}, {"ouk", "", ""})->mode, "turn");
+}
+
+// The lobby alone, as a part: tables that only record what they are asked.
+class LobbyAlone : public ::testing::Test {
+ protected:
+  std::shared_ptr<FakeClient> seeker(uint64_t id, const std::string& ip) {
+    auto c = std::make_shared<FakeClient>();
+    c->id = id;
+    c->ip = ip;
+    return c;
+  }
+  void flush() {
+    auto fs = std::move(posted_);
+    posted_.clear();
+    for (auto& f : fs) f();
+  }
+
+  int64_t clock_ = 1764460800000;
+  std::vector<Pairing> pairings_;
+  std::vector<std::shared_ptr<Client>> taken_;  // the connections the tables took for their tables
+  std::set<std::string> full_;                   // addresses that may make no more tables
+  std::vector<std::function<void()>> posted_;
+  server::Lobby lobby_{server::Lobby::Tables{[this](const Pairing& p) {
+                                               pairings_.push_back(p);
+                                               for (uint64_t id : {p.first.id, p.second.id})
+                                                 if (auto c = lobby_.take(id)) taken_.push_back(c);
+                                             },
+                                             [] { return int64_t(7); },
+                                             [this](const std::string& ip) { return !full_.count(ip); }},
+                       [this] { return clock_; }, [this](std::function<void()> f) { posted_.push_back(std::move(f)); }};
+};
+
+TEST_F(LobbyAlone, PairsThroughTheTablesAndTellsTheSeekersTheCounts) {
+  auto a = seeker(1, "10.0.0.1"), b = seeker(2, "10.0.0.2"), c = seeker(3, "10.0.0.3");
+  lobby_.seek(a, {"makruk", "auto", "live"}, "Ann", "browser-a", {});
+  clock_ += 10;
+  lobby_.seek(b, {"ouk", "", ""}, "Bo", "browser-b", {});
+  EXPECT_TRUE(pairings_.empty());
+  EXPECT_EQ(a->count("seeking"), 1u);
+  flush();
+  EXPECT_EQ(a->last("lobby")["waiting"].to_number<int64_t>(), 2);
+  EXPECT_EQ(b->last("lobby")["playing"].to_number<int64_t>(), 7);  // as the tables count them
+  clock_ += 10;
+  lobby_.seek(c, {"", "", ""}, "Cy", "browser-c", {});  // any game: with the one who waited longest
+  ASSERT_EQ(pairings_.size(), 1u);
+  EXPECT_EQ(pairings_[0].first.id, 1u);
+  EXPECT_EQ(pairings_[0].second.id, 3u);
+  EXPECT_EQ(pairings_[0].agreed.variant, "makruk");
+  EXPECT_EQ(taken_.size(), 2u);  // both connections left the lobby for the table
+  EXPECT_EQ(lobby_.seekers(), 1u);
+  EXPECT_EQ(lobby_.counts()["waiting"].to_number<int64_t>(), 1);
+  lobby_.unseek(b, true);
+  EXPECT_EQ(b->last("seek-ended")["reason"].as_string(), "cancelled");
+  EXPECT_EQ(lobby_.seekers(), 0u);
+}
+
+TEST_F(LobbyAlone, OnlyASeekWithinItsLimitsAsksForTheFront) {
+  auto early = seeker(1, "10.0.0.1"), back = seeker(2, "10.0.0.2"), late = seeker(3, "10.0.0.3");
+  // The early one and the one sent to the front cannot meet; the late one
+  // can meet either.
+  lobby_.seek(early, {"ouk", "auto", ""}, "Early", "browser-1", {});
+  int asked = 0;
+  auto front = [&] { return ++asked > 0; };
+  full_.insert("10.0.0.2");  // may make no more tables: refused before the front is asked
+  lobby_.seek(back, {"ouk", "declare", ""}, "Back", "browser-2", front);
+  EXPECT_EQ(back->last("error")["msg"].as_string(), "limit.tables");
+  EXPECT_EQ(asked, 0);
+  full_.clear();
+  clock_ += 1000;
+  lobby_.seek(back, {"ouk", "declare", ""}, "Back", "browser-2", front);  // now it goes to the front
+  EXPECT_EQ(asked, 1);
+  EXPECT_TRUE(pairings_.empty());
+  lobby_.seek(late, {"ouk", "", ""}, "Late", "browser-3", {});
+  ASSERT_EQ(pairings_.size(), 1u);
+  EXPECT_EQ(pairings_[0].first.id, 2u);  // before the one who came earlier
+  EXPECT_EQ(pairings_[0].second.id, 3u);
 }
 
 class Lobby : public ::testing::Test {

@@ -657,6 +657,134 @@ TEST_P(Tables, AnActionTheWriterCannotStoreIsRefusedAndTheTableReadAgain) {
   EXPECT_EQ(watcher->last("state").at("moves").as_array().back().as_string(), "d3d4");
 }
 
+// PostgreSQL slowed: a join whose write waits on a lock that another
+// connection holds (a slow statement on a loaded database) holds no move at
+// another table. Making and joining tables are stored by the writer, so only
+// that table's lane waits; the hub and the other lanes go on.
+TEST_P(Tables, AJoinHeldByTheDatabaseHoldsNoMovesAtOtherTables) {
+  if (!pg_) GTEST_SKIP() << "a row lock of PostgreSQL's";
+  table();  // a table with both players (written at once, before the lanes)
+  const std::string busy_code = code_;
+  std::vector<std::unique_ptr<Store>> lanes;
+  for (int i = 0; i < 2; ++i) lanes.push_back(second_store());
+  writer_ = std::make_unique<StoreWriter>(std::move(lanes), queued());
+  hub_->set_writer(writer_.get());
+  // Asks the hub, and runs its posted work until it answers.
+  auto asked = [&](const std::function<void(Hub::Respond)>& ask) {
+    std::optional<HttpReply> answer;
+    ask([&answer](HttpReply r) { answer = std::move(r); });
+    EXPECT_TRUE(run_posted_until([&] { return answer.has_value(); }));
+    return body(answer.value_or(HttpReply{0, "{}"}));
+  };
+  // A table waiting for its guest, made through the writer, on the other lane.
+  std::string waiting_code;
+  for (int i = 0; i < 20 && (waiting_code.empty() || writer_->lane_of(waiting_code) == writer_->lane_of(busy_code)); ++i) {
+    auto made = asked([&](Hub::Respond r) { hub_->create_table(R"({"name":"Malee"})", fresh_ip(), std::move(r)); });
+    ASSERT_TRUE(made.contains("code")) << json::serialize(made);
+    waiting_code = std::string(made["code"].as_string());
+  }
+  ASSERT_NE(writer_->lane_of(waiting_code), writer_->lane_of(busy_code));
+  code_ = busy_code;
+  auto host = connect(host_), guest = connect(guest_);
+  hub_->on_message(host, R"({"t":"start","id":"s"})");
+  ASSERT_TRUE(run_posted_until([&] { return !host->last("ack").empty(); }));
+  // Another connection holds the waiting table's row: a seat's insert there
+  // waits for it.
+  PGconn* locker = PQconnectdb(pg_->url().c_str());
+  ASSERT_EQ(PQstatus(locker), CONNECTION_OK);
+  PQclear(PQexec(locker, "BEGIN"));
+  PGresult* held = PQexec(locker, ("SELECT 1 FROM parties WHERE code = '" + waiting_code + "' FOR UPDATE").c_str());
+  ASSERT_EQ(PQresultStatus(held), PGRES_TUPLES_OK);
+  PQclear(held);
+  std::optional<HttpReply> joined;
+  hub_->join(waiting_code, R"({"name":"Dara"})", fresh_ip(), [&joined](HttpReply r) { joined = std::move(r); });
+  // Moves at the other table are stored and acknowledged meanwhile.
+  hub_->on_message(host, R"({"t":"move","move":"e3e4","v":0,"id":"1"})");
+  ASSERT_TRUE(run_posted_until([&] { return host->last("ack").at("id") == "1"; }));
+  hub_->on_message(guest, R"({"t":"move","move":"e6e5","v":1,"id":"2"})");
+  ASSERT_TRUE(run_posted_until([&] { return !guest->last("ack").empty(); }));
+  EXPECT_EQ(guest->last("ack").at("v").as_int64(), 2);
+  EXPECT_FALSE(joined) << "the join waits for the row";
+  PQclear(PQexec(locker, "ROLLBACK"));
+  PQfinish(locker);
+  ASSERT_TRUE(run_posted_until([&] { return joined.has_value(); }));
+  EXPECT_EQ(joined->status, 200) << joined->body;
+  EXPECT_EQ(store_->load_table(waiting_code)->seats.size(), 2u);
+}
+
+// Making and joining a table ask nothing of the hub's own store connection
+// when a writer stores for it: no read of a code, no insert on its thread.
+TEST_P(Tables, MakingAndJoiningATableWriteNothingOnTheHubsThread) {
+  testing_helpers::CountingStore counted(*store_);
+  auto hub = std::make_unique<Hub>(counted, queued(), [this] { return clock_; });
+  hub->load();
+  std::vector<std::unique_ptr<Store>> lanes;
+  lanes.push_back(second_store());
+  StoreWriter writer(std::move(lanes), queued());
+  hub->set_writer(&writer);
+  const size_t before = counted.calls();
+  std::optional<HttpReply> made, joined;
+  hub->create_table(R"({"name":"Somchai"})", "10.1.2.3", [&made](HttpReply r) { made = std::move(r); });
+  EXPECT_FALSE(made) << "answered once stored";
+  ASSERT_TRUE(run_posted_until([&] { return made.has_value(); }));
+  ASSERT_EQ(made->status, 201) << made->body;
+  const std::string code(body(*made)["code"].as_string());
+  hub->join(code, R"({"name":"Dara"})", "10.1.2.4", [&joined](HttpReply r) { joined = std::move(r); });
+  ASSERT_TRUE(run_posted_until([&] { return joined.has_value(); }));
+  EXPECT_EQ(joined->status, 200) << joined->body;
+  EXPECT_EQ(counted.calls(), before) << "the hub's thread asked its store";
+  EXPECT_EQ(store_->load_table(code)->seats.size(), 2u);
+  hub.reset();
+}
+
+// A table not in memory is read on its writer's lane, not on the hub's
+// thread: a hello waits for it (the connection's next message follows the
+// hello), a lookup is answered once it is read, and the lookups of an
+// unknown code at once share one read.
+TEST_P(Tables, ATableNotInMemoryIsReadOffTheHubsThread) {
+  table();  // in the store; the hub below has nothing in memory
+  const std::string code = code_;
+  testing_helpers::CountingStore counted(*store_);
+  auto hub = std::make_unique<Hub>(counted, queued(), [this] { return clock_; });
+  hub->load();
+  std::vector<std::unique_ptr<Store>> lanes;
+  lanes.push_back(second_store());
+  StoreWriter writer(std::move(lanes), queued());
+  hub->set_writer(&writer);
+  const int loads = counted.loads;
+  auto c = std::make_shared<FakeClient>();
+  c->ip = "10.9.8.7";
+  hub->on_message(c, R"({"t":"hello","code":")" + code + R"(","token":")" + host_ + "\"}");
+  hub->on_message(c, R"({"t":"ping"})");
+  EXPECT_TRUE(c->sent.empty()) << "the hello waits for its table";
+  ASSERT_TRUE(run_posted_until([&] { return c->count("pong") == 1; }));
+  EXPECT_EQ(c->sent.front().at("t").as_string(), "welcome");  // the ping followed the hello
+  EXPECT_EQ(c->last("welcome").at("seat").as_int64(), 0);
+  std::optional<HttpReply> found, unknown[2];
+  hub->get_table(code, "10.9.8.6", "", "", [&found](HttpReply r) { found = std::move(r); });
+  ASSERT_TRUE(found) << "in memory now: answered at once";
+  EXPECT_EQ(found->status, 200);
+  for (int i = 0; i < 2; ++i)
+    hub->get_table("ZZZZZZ", "10.9.8." + std::to_string(i), "", "", [&unknown, i](HttpReply r) { unknown[i] = std::move(r); });
+  EXPECT_FALSE(unknown[0]);
+  ASSERT_TRUE(run_posted_until([&] { return unknown[0] && unknown[1]; }));
+  EXPECT_EQ(unknown[0]->status, 404);
+  EXPECT_EQ(unknown[1]->status, 404);
+  EXPECT_EQ(counted.loads.load(), loads) << "a table was read on the hub's thread";
+  // A connection that closes while its table is read says no hello.
+  auto gone = std::make_shared<FakeClient>();
+  gone->ip = "10.9.8.8";
+  hub->on_message(gone, R"({"t":"hello","code":"YYYYYY"})");
+  hub->on_close(gone);
+  auto later = std::make_shared<FakeClient>();  // shares the read, and is answered after it
+  later->ip = "10.9.8.9";
+  hub->on_message(later, R"({"t":"hello","code":"YYYYYY"})");
+  ASSERT_TRUE(run_posted_until([&] { return later->count("error") == 1; }));
+  EXPECT_EQ(later->last("error").at("code").as_string(), "not-found");
+  EXPECT_TRUE(gone->sent.empty());
+  hub.reset();
+}
+
 TEST_P(Tables, ConflictingMovesOnTwoInstancesOneWinsTheOtherCatchesUp) {
   table();
   auto host = connect(host_);

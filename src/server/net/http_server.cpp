@@ -261,6 +261,38 @@ Response serve_static(Context& ctx, const Request& req) {
 // hub's thread or on the community's.
 awaitable<HttpReply> answer_there(Context& ctx, const routes::ApiRequest& r) { co_return routes::answer(ctx.parts, r); }
 
+// The hub's answer: asked on its thread, it may come later (a request that
+// writes is answered once stored, while the hub goes on), and comes back to
+// this connection's. An answer the hub drops unmade (it is stopping) is a
+// 503. `r` lives in the caller's frame, which waits for the answer.
+awaitable<HttpReply> answer_on_hub(Context& ctx, const routes::ApiRequest& r) {
+  return asio::async_initiate<decltype(use_awaitable), void(HttpReply)>(
+      [&ctx, &r](auto handler) {
+        using Handler = decltype(handler);
+        struct Waiting {
+          explicit Waiting(Handler h) : handler(std::move(h)) {}
+          ~Waiting() {
+            if (!answered.exchange(true)) give(routes::error_body(503, "unavailable", Msg::TablesBusy));
+          }
+          void give(HttpReply reply) {
+            auto executor = asio::get_associated_executor(handler);
+            asio::post(executor, [h = std::move(handler), reply = std::move(reply)]() mutable {
+              std::move(h)(std::move(reply));
+            });
+          }
+          Handler handler;
+          std::atomic<bool> answered{false};
+        };
+        auto waiting = std::make_shared<Waiting>(std::move(handler));
+        asio::post(ctx.hub_ioc, [&ctx, &r, waiting] {
+          routes::answer(ctx.parts, r, [waiting](HttpReply reply) {
+            if (!waiting->answered.exchange(true)) waiting->give(std::move(reply));
+          });
+        });
+      },
+      use_awaitable);
+}
+
 awaitable<HttpReply> call_api(Context& ctx, http::verb method, std::string target, std::string body, std::string ip,
                               std::string authorization = "") {
   const size_t q = target.find('?');
@@ -276,7 +308,7 @@ awaitable<HttpReply> call_api(Context& ctx, http::verb method, std::string targe
   r.base_url = ctx.public_url;
   if (routes::runs_on(r) == routes::Runs::OnCommunity)
     co_return co_await asio::co_spawn(ctx.community_thread, answer_there(ctx, r), use_awaitable);
-  co_return co_await asio::co_spawn(ctx.hub_ioc, answer_there(ctx, r), use_awaitable);
+  co_return co_await answer_on_hub(ctx, r);
 }
 
 // The operators' figures: the hub's (on its thread), then the network's.

@@ -1,5 +1,7 @@
 #include "server/net/routes.h"
 
+#include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "server/text.h"
@@ -24,19 +26,27 @@ struct Call {
 };
 
 using Handler = HttpReply (*)(Parts&, const Call&);
+// A handler whose answer may come later (after the store's writer): it is
+// given the Respond to call once.
+using Later = void (*)(Parts&, const Call&, Hub::Respond);
 
 struct Route {
   Method method;
   std::string_view pattern;  // segments; "{name}" takes any one segment, empty included
   Handler handle;
   Runs runs = Runs::OnHub;
+  Later later = nullptr;  // instead of `handle`
 };
 
 const Route ROUTES[] = {
-    {Method::Post, "/api/parties", [](Parts& p, const Call& c) { return p.hub.create_table(c.body(), c.ip()); }},
-    {Method::Get, "/api/parties/{code}",
-     [](Parts& p, const Call& c) { return p.hub.get_table(c.code(), c.ip(), c.query("k"), c.query("proof")); }},
-    {Method::Post, "/api/parties/{code}/join", [](Parts& p, const Call& c) { return p.hub.join(c.code(), c.body(), c.ip()); }},
+    {Method::Post, "/api/parties", nullptr, Runs::OnHub,
+     [](Parts& p, const Call& c, Hub::Respond r) { p.hub.create_table(c.body(), c.ip(), std::move(r)); }},
+    {Method::Get, "/api/parties/{code}", nullptr, Runs::OnHub,
+     [](Parts& p, const Call& c, Hub::Respond r) {
+       p.hub.get_table(c.code(), c.ip(), c.query("k"), c.query("proof"), std::move(r));
+     }},
+    {Method::Post, "/api/parties/{code}/join", nullptr, Runs::OnHub,
+     [](Parts& p, const Call& c, Hub::Respond r) { p.hub.join(c.code(), c.body(), c.ip(), std::move(r)); }},
     {Method::Get, "/api/parties/{code}/qr.svg",
      [](Parts& p, const Call& c) { return p.hub.qr_svg(c.code(), c.base(), c.ip(), c.query("k")); }},
     {Method::Get, "/api/parties/{code}/event.ics",
@@ -117,17 +127,27 @@ Runs runs_on(const ApiRequest& r) {
   return Runs::OnHub;
 }
 
-HttpReply answer(Parts& parts, const ApiRequest& r) {
+void answer(Parts& parts, const ApiRequest& r, Hub::Respond respond) {
   const auto path = segments(r.path);
   bool known_path = false;
   Call call{r, {}};
   for (const Route& route : ROUTES) {
     if (!fits(route.pattern, path, call.params)) continue;
-    if (route.method == r.method) return route.handle(parts, call);
+    if (route.method == r.method) {
+      if (route.later) return route.later(parts, call, std::move(respond));
+      return respond(route.handle(parts, call));
+    }
     known_path = true;
   }
-  if (known_path) return error_body(405, "bad-request", Msg::MethodRefused);
-  return error_body(404, "not-found", Msg::NoEndpoint);
+  if (known_path) return respond(error_body(405, "bad-request", Msg::MethodRefused));
+  respond(error_body(404, "not-found", Msg::NoEndpoint));
+}
+
+HttpReply answer(Parts& parts, const ApiRequest& r) {
+  std::optional<HttpReply> answered;
+  answer(parts, r, [&answered](HttpReply reply) { answered = std::move(reply); });
+  if (!answered) throw std::logic_error("this route answers later: call it with a Respond");
+  return std::move(*answered);
 }
 
 }  // namespace makruk::server::routes

@@ -40,8 +40,13 @@ enum class Runs { OnHub, OnCommunity };
 // Where a request's answer is made (a path no route has: on the hub's, which
 // touches nothing for it).
 Runs runs_on(const ApiRequest& r);
-// The answer, made on the thread runs_on says; 404 for a path no route has,
+// The answer, made on the thread runs_on says, given to `respond` once: at
+// once, or later for a request that writes (a new table, a join), which the
+// hub answers once its writer has stored it. 404 for a path no route has,
 // 405 for a method its route does not take.
+void answer(Parts& parts, const ApiRequest& r, Hub::Respond respond);
+// The same, for a hub that writes at once (tests): throws when the answer
+// did not come before it returned.
 HttpReply answer(Parts& parts, const ApiRequest& r);
 
 // An error's JSON body ({"error","code","msg","args"}), and a reply with it.

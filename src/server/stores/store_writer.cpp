@@ -40,12 +40,16 @@ void StoreWriter::submit(std::string_view key, Work work, Done done) {
     done(error);
     return;
   }
-  Lane& lane = *lanes_[std::hash<std::string_view>{}(key) % lanes_.size()];
+  Lane& lane = *lanes_[lane_of(key)];
   {
     std::lock_guard lock(lane.mutex);
     lane.queue.push_back(Job{std::move(work), std::move(done)});
   }
   lane.wake.notify_one();
+}
+
+size_t StoreWriter::lane_of(std::string_view key) const {
+  return lanes_.empty() ? 0 : std::hash<std::string_view>{}(key) % lanes_.size();
 }
 
 void StoreWriter::run(Lane& lane) {

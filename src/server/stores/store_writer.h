@@ -47,6 +47,8 @@ class StoreWriter {
   bool wait_idle(int64_t timeout_ms);
 
   size_t lanes() const { return lanes_.size(); }
+  // The lane that runs a key's work.
+  size_t lane_of(std::string_view key) const;
   // Pieces of work run, and the batches (commits) they took.
   uint64_t jobs() const { return total(&Lane::jobs); }
   uint64_t batches() const { return total(&Lane::batches); }

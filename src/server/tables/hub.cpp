@@ -61,6 +61,23 @@ HttpReply storage_failed(const std::exception& e) {
   return reply(500, error_json("internal", {Msg::StorageFailed, {{"detail", e.what()}}}));
 }
 
+HttpReply storage_failed(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return storage_failed(e);
+  } catch (...) {
+    return storage_failed(std::runtime_error("unknown"));
+  }
+}
+
+HttpReply answered_at_once(const std::function<void(std::function<void(HttpReply)>)>& ask) {
+  std::optional<HttpReply> answer;
+  ask([&answer](HttpReply r) { answer = std::move(r); });
+  if (!answer) throw std::logic_error("the hub's answer needs its writer's thread: call it with a Respond");
+  return std::move(*answer);
+}
+
 // Parses a JSON object, or explains why not.
 std::optional<json::object> parse_object(const std::string& text, Message& why) {
   boost::system::error_code ec;
@@ -241,6 +258,13 @@ std::shared_ptr<const std::string> message(const json::object& o) {
   return std::make_shared<const std::string>(json::serialize(o));
 }
 
+std::shared_ptr<const std::string> error_message(const std::string& id, const Error& e) {
+  json::object o{{"t", "error"}};
+  for (const auto& field : error_json(e)) o[field.key()] = field.value();
+  if (!id.empty()) o["id"] = id;
+  return message(o);
+}
+
 }  // namespace detail
 
 using namespace detail;
@@ -286,9 +310,26 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
 #else
       rng_(std::random_device{}()),
 #endif
+      lobby_(Lobby::Tables{[this](const Pairing& p) { pair(p); }, [this] { return playing(); },
+                           [this](const std::string& ip) {
+                             return creates_.allow(ip, this->now(), limits_.create_per_minute, false);
+                           }},
+             [this] { return this->now(); }, post_),
       own_writer_(std::make_unique<StoreWriter>(store)),
       writer_(own_writer_.get()),
       cpu_(cpu_threads) {
+  set_limits(limits_);
+}
+
+void Hub::set_limits(const HubLimits& limits) {
+  limits_ = limits;
+  lobby_.set_limits(Lobby::Limits{limits.seek_per_minute, limits.seeks_per_address, limits.pair_same_address,
+                                  limits.presence_delay_ms});
+}
+
+void Hub::set_defer(Defer defer) {
+  defer_ = std::move(defer);
+  lobby_.set_defer(defer_);
 }
 
 Hub::~Hub() {
@@ -311,28 +352,71 @@ void Hub::load() {
 Table* Hub::find(const std::string& code) {
   auto it = tables_.find(code);
   if (it == tables_.end()) {
+    // Being made (open once it is stored), or just read and not there.
+    if (creating_.count(code) || absent_.count(code)) return nullptr;
     std::optional<TableData> data;
+    std::vector<SubscriptionRecord> subscriptions;
     try {
       data = store_.load_table(code);
+      if (data) subscriptions = store_.load_subscriptions(code);
     } catch (const std::exception&) {
-      return nullptr;  // storage failed: the table cannot be opened now
-    }
-    if (!data) return nullptr;
-    Table p = Table::from_record(*data);
-    // A live table's idle time counts from when it was left, and from the
-    // server's start at the earliest: people had no chance to come back before.
-    p.everyone_left(std::max(p.last_present(), started_at_));
-    p.opened_at = now();
-    it = tables_.emplace(code, std::move(p)).first;
-    try {
-      for (SubscriptionRecord& s : store_.load_subscriptions(code)) subscriptions_[code].push_back(std::move(s));
-    } catch (const std::exception&) {
+      if (!data) return nullptr;  // storage failed: the table cannot be opened now
       // Pushes for this table wait until it is opened again.
     }
-    maybe_cpu(it->second);
+    if (!data) return nullptr;
+    it = tables_.find(opened(code, std::move(*data), std::move(subscriptions)).code());
   }
   expire_if_due(it->second);
   return &it->second;
+}
+
+Table& Hub::opened(const std::string& code, TableData data, std::vector<SubscriptionRecord> subscriptions) {
+  Table p = Table::from_record(data);
+  // A live table's idle time counts from when it was left, and from the
+  // server's start at the earliest: people had no chance to come back before.
+  p.everyone_left(std::max(p.last_present(), started_at_));
+  p.opened_at = now();
+  auto it = tables_.emplace(code, std::move(p)).first;
+  for (SubscriptionRecord& s : subscriptions) subscriptions_[code].push_back(std::move(s));
+  maybe_cpu(it->second);
+  return it->second;
+}
+
+bool Hub::would_open(const std::string& code, const std::string& ip, bool credential, bool proof) {
+  if (tables_.count(code) || creating_.count(code) || absent_.count(code)) return false;
+  if (code_guess_allowed(ip, false)) return true;
+  if (proof) return false;  // the lookup checks (and uses) its proof itself, and reads there
+  return credential && credential_lookup_allowed(ip);
+}
+
+void Hub::open_then(const std::string& code, std::function<void()> then) {
+  auto& waiting = opening_[code];
+  waiting.push_back(std::move(then));
+  if (waiting.size() > 1) return;  // its read is on its way
+  struct Read {
+    std::optional<TableData> data;
+    std::vector<SubscriptionRecord> subscriptions;
+  };
+  auto read = std::make_shared<Read>();
+  // Read on the writer's lane of the table (after its writes, in order).
+  writer_->submit(
+      code,
+      [read, code](Store& store) {
+        read->data = store.load_table(code);
+        if (read->data) read->subscriptions = store.load_subscriptions(code);
+      },
+      [this, read, code](std::exception_ptr error) {
+        auto thens = std::move(opening_[code]);
+        opening_.erase(code);
+        // Not there, or the store away: the lookups that waited find nothing
+        // (as a read on this thread that failed would), without reading again.
+        if (!tables_.count(code) && !creating_.count(code)) {
+          if (!error && read->data) opened(code, std::move(*read->data), std::move(read->subscriptions));
+          else absent_.insert(code);
+        }
+        for (auto& then : thens) then();
+        absent_.erase(code);
+      });
 }
 
 void Hub::close_idle_tables() {
@@ -358,27 +442,6 @@ void Hub::close_idle_tables() {
     cpu_owner_.erase(code);
     it = tables_.erase(it);
   }
-}
-
-bool AddressLimiter::allow(const std::string& ip, int64_t now, int limit, bool record) {
-  if (limit <= 0) return true;
-  if (bus_)
-    if (auto shared = bus_->allow(name_ + ":" + ip, now, limit, record)) return *shared;
-  std::lock_guard lock(mutex_);
-  auto it = events_.find(ip);
-  if (it != events_.end()) {
-    auto& times = it->second;
-    while (!times.empty() && times.front() <= now - MINUTE_MS) times.pop_front();
-    if (int(times.size()) >= limit) return false;
-  }
-  if (record) events_[ip].push_back(now);
-  else if (it != events_.end() && it->second.empty()) events_.erase(it);
-  return true;
-}
-
-void AddressLimiter::sweep(int64_t now) {
-  std::lock_guard lock(mutex_);
-  std::erase_if(events_, [now](const auto& entry) { return entry.second.back() <= now - MINUTE_MS; });
 }
 
 void Hub::expire_if_due(Table& p) {
@@ -418,7 +481,7 @@ void Hub::tick() {
   }
   for (const std::string& code : due) find(code);
   close_idle_tables();
-  for (AddressLimiter* l : {&wrong_codes_, &creates_, &joins_, &cpu_creates_, &subscribes_, &seeks_, &proof_misses_,
+  for (AddressLimiter* l : {&wrong_codes_, &creates_, &joins_, &cpu_creates_, &subscribes_, &proof_misses_,
                             &proof_stamps_, &credentials_})
     l->sweep(now);
   std::erase_if(fronts_taken_, [&](const auto& f) { return now - f.second > limits_.front_again_ms; });
@@ -428,7 +491,9 @@ std::string Hub::new_code() {
   for (;;) {
     std::string code;
     for (int i = 0; i < 6; ++i) code += CODE_ALPHABET[rng_() % CODE_ALPHABET.size()];
-    if (!tables_.count(code) && !store_.table_exists(code)) return code;
+    // A code in the store already fails the table's insert, which then
+    // tries another (store_new_table): no read here.
+    if (!tables_.count(code) && !creating_.count(code)) return code;
   }
 }
 
@@ -444,12 +509,23 @@ HttpReply rate_limited(Msg what) { return error_reply(Error{ErrorCode::RateLimit
 }  // namespace detail
 
 HttpReply Hub::create_table(const std::string& body, const std::string& ip) {
+  return answered_at_once([&](Respond respond) { create_table(body, ip, std::move(respond)); });
+}
+
+void Hub::create_table(const std::string& body, const std::string& ip, Respond respond) {
+  TableRecord r;
+  std::string host_name;
+  if (auto refused = check_new_table(body, ip, r, host_name)) return respond(std::move(*refused));
+  store_new_table(std::move(r), host_name, ip, std::move(respond), 0);
+}
+
+std::optional<HttpReply> Hub::check_new_table(const std::string& body, const std::string& ip, TableRecord& r,
+                                              std::string& host_name) {
   if (!creates_.allow(ip, now(), limits_.create_per_minute, false)) return rate_limited(Msg::LimitTables);
   Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
   std::string rawName, variant = "makruk", counting = "auto", fen, mode = "live";
-  TableRecord r;
   int64_t cpu = 0, startsAt = 0;
   bool cpuPresent = false, startsPresent = false;
   if (!get_string(*o, "name", rawName) || !get_string(*o, "variant", variant) ||
@@ -486,7 +562,6 @@ HttpReply Hub::create_table(const std::string& body, const std::string& ip) {
     fen = start->position().fen();
   }
   r.start_fen = fen;
-  r.code = new_code();
   r.variant = std::string(variant_name(v));
   r.counting = counting;
   r.cpu_level = int(cpu);
@@ -494,31 +569,52 @@ HttpReply Hub::create_table(const std::string& body, const std::string& ip) {
   r.mode = mode;
   r.starts_at = startsPresent ? startsAt : 0;
   r.invite_key = random_token().substr(0, 16);
-  std::string token = random_token();
-  Table p(r);
-  try {
-    store_.create_table(r, SeatRecord{r.code, 0, *name, hash_token(token)});
-    p.seats().push_back(Seat{*name, hash_token(token), 0});
-    if (r.cpu_level) {
-      int seat;
-      p.add_player(store_, "CPU " + std::to_string(r.cpu_level), "", seat);
-      p.begin_game(store_, r.created_at);
-    }
-  } catch (const std::exception& e) {
-    return storage_failed(e);
-  }
-  creates_.allow(ip, created, limits_.create_per_minute);
-  if (r.cpu_level) {
-    cpu_creates_.allow(ip, created, limits_.cpu_per_minute);
-    cpu_owner_[r.code] = ip;
-  }
-  auto [it, _] = tables_.emplace(r.code, std::move(p));
-  maybe_cpu(it->second);
-  return reply(201, json::object{{"code", r.code},
-                                 {"link", invite_link("", it->second)},
-                                 {"token", token},
-                                 {"seat", 0},
-                                 {"party", table_json(it->second)}});
+  host_name = *name;
+  return std::nullopt;
+}
+
+void Hub::store_new_table(TableRecord r, const std::string& host_name, const std::string& ip, Respond respond,
+                          int attempt) {
+  r.code = new_code();
+  const std::string token = random_token();
+  auto made = std::make_shared<Table>(r);
+  auto created = std::make_shared<bool>(false);  // the table's row went in (then it is not made again)
+  creating_.insert(r.code);
+  // The table is built and stored on the writer's thread (nothing else holds
+  // it yet), and opened here once it is.
+  write_then(
+      r.code,
+      [made, created, r, host_name, token](Store& store) {
+        store.create_table(r, SeatRecord{r.code, 0, host_name, hash_token(token)});
+        *created = true;
+        made->seats().push_back(Seat{host_name, hash_token(token), 0});
+        if (r.cpu_level) {
+          int seat;
+          made->add_player(store, "CPU " + std::to_string(r.cpu_level), "", seat);
+          made->begin_game(store, r.created_at);
+        }
+      },
+      [this, made, created, r, host_name, ip, token, respond = std::move(respond), attempt](
+          Table*, std::exception_ptr error) mutable {
+        creating_.erase(r.code);
+        // A code taken in the store meanwhile (by another instance), or the
+        // store away for a moment: another code, twice at most.
+        if (error && !*created && attempt < 2)
+          return store_new_table(std::move(r), host_name, ip, std::move(respond), attempt + 1);
+        if (error) return respond(storage_failed(error));
+        creates_.allow(ip, r.created_at, limits_.create_per_minute);
+        if (r.cpu_level) {
+          cpu_creates_.allow(ip, r.created_at, limits_.cpu_per_minute);
+          cpu_owner_[r.code] = ip;
+        }
+        auto [it, _] = tables_.emplace(r.code, std::move(*made));
+        maybe_cpu(it->second);
+        respond(reply(201, json::object{{"code", r.code},
+                                        {"link", invite_link("", it->second)},
+                                        {"token", token},
+                                        {"seat", 0},
+                                        {"party", table_json(it->second)}}));
+      });
 }
 
 int Hub::seat_of_token(Table& p, const std::string& token, const std::string& ip) {
@@ -604,6 +700,14 @@ bool Hub::proof_valid(const std::string& proof, const std::string& ip) {
   return proof_stamps_.allow(proof.substr(0, dot2), t, 1);
 }
 
+void Hub::get_table(const std::string& code, const std::string& ip, const std::string& key, const std::string& proof,
+                    Respond respond) {
+  if (!would_open(code, ip, !key.empty(), !proof.empty())) return respond(get_table(code, ip, key, proof));
+  open_then(code, [this, code, ip, key, proof, respond = std::move(respond)] {
+    respond(get_table(code, ip, key, proof));
+  });
+}
+
 HttpReply Hub::get_table(const std::string& code, const std::string& ip, const std::string& key,
                          const std::string& proof) {
   std::optional<Error> e;
@@ -619,46 +723,87 @@ HttpReply Hub::get_table(const std::string& code, const std::string& ip, const s
 }
 
 HttpReply Hub::join(const std::string& code, const std::string& body, const std::string& ip) {
-  if (!joins_.allow(ip, now(), limits_.join_per_minute)) return rate_limited(Msg::LimitJoins);
+  return answered_at_once([&](Respond respond) { join(code, body, ip, std::move(respond)); });
+}
+
+void Hub::join(const std::string& code, const std::string& body, const std::string& ip, Respond respond) {
+  if (!joins_.allow(ip, now(), limits_.join_per_minute)) return respond(rate_limited(Msg::LimitJoins));
   Message why;
   auto o = parse_object(body, why);
-  if (!o) return bad_request(why);
+  if (!o) return respond(bad_request(why));
   std::string rawName, token, key;
   if (!get_string(*o, "name", rawName) || !get_string(*o, "token", token) || !get_string(*o, "key", key))
-    return bad_request(Msg::FieldType);
-  if (token.size() > 64) return bad_request(Msg::TokenTooLong);
+    return respond(bad_request(Msg::FieldType));
+  if (token.size() > 64) return respond(bad_request(Msg::TokenTooLong));
+  // A table not in memory is read off this thread first.
+  if (would_open(code, ip, !token.empty() || !key.empty(), false))
+    return open_then(code, [this, code, ip, rawName, token, key, respond = std::move(respond)]() mutable {
+      join_known(code, ip, rawName, token, key, std::move(respond));
+    });
+  join_known(code, ip, rawName, token, key, std::move(respond));
+}
+
+void Hub::join_known(const std::string& code, const std::string& ip, const std::string& rawName, std::string token,
+                     const std::string& key, Respond respond) {
+  Message why;
   // A returning browser keeps its seat, even when its address is limited for
   // wrong codes: the token shows it is no guess.
   if (Table* p = token.empty() || !credential_lookup_allowed(ip) ? nullptr : find(code)) {
     int seat = seat_of_token(*p, token, ip);
     if (seat >= 0)
-      return reply(200, json::object{{"token", token}, {"seat", seat}, {"party", table_json(*p)}});
+      return respond(reply(200, json::object{{"token", token}, {"seat", seat}, {"party", table_json(*p)}}));
     wrong_credential(ip);
   }
   std::optional<Error> e;
   Table* p = find_guarded(code, ip, e, key);
-  if (!p) return error_reply(*e);
+  if (!p) return respond(error_reply(*e));
   auto name = clean_name(rawName, why);
-  if (!name) return bad_request(why);
-  token = random_token();
-  int seat = -1;
-  try {
-    if (auto e = p->add_player(store_, *name, hash_token(token), seat)) {
-      HttpReply r = error_reply(*e);
-      if (e->code == ErrorCode::Full) {  // with the table, so that the page can offer to watch it
-        json::object o = error_json(*e);
-        o["party"] = table_json(*p);
-        r.body = json::serialize(o);
-      }
-      return r;
-    }
-  } catch (const std::exception& e) {
-    reload(*p);  // another instance may have taken the seat
-    return storage_failed(e);
+  if (!name) return respond(bad_request(why));
+  take_seat(p->code(), *name, std::move(respond));
+}
+
+void Hub::take_seat(const std::string& code, const std::string& name, Respond respond) {
+  auto it = tables_.find(code);
+  if (it == tables_.end()) return respond(error_reply(Error{ErrorCode::NotFound, Msg::PartyGone}));
+  Table& p = it->second;
+  if (storing_.count(code)) {  // after the table's action being stored, in order
+    auto& waiting = waiting_[code];
+    if (waiting.size() >= MAX_WAITING_ACTIONS) return respond(rate_limited(Msg::LimitMessages));
+    waiting.push_back([this, code, name, respond = std::move(respond)]() mutable {
+      take_seat(code, name, std::move(respond));
+    });
+    return;
   }
-  publish(*p);
-  broadcast(*p, true, false);
-  return reply(200, json::object{{"token", token}, {"seat", seat}, {"party", table_json(*p)}});
+  int seat = -1;
+  if (auto e = p.may_add_player(seat)) {
+    HttpReply r = error_reply(*e);
+    if (e->code == ErrorCode::Full) {  // with the table, so that the page can offer to watch it
+      json::object o = error_json(*e);
+      o["party"] = table_json(p);
+      r.body = json::serialize(o);
+    }
+    return respond(std::move(r));
+  }
+  const std::string token = random_token(), hash = hash_token(token);
+  write_then(
+      code, [code, seat, name, hash](Store& store) { store.add_seat(SeatRecord{code, seat, name, hash}); },
+      [this, seat, name, hash, token, respond = std::move(respond)](Table* p, std::exception_ptr error) {
+        if (!p) return respond(error_reply(Error{ErrorCode::NotFound, Msg::PartyGone}));
+        if (error) {
+          reload(*p);  // another instance may have taken the seat
+          return respond(storage_failed(error));
+        }
+        // Read again meanwhile (another instance told of a change), the table
+        // may hold the seat already.
+        if (p->seats().size() == size_t(seat)) p->seat_taken(name, hash);
+        if (p->seat_of_token(hash) != seat) {
+          reload(*p);
+          return respond(storage_failed(std::runtime_error("the seat was taken meanwhile")));
+        }
+        publish(*p);
+        broadcast(*p, true, false);
+        respond(reply(200, json::object{{"token", token}, {"seat", seat}, {"party", table_json(*p)}}));
+      });
 }
 
 HttpReply Hub::qr_svg(const std::string& code, const std::string& base_url, const std::string& ip,
@@ -671,12 +816,7 @@ HttpReply Hub::qr_svg(const std::string& code, const std::string& base_url, cons
   return HttpReply{200, svg, "image/svg+xml"};
 }
 
-void Hub::send_error(Client& c, const std::string& id, const Error& e) {
-  json::object o{{"t", "error"}};
-  for (const auto& field : error_json(e)) o[field.key()] = field.value();
-  if (!id.empty()) o["id"] = id;
-  c.send(message(o));
-}
+void Hub::send_error(Client& c, const std::string& id, const Error& e) { c.send(error_message(id, e)); }
 
 void Hub::broadcast(Table& p, bool table_changed, bool state_changed) {
   auto it = watchers_.find(p.code());
@@ -763,7 +903,7 @@ void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, c
   // resends the table to this client; the others hear nothing of it.
   const bool again = c->joined && c->code == code && c->seat == seat && (seat >= 0 || c->name == spectator_name);
   if (!again) {
-    if (c->joined) on_close(c);  // a hello to another table moves the connection
+    if (c->joined) leave(c);  // a hello to another table moves the connection
     c->code = code;
     c->seat = seat;
     c->joined = true;
@@ -789,7 +929,12 @@ void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, c
 }
 
 void Hub::on_close(const std::shared_ptr<Client>& c) {
-  unseek(c, false);  // closing the page leaves the queue
+  c->gone = true;
+  leave(c);
+}
+
+void Hub::leave(const std::shared_ptr<Client>& c) {
+  lobby_.unseek(c, false);  // closing the page leaves the queue
   if (!c->joined) return;
   auto it = watchers_.find(c->code);
   if (it != watchers_.end()) {
@@ -825,7 +970,21 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
   }
   c->tokens -= 1;
   c->strikes = std::max(0, c->strikes - 1);  // only abuse that goes on closes the connection
+  // Its hello's table is being read: its next messages follow the hello.
+  if (!c->opening.empty()) {
+    if (c->waiting >= MAX_WAITING_PER_CONNECTION)
+      return send_error(*c, "", Error{ErrorCode::RateLimited, Msg::LimitMessages});
+    ++c->waiting;
+    opening_[c->opening].push_back([this, c, text] {
+      --c->waiting;
+      if (!c->gone) handle(c, text);
+    });
+    return;
+  }
+  handle(c, text);
+}
 
+void Hub::handle(const std::shared_ptr<Client>& c, const std::string& text) {
   Message why;
   auto o = parse_object(text, why);
   if (!o) return send_error(*c, "", Error{ErrorCode::BadRequest, why});
@@ -846,15 +1005,24 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
     if (!get_string(*o, "variant", wish.variant) || !get_string(*o, "counting", wish.counting) ||
         !get_string(*o, "mode", wish.mode) || !get_string(*o, "browser", browser))
       return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::FieldType});
-    return seek(c, wish, name, browser, code, token);
+    return lobby_.seek(c, wish, name, browser, [&] { return may_seek_at_front(c, code, token); });
   }
-  if (type == "unseek") return unseek(c, true);
+  if (type == "unseek") return lobby_.unseek(c, true);
   if (type == "decline-pairing") return decline_pairing(c, code, token);
   if (type == "hello") {
     bool events = false;
     if (!get_bool(*o, "events", events))
       return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::FieldType});
     c->events = events;
+    // A table not in memory is read off this thread first.
+    if (const std::string wanted = normalise_code(code);
+        token.size() <= 64 && would_open(wanted, c->ip, !token.empty() || !key.empty(), false)) {
+      c->opening = wanted;
+      return open_then(wanted, [this, c, code, token, key, name] {
+        c->opening.clear();
+        if (!c->gone) hello(c, code, token, key, name);
+      });
+    }
     return hello(c, code, token, key, name);
   }
   if (!c->joined) return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::HelloFirst});
@@ -1182,7 +1350,7 @@ HttpReply Hub::metrics() {
   m.gauge("table_clients", "Connections at a table (players and spectators).", double(watching));
   m.counter("actions_stored_total", "Game actions (moves and others) stored and applied.", double(actions_stored_));
   m.gauge("cpu_queue", "CPU searches waiting for a thread.", double(cpu_.pending()));
-  m.gauge("seekers", "People here waiting for an opponent.", double(seekers_.size()));
+  m.gauge("seekers", "People here waiting for an opponent.", double(lobby_.seekers()));
   if (writer_) {
     m.counter("store_writes_total", "Pieces of work the store writer ran.", double(writer_->jobs()));
     m.counter("store_commits_total", "Commits (batches) the store writer made.", double(writer_->batches()));

@@ -6,14 +6,17 @@
 //
 // Its sources: hub.cpp (tables in play, messages, games, the CPU's turns,
 // limits), hub_instances.cpp (the bus between instances), hub_push.cpp
-// (turn-based tables, Web Push, My games), hub_lobby.cpp (finding an
-// opponent); what they share is in hub_detail.h. The feedback board and
-// recommendations are a part of their own (community/community.h), which
-// asks the hub only whose seat a token is (recommending_seat). A test drives it with FakeClients, a Store and a
-// Bus of its choosing. Each game's record (by its own link) is another part:
-// records/game_records.h.
+// (turn-based tables, Web Push, My games), hub_pairing.cpp (the tables of
+// paired seekers); what they share is in hub_detail.h. Parts of their own:
+// finding an opponent (the lobby, lobby.h, which the hub holds and which
+// asks the tables to make what it pairs); the feedback board and
+// recommendations (community/community.h), which ask the hub only whose
+// seat a token is (recommending_seat); each game's record by its own link
+// (records/game_records.h). A test drives the hub with FakeClients, a Store
+// and a Bus of its choosing.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <boost/json/object.hpp>
 #include <cstdint>
@@ -27,8 +30,11 @@
 #include <string>
 #include <variant>
 
+#include "server/address_limiter.h"
 #include "server/buses/bus.h"
 #include "server/cpu/cpu.h"
+#include "server/tables/client.h"
+#include "server/tables/lobby.h"
 #include "server/tables/table.h"
 #include "server/tables/matchmaker.h"
 #include "server/stores/store.h"
@@ -36,35 +42,6 @@
 #include "server/push/webpush.h"
 
 namespace makruk::server {
-
-// A WebSocket connection as the hub sees it. send() may be called from the
-// hub's executor only; the connection queues the text for its own writer.
-class Client {
- public:
-  virtual ~Client() = default;
-  virtual void send(std::shared_ptr<const std::string> text) = 0;
-  // Ends a connection that abuses the server: what was sent before is still
-  // delivered (within a short grace), then a close frame.
-  virtual void close() = 0;
-
-  // Set (on the hub's executor) by the first hello that joins a table; the
-  // network layer reads it to close connections that never say hello.
-  std::atomic<bool> greeted{false};
-
-  // Hub-side state, touched only on the hub's executor.
-  std::string ip;  // the client's address, for the per-address limits
-  std::string code;
-  int seat = -1;  // -1: spectator
-  std::string name;  // a spectator's name, if it gave one
-  uint64_t id = 0;   // given by the hub on the first message (the matchmaker's key)
-  int64_t last_said = -1000000;  // when it last sent a quick message (ms)
-  bool joined = false;
-  bool events = false;  // after the first state, takes events ("moved") instead of whole states
-  double tokens = 20;  // rate limit: tokens refill at 20 a second
-  int64_t last_refill = 0;
-  int strikes = 0;  // messages refused for rate; too many closes the connection
-  size_t waiting = 0;  // its messages waiting for its table's action being stored
-};
 
 struct HttpReply {
   int status = 200;
@@ -103,32 +80,6 @@ struct HubLimits {
   int pictures_per_minute = 30;     // game pictures drawn for an address (those already drawn are free)
 };
 
-// Sliding one-minute windows of events per address (thread-safe).
-class AddressLimiter {
- public:
-  // True when `ip` has had fewer than `limit` events in the minute before
-  // `now` (always for limit 0); records one event when `record`.
-  bool allow(const std::string& ip, int64_t now, int limit, bool record = true);
-  // Forgets the windows that have emptied (call now and then).
-  void sweep(int64_t now);
-  // Instances sharing a bus count together under `name` (while the bus
-  // answers; otherwise each counts alone).
-  void share(Bus* bus, std::string name) {
-    bus_ = bus;
-    name_ = std::move(name);
-  }
-  size_t size() const {
-    std::lock_guard lock(mutex_);
-    return events_.size();
-  }
-
- private:
-  mutable std::mutex mutex_;
-  std::map<std::string, std::deque<int64_t>> events_;
-  Bus* bus_ = nullptr;
-  std::string name_;
-};
-
 // A player at a table, as the tables know them: what a recommendation needs.
 struct RecommendingSeat {
   std::string code;
@@ -146,12 +97,12 @@ class Hub {
   Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads = 1);
   ~Hub();
 
-  void set_limits(const HubLimits& limits) { limits_ = limits; }
+  void set_limits(const HubLimits& limits);
   const HubLimits& limits() const { return limits_; }
   // Runs a function on the hub's executor after a delay (ms). Without it,
   // delayed work (presence updates) is posted at once.
   using Defer = std::function<void(int64_t delay_ms, std::function<void()>)>;
-  void set_defer(Defer defer) { defer_ = std::move(defer); }
+  void set_defer(Defer defer);
 
   // Instances sharing one store: the hub tells the bus of every change it
   // makes to a table, and reads a table again when another instance changed
@@ -170,13 +121,28 @@ class Hub {
   // serving); every other table is read from the store when it is opened.
   void load();
 
+  // What answers an HTTP request, once the answer is ready (a request that
+  // writes waits for the store's writer; the hub goes on meanwhile). Called
+  // on the hub's executor, once.
+  using Respond = std::function<void(HttpReply)>;
+  // POST /api/parties: the table is stored by the writer, then opened and
+  // answered. The form returning the reply is for a hub that writes at once
+  // (tests, tools); it throws otherwise.
+  void create_table(const std::string& body, const std::string& ip, Respond respond);
   HttpReply create_table(const std::string& body, const std::string& ip);
   // `key` is the table's invite key from a link (may be empty): with it a
   // request is no guess at the code, and the wrong-code limit does not apply.
   // `proof` is a proof of work (proof_valid) that lets a lookup through while
   // the address is limited for wrong codes.
+  // A table not in memory is read off the hub's thread first (then
+  // answered); the form returning the reply reads it on the hub's thread.
+  void get_table(const std::string& code, const std::string& ip, const std::string& key, const std::string& proof,
+                 Respond respond);
   HttpReply get_table(const std::string& code, const std::string& ip, const std::string& key = "",
                       const std::string& proof = "");
+  // POST /api/parties/CODE/join: the seat is stored by the writer (the
+  // table's other messages wait meanwhile), then taken and answered.
+  void join(const std::string& code, const std::string& body, const std::string& ip, Respond respond);
   HttpReply join(const std::string& code, const std::string& body, const std::string& ip);
   // The QR code of the table's invite link (which carries its key).
   HttpReply qr_svg(const std::string& code, const std::string& base_url, const std::string& ip,
@@ -240,6 +206,25 @@ class Hub {
   // The table for a code, read from the store if it is not in memory, and
   // ended first if its time has run out.
   Table* find(const std::string& code);
+  // A table read from the store (with its push subscriptions), now in memory.
+  Table& opened(const std::string& code, TableData data, std::vector<SubscriptionRecord> subscriptions);
+  // Whether a lookup of `code` by `ip` (with a credential: a token or a key;
+  // with a proof of work) would read the table from the store: it is not in
+  // memory, and the lookup would go on.
+  bool would_open(const std::string& code, const std::string& ip, bool credential, bool proof);
+  // Reads a table not in memory off this thread (on its writer's lane, after
+  // its writes), then runs `then` here: with the table in memory, or known to
+  // be absent (find() then answers nothing without reading). Lookups of one
+  // code at once share the read.
+  void open_then(const std::string& code, std::function<void()> then);
+  // A message, after the connection's rate limit (on_message) and once the
+  // table of its hello is in memory.
+  void handle(const std::shared_ptr<Client>& c, const std::string& text);
+  // The connection leaves the lobby and its table (it closed, or moves to another).
+  void leave(const std::shared_ptr<Client>& c);
+  // A join once its table is in memory (or known to be absent).
+  void join_known(const std::string& code, const std::string& ip, const std::string& rawName, std::string token,
+                  const std::string& key, Respond respond);
   // Reads a table in memory again from the store (another instance changed
   // it) and sends it to its watchers.
   void reload(Table& p);
@@ -296,7 +281,23 @@ class Hub {
   bool proof_valid(const std::string& proof, const std::string& ip);
   int proof_bits(const std::string& ip);
   std::string proof_challenge();
+  // A code held by no table in memory nor being made (the store's check is
+  // the insert's: see store_new_table).
   std::string new_code();
+  // A new table's request checked: the record to store and the host's name,
+  // or the refusal.
+  std::optional<HttpReply> check_new_table(const std::string& body, const std::string& ip, TableRecord& r,
+                                           std::string& host_name);
+  // Stores a new table (for a table against the CPU, with its CPU seat and
+  // first game) through the writer under a new code, then opens it and
+  // answers; a code taken in the store meanwhile, or a failed write before
+  // anything was stored, tries again with another code (twice at most).
+  void store_new_table(TableRecord r, const std::string& host_name, const std::string& ip, Respond respond,
+                       int attempt);
+  // A newcomer's seat at a table in memory: stored by the writer, then
+  // taken; while an action of the table is being stored it waits, as a
+  // player's messages do.
+  void take_seat(const std::string& code, const std::string& name, Respond respond);
   // The seat that holds `token` at the table, or -1; with other instances, a
   // token not known here is looked for in the store too (while a seat is
   // free here; it counts as a wrong code of `ip`).
@@ -337,26 +338,18 @@ class Hub {
   // made and told.
   void store_rematch(const std::shared_ptr<Client>& c, const std::string& id, const std::string& type, Table& p,
                      Table::RematchChange change);
-  // Finding an opponent: a seek (pairs at once when someone compatible waits),
-  // its cancellation, and the waiting and playing counts sent to the seekers.
-  // A seek naming a table (`code`, with its seat's `token`) whose pairing
-  // was just called off for the other player's missing first move goes to
-  // the front of the queue, once; any other seek joins at the back.
-  void seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& name, const std::string& browser,
-            const std::string& code = "", const std::string& token = "");
+  // Finding an opponent is the lobby's (lobby_); the tables make what it
+  // pairs. A seek naming a table (`code`, with its seat's `token`) whose
+  // pairing was just called off for the other player's missing first move
+  // goes to the front of the queue, once; any other seek joins at the back.
   bool may_seek_at_front(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token);
-  void unseek(const std::shared_ptr<Client>& c, bool tell);
-  // With instances sharing a bus, the queue lives there: pairs with the
-  // longest-waiting compatible seeker at any instance, or joins the queue.
-  // `queue` is the shared queue as just read. False when the bus does not
-  // take the new entry (the local queue is used meanwhile).
-  bool seek_shared(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& name,
-                   const std::string& browser, int64_t t, const std::vector<std::string>& queue);
-  // How many wait from one address (in `queue`, the shared one, with a bus).
-  size_t waiting_from(const std::string& ip, const std::optional<std::vector<std::string>>& queue) const;
-  void lobby_changed();
-  boost::json::object lobby_counts() const;
+  // Makes the table of a pairing: stored by the writer under a new code
+  // (another, twice at most, when it fails before anything was stored), then
+  // the seekers told.
   void pair(const Pairing& p);
+  void store_paired_table(TableRecord r, const Pairing& pairing, std::array<std::shared_ptr<Client>, 2> here,
+                          int attempt);
+  int64_t playing() const;  // players at a running game now, for the lobby's counts
   // A live table made by pairing begins its game once both players are at it
   // (any instance); a player who declines, or does not come in time, ends it
   // unstarted, and the one who came is told (the table's "pairing").
@@ -406,16 +399,12 @@ class Hub {
   // of that address); the stamps already used.
   AddressLimiter proof_misses_, proof_stamps_;
   AddressLimiter credentials_;  // wrong tokens and keys past the wrong-code limit
-  Matchmaker matchmaker_;
-  std::map<uint64_t, std::weak_ptr<Client>> seekers_;  // by client id
-  std::map<uint64_t, std::string> shared_seeks_;  // this instance's entries in the shared queue, by client id
   // The seekers' own connections of the pairings still waiting for their
   // players, by table code: told when the pairing ends unstarted.
   std::map<std::string, std::vector<std::weak_ptr<Client>>> pairing_seekers_;
   std::map<std::string, int64_t> fronts_taken_;  // tables whose front-of-queue seek was used, and when
-  AddressLimiter seeks_;
   uint64_t next_client_id_ = 0;
-  bool lobby_pending_ = false;
+  Lobby lobby_;
   Bus* bus_ = nullptr;
   std::mutex bus_inbox_mutex_;
   std::deque<BusMessage> bus_inbox_;  // from the bus's thread
@@ -425,6 +414,9 @@ class Hub {
   uint64_t actions_stored_ = 0;   // for /metrics
   double bus_heartbeat_s_ = 0;  // the last bus heartbeat's time
   std::set<std::string> storing_;  // tables with actions being stored
+  std::set<std::string> creating_;  // codes of tables being stored for the first time
+  std::map<std::string, std::vector<std::function<void()>>> opening_;  // tables being read, and what waits for them
+  std::set<std::string> absent_;  // codes just read and not found (while what waited for them runs)
   std::map<std::string, std::deque<std::function<void()>>> waiting_;  // their messages meanwhile, in order
   CpuPool cpu_;
 };

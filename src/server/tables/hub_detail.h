@@ -29,6 +29,10 @@ boost::json::object error_json(const Error& e);
 HttpReply error_reply(const Error& e);
 HttpReply bad_request(Message why);
 HttpReply storage_failed(const std::exception& e);
+HttpReply storage_failed(std::exception_ptr error);
+// The answer of a request made with a Respond, when it came before `ask`
+// returned (a hub that writes at once: tests, tools); throws otherwise.
+HttpReply answered_at_once(const std::function<void(std::function<void(HttpReply)>)>& ask);
 HttpReply rate_limited(Msg what);  // a limit.* message
 
 // A request's JSON object, or why not; its fields, false when of the wrong
@@ -47,5 +51,7 @@ boost::json::object game_now(const Table& p, const char* type);
 boost::json::object state_json(const Table& p);
 boost::json::object event_json(const Table& p, int from);
 std::shared_ptr<const std::string> message(const boost::json::object& o);
+// An error message on a WebSocket ({"t":"error", …}), answering message `id` if not empty.
+std::shared_ptr<const std::string> error_message(const std::string& id, const Error& e);
 
 }  // namespace makruk::server::detail

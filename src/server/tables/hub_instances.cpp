@@ -47,9 +47,10 @@ void Hub::set_bus(Bus* bus) {
   // The per-address limits count across the instances.
   const std::pair<AddressLimiter*, const char*> limiters[] = {
       {&wrong_codes_, "wrong-codes"}, {&creates_, "create"},       {&joins_, "join"},
-      {&cpu_creates_, "cpu"},         {&subscribes_, "subscribe"}, {&seeks_, "seek"},
+      {&cpu_creates_, "cpu"},         {&subscribes_, "subscribe"},
       {&proof_misses_, "proof-misses"}, {&proof_stamps_, "proof"}, {&credentials_, "credentials"}};
   for (const auto& [limiter, name] : limiters) limiter->share(bus, name);
+  lobby_.set_bus(bus);
   if (bus_) bus_->alive();
   if (bus_)
     bus_->start([this](BusMessage m) {
@@ -131,15 +132,7 @@ void Hub::heartbeat() {
 }
 
 void Hub::on_bus(const BusMessage& m) {
-  if (!m.paired.empty()) {  // a seeker here was paired at another instance
-    shared_seeks_.erase(m.connection);
-    auto it = seekers_.find(m.connection);
-    if (auto c = it == seekers_.end() ? nullptr : it->second.lock())
-      c->send(std::make_shared<const std::string>(m.paired));
-    seekers_.erase(m.connection);
-    lobby_changed();
-    return;
-  }
+  if (!m.paired.empty()) return lobby_.paired_elsewhere(m.connection, m.paired);  // a seeker here, paired there
   if (m.presence) {
     auto it = tables_.find(m.code);
     if (it == tables_.end()) return;  // nobody here to tell

@@ -1,7 +1,9 @@
-// The hub finding opponents: seeks, pairings (with other instances through
-// the bus) and the lobby counts.
+// The tables of paired seekers (the lobby, lobby.h, pairs them): made, begun
+// once both players have come, ended when one declines or does not come,
+// and called off when one makes no first move.
 #include "server/tables/hub.h"
 
+#include <array>
 #include <boost/json.hpp>
 
 #include "server/tables/hub_detail.h"
@@ -10,142 +12,6 @@ namespace makruk::server {
 
 namespace json = boost::json;
 using namespace detail;
-
-// ---------------------------------------------------------------- finding an opponent
-
-void Hub::seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& raw_name,
-               const std::string& browser, const std::string& code, const std::string& token) {
-  auto bad = [&](Message why) { send_error(*c, "", Error{ErrorCode::BadRequest, std::move(why)}); };
-  if (!wish.variant.empty() && wish.variant != "makruk" && wish.variant != "ouk") return bad(Msg::SeekVariant);
-  if (!wish.counting.empty() && wish.counting != "auto" && wish.counting != "declare") return bad(Msg::SeekCounting);
-  if (!wish.mode.empty() && wish.mode != "live" && wish.mode != "turn") return bad(Msg::SeekMode);
-  if (browser.size() > 64) return bad(Msg::BrowserTooLong);
-  Message why;
-  auto name = clean_name(raw_name, why);
-  if (!name) return bad(why);
-  const int64_t t = now();
-  const bool waiting = seekers_.count(c->id) != 0;
-  // The shared queue, read when first needed and then once only (for the
-  // limit and the pairing), so a refused request costs no read; nothing when
-  // there is no bus or it does not answer (this instance then pairs alone).
-  std::optional<std::vector<std::string>> queue;
-  bool read = false;
-  auto shared = [&]() -> const std::optional<std::vector<std::string>>& {
-    if (bus_ && !read) queue = bus_->seeks();
-    read = true;
-    return queue;
-  };
-  if (!waiting && limits_.seeks_per_address && waiting_from(c->ip, shared()) >= limits_.seeks_per_address)
-    return send_error(*c, "", Error{ErrorCode::RateLimited, Msg::LimitSeekers});
-  if (!seeks_.allow(c->ip, t, limits_.seek_per_minute))
-    return send_error(*c, "", Error{ErrorCode::RateLimited, Msg::LimitSeeks});
-  // A pairing makes a table, and counts against the address's new tables
-  // (pair()): past that limit, an address waits its minute here too, so that
-  // pairing oneself makes no more tables than creating them.
-  if (!waiting && !creates_.allow(c->ip, t, limits_.create_per_minute, false))
-    return send_error(*c, "", Error{ErrorCode::RateLimited, Msg::LimitTables});
-  c->greeted = true;  // a seeker has said who it is: the hello deadline does not apply
-  // The front of the queue is the earliest time there is.
-  const int64_t since = may_seek_at_front(c, code, token) ? 0 : t;
-  if (shared() && seek_shared(c, wish, *name, browser, since, *queue)) return;
-  uint64_t replaced = 0;
-  matchmaker_.pair_same_address = limits_.pair_same_address;
-  auto pairing = matchmaker_.seek(Seek{c->id, browser, c->ip, *name, wish, since, ""}, &replaced);
-  if (replaced) {
-    auto it = seekers_.find(replaced);
-    if (auto old = it == seekers_.end() ? nullptr : it->second.lock())
-      old->send(message(json::object{{"t", "seek-ended"}, {"reason", "replaced"}}));
-    seekers_.erase(replaced);
-  }
-  seekers_[c->id] = c;
-  if (pairing) {
-    pair(*pairing);  // both leave seekers_ there
-  } else {
-    c->send(message(json::object{{"t", "seeking"}, {"variant", wish.variant}, {"counting", wish.counting},
-                                 {"mode", wish.mode}}));
-  }
-  lobby_changed();
-}
-
-namespace {
-
-// A seek in the shared queue, as text, and back.
-std::string seek_entry(const Seek& s) {
-  return json::serialize(json::object{{"i", s.instance}, {"c", s.id}, {"b", s.browser}, {"a", s.ip}, {"n", s.name},
-                                      {"v", s.wish.variant}, {"k", s.wish.counting}, {"m", s.wish.mode},
-                                      {"s", s.since}});
-}
-
-std::optional<Seek> parse_seek(const std::string& text) {
-  boost::system::error_code ec;
-  json::value v = json::parse(text, ec);
-  if (ec || !v.is_object()) return std::nullopt;
-  const json::object& o = v.as_object();
-  Seek s;
-  int64_t id = 0, since = 0;
-  bool present = false;
-  if (!get_string(o, "i", s.instance) || !get_string(o, "b", s.browser) || !get_string(o, "a", s.ip) ||
-      !get_string(o, "n", s.name) || !get_string(o, "v", s.wish.variant) || !get_string(o, "k", s.wish.counting) ||
-      !get_string(o, "m", s.wish.mode) || !get_int(o, "c", id, present) || !present || !get_int(o, "s", since, present))
-    return std::nullopt;
-  s.id = uint64_t(id);
-  s.since = since;
-  return s;
-}
-
-}  // namespace
-
-size_t Hub::waiting_from(const std::string& ip, const std::optional<std::vector<std::string>>& queue) const {
-  if (!bus_) return matchmaker_.waiting_from(ip);
-  size_t n = 0;
-  if (queue)
-    for (const std::string& text : *queue)
-      if (auto s = parse_seek(text); s && s->ip == ip) ++n;
-  return n;
-}
-
-bool Hub::seek_shared(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& name,
-                      const std::string& browser, int64_t t, const std::vector<std::string>& queue) {
-  if (auto old = shared_seeks_.find(c->id); old != shared_seeks_.end()) {
-    bus_->take_seek(old->second);
-    shared_seeks_.erase(old);
-  }
-  Seek mine{c->id, browser, c->ip, name, wish, t, bus_->id()};
-  for (const std::string& text : queue) {
-    auto other = parse_seek(text);
-    if (!other || !bus_->is_alive(other->instance)) {  // malformed, or its instance is gone
-      bus_->take_seek(text);
-      continue;
-    }
-    if (other->instance == mine.instance && other->id == mine.id) continue;  // taken out above
-    if (!other->browser.empty() && other->browser == browser) {  // one entry per browser: this one replaces it
-      if (bus_->take_seek(text) && other->instance == mine.instance) {
-        auto it = seekers_.find(other->id);
-        if (auto old = it == seekers_.end() ? nullptr : it->second.lock())
-          old->send(message(json::object{{"t", "seek-ended"}, {"reason", "replaced"}}));
-        seekers_.erase(other->id);
-        shared_seeks_.erase(other->id);
-      }
-      continue;
-    }
-    if (!limits_.pair_same_address && other->ip == c->ip) continue;  // nor one's own address
-    auto agreed = Matchmaker::agree(other->wish, wish);
-    if (!agreed || !bus_->take_seek(text)) continue;  // not compatible, or another instance took it first
-    if (other->instance == mine.instance) shared_seeks_.erase(other->id);
-    seekers_[c->id] = c;
-    pair(Pairing{*other, mine, *agreed});
-    lobby_changed();
-    return true;
-  }
-  const std::string entry = seek_entry(mine);
-  if (!bus_->add_seek(entry, mine.since)) return false;
-  shared_seeks_[c->id] = entry;
-  seekers_[c->id] = c;
-  c->send(message(json::object{{"t", "seeking"}, {"variant", wish.variant}, {"counting", wish.counting},
-                               {"mode", wish.mode}}));
-  lobby_changed();
-  return true;
-}
 
 bool Hub::may_seek_at_front(const std::shared_ptr<Client>& c, const std::string& raw_code, const std::string& token) {
   if (raw_code.empty() || token.empty() || token.size() > 64 || !credential_lookup_allowed(c->ip)) return false;
@@ -160,78 +26,83 @@ bool Hub::may_seek_at_front(const std::shared_ptr<Client>& c, const std::string&
   return fronts_taken_.emplace(p->code(), now()).second;  // once
 }
 
-void Hub::unseek(const std::shared_ptr<Client>& c, bool tell) {
-  // Cancelling is answered even when nothing waited (a pairing may have come first).
-  if (tell) c->send(message(json::object{{"t", "seek-ended"}, {"reason", "cancelled"}}));
-  if (auto shared = shared_seeks_.find(c->id); c->id && shared != shared_seeks_.end()) {
-    if (bus_) bus_->take_seek(shared->second);
-    shared_seeks_.erase(shared);
-    seekers_.erase(c->id);
-    lobby_changed();
-    return;
-  }
-  if (!c->id || !matchmaker_.cancel(c->id)) return;
-  seekers_.erase(c->id);
-  lobby_changed();
-}
-
 // A table for two paired seekers, started at once: the one who waited longer
 // is the host (and White in the first game).
 void Hub::pair(const Pairing& pairing) {
-  const int64_t t = now();
   TableRecord r;
-  r.code = new_code();
   r.variant = pairing.agreed.variant;
   r.counting = pairing.agreed.counting;
   r.mode = pairing.agreed.mode;
-  r.created_at = t;
+  r.created_at = now();
   r.invite_key = random_token().substr(0, 16);
-  const std::string tokens[2] = {random_token(), random_token()};
+  // The seekers connected here leave the lobby for the table now; they are
+  // told once it is stored.
+  std::array<std::shared_ptr<Client>, 2> here;
   const Seek* seekers[2] = {&pairing.first, &pairing.second};
-  Table p(r);
-  try {
-    store_.create_table(r, SeatRecord{r.code, 0, seekers[0]->name, hash_token(tokens[0])});
-    p.seats().push_back(Seat{seekers[0]->name, hash_token(tokens[0]), 0});
-    int seat = -1;
-    p.add_player(store_, seekers[1]->name, hash_token(tokens[1]), seat);
-    // A turn-based game begins at once (nobody need be there); a live one
-    // when both players have come to the table.
-    if (r.mode == "turn") p.begin_game(store_, t);
-    else p.arrive_by = t + limits_.pairing_arrival_ms;
-  } catch (const std::exception& e) {
-    for (const Seek* s : seekers) {
-      auto it = seekers_.find(s->id);
-      auto c = it == seekers_.end() ? nullptr : it->second.lock();
-      if (c) send_error(*c, "", Error{ErrorCode::Conflict, {Msg::StorageFailed, {{"detail", e.what()}}}});
-    }
-    return;
-  }
-  for (const Seek* s : seekers) creates_.allow(s->ip, t, limits_.create_per_minute);
-  p.from_pairing = r.mode == "live";
-  auto [it, _] = tables_.emplace(r.code, std::move(p));
-  for (int seat = 0; seat < 2; ++seat) {
-    json::object m{{"t", "paired"}, {"code", r.code}, {"token", tokens[seat]}, {"seat", seat},
-                   {"opponent", seekers[1 - seat]->name}, {"party", table_json(it->second)}};
-    // A seeker connected to another instance is told there.
-    if (bus_ && !seekers[seat]->instance.empty() && seekers[seat]->instance != bus_->id()) {
-      BusMessage b{r.code};
-      b.to = seekers[seat]->instance;
-      b.connection = seekers[seat]->id;
-      b.paired = json::serialize(m);
-      bus_->publish(b);
-      continue;
-    }
-    std::shared_ptr<Client> c;
-    if (auto w = seekers_.find(seekers[seat]->id); w != seekers_.end()) c = w->second.lock();
-    seekers_.erase(seekers[seat]->id);
-    if (!c) continue;
-    if (it->second.arrive_by) pairing_seekers_[r.code].push_back(c);
-    c->send(message(m));
-  }
-  if (it->second.arrive_by) {
-    const std::string code = r.code;
-    if (defer_) defer_(limits_.pairing_arrival_ms, [this, code] { check_pairing(code); });
-  }
+  for (int seat = 0; seat < 2; ++seat)
+    if (!bus_ || seekers[seat]->instance.empty() || seekers[seat]->instance == bus_->id())
+      here[size_t(seat)] = lobby_.take(seekers[seat]->id);
+  store_paired_table(std::move(r), pairing, std::move(here), 0);
+}
+
+void Hub::store_paired_table(TableRecord r, const Pairing& pairing, std::array<std::shared_ptr<Client>, 2> here,
+                             int attempt) {
+  r.code = new_code();
+  const std::array<std::string, 2> tokens{random_token(), random_token()};
+  const std::array<std::string, 2> names{pairing.first.name, pairing.second.name};
+  auto made = std::make_shared<Table>(r);
+  auto created = std::make_shared<bool>(false);
+  creating_.insert(r.code);
+  // Built and stored on the writer's thread (nothing else holds it yet). A
+  // turn-based game begins at once (nobody need be there); a live one when
+  // both players have come to the table.
+  write_then(
+      r.code,
+      [made, created, r, tokens, names](Store& store) {
+        store.create_table(r, SeatRecord{r.code, 0, names[0], hash_token(tokens[0])});
+        *created = true;
+        made->seats().push_back(Seat{names[0], hash_token(tokens[0]), 0});
+        int seat = -1;
+        made->add_player(store, names[1], hash_token(tokens[1]), seat);
+        if (r.mode == "turn") made->begin_game(store, r.created_at);
+      },
+      [this, made, created, r, pairing, here, tokens, attempt](Table*, std::exception_ptr error) mutable {
+        creating_.erase(r.code);
+        if (error && !*created && attempt < 2)
+          return store_paired_table(std::move(r), pairing, std::move(here), attempt + 1);
+        if (error) {
+          const Error e = Error{ErrorCode::Conflict, {Msg::StorageFailed, {{"detail", "try again"}}}};
+          for (const auto& c : here)
+            if (c) send_error(*c, "", e);
+          return;
+        }
+        const Seek* seekers[2] = {&pairing.first, &pairing.second};
+        for (const Seek* s : seekers) creates_.allow(s->ip, r.created_at, limits_.create_per_minute);
+        made->from_pairing = r.mode == "live";
+        if (r.mode == "live") made->arrive_by = r.created_at + limits_.pairing_arrival_ms;
+        auto [it, _] = tables_.emplace(r.code, std::move(*made));
+        for (int seat = 0; seat < 2; ++seat) {
+          json::object m{{"t", "paired"}, {"code", r.code}, {"token", tokens[size_t(seat)]}, {"seat", seat},
+                         {"opponent", seekers[1 - seat]->name}, {"party", table_json(it->second)}};
+          // A seeker connected to another instance is told there.
+          if (!here[size_t(seat)] && bus_ && !seekers[seat]->instance.empty() && seekers[seat]->instance != bus_->id()) {
+            BusMessage b{r.code};
+            b.to = seekers[seat]->instance;
+            b.connection = seekers[seat]->id;
+            b.paired = json::serialize(m);
+            bus_->publish(b);
+            continue;
+          }
+          const auto& c = here[size_t(seat)];
+          if (!c) continue;
+          if (it->second.arrive_by) pairing_seekers_[r.code].push_back(c);
+          c->send(message(m));
+        }
+        if (it->second.arrive_by) {
+          const std::string code = r.code;
+          if (defer_) defer_(limits_.pairing_arrival_ms, [this, code] { check_pairing(code); });
+        }
+      });
 }
 
 void Hub::maybe_begin_pairing(Table& p) {
@@ -368,7 +239,7 @@ void Hub::check_first_move(const std::string& code) {
       });
 }
 
-json::object Hub::lobby_counts() const {
+int64_t Hub::playing() const {
   // Players at a running game with an open connection, among the tables someone watches.
   int64_t playing = 0;
   for (const auto& [code, _] : watchers_) {
@@ -376,33 +247,9 @@ json::object Hub::lobby_counts() const {
     if (it == tables_.end() || !it->second.game() || it->second.game()->game.over()) continue;
     for (const Seat& s : it->second.seats()) playing += s.connections > 0;
   }
-  size_t waiting = matchmaker_.waiting();
-  if (bus_)
-    if (auto n = bus_->seek_count()) waiting = *n;
-  return json::object{{"waiting", waiting}, {"playing", playing}};
+  return playing;
 }
 
-void Hub::lobby_changed() {
-  if (lobby_pending_) return;  // one update is on its way
-  lobby_pending_ = true;
-  auto flush = [this] {
-    lobby_pending_ = false;
-    json::object o = lobby_counts();
-    o["t"] = "lobby";
-    auto m = message(o);
-    for (auto it = seekers_.begin(); it != seekers_.end();) {
-      if (auto c = it->second.lock()) {
-        c->send(m);
-        ++it;
-      } else {
-        it = seekers_.erase(it);
-      }
-    }
-  };
-  if (defer_) defer_(limits_.presence_delay_ms, std::move(flush));
-  else post_(std::move(flush));
-}
-
-HttpReply Hub::lobby() { return reply(200, lobby_counts()); }
+HttpReply Hub::lobby() { return reply(200, lobby_.counts()); }
 
 }  // namespace makruk::server

@@ -249,14 +249,23 @@ void Table::end_unstarted(Store& store, int64_t now) {
 
 std::optional<Error> Table::add_player(Store& store, const std::string& name, const std::string& token_hash,
                                        int& seat) {
+  if (auto e = may_add_player(seat)) return e;
+  store.add_seat(SeatRecord{record_.code, seat, name, token_hash});
+  seat_taken(name, token_hash);
+  return std::nullopt;
+}
+
+std::optional<Error> Table::may_add_player(int& seat) const {
+  seat = -1;
   if (seats_.size() < 2)
     if (auto e = refuse_if_expired()) return e;
-  seat = -1;
   if (seats_.size() >= 2) return err(ErrorCode::Full, Msg::PartyFull);
   seat = int(seats_.size());
-  store.add_seat(SeatRecord{record_.code, seat, name, token_hash});
-  seats_.push_back(Seat{name, token_hash, 0});
   return std::nullopt;
+}
+
+void Table::seat_taken(const std::string& name, const std::string& token_hash) {
+  seats_.push_back(Seat{name, token_hash, 0});
 }
 
 LiveGame Table::fresh_game(int number) const {

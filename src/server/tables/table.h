@@ -152,6 +152,10 @@ class Table {
   // (they may still watch).
   std::optional<Error> add_player(Store& store, const std::string& name, const std::string& token_hash,
                                   int& seat);
+  // add_player in steps, for a store written on another thread: the seat a
+  // newcomer would take (or why none), and that seat taken once stored.
+  std::optional<Error> may_add_player(int& seat) const;
+  void seat_taken(const std::string& name, const std::string& token_hash);
   std::optional<Error> start(Store& store, int seat, int64_t now);
   // start() without the store: whether `seat` may start the game now.
   std::optional<Error> may_start(int seat, int64_t now) const;

@@ -1,0 +1,43 @@
+// A WebSocket connection as the tables and the lobby see it: what they send
+// it, and their state of it. The network layer makes them (net/ws_session).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace makruk::server {
+
+// A WebSocket connection as the hub sees it. send() may be called from the
+// hub's executor only; the connection queues the text for its own writer.
+class Client {
+ public:
+  virtual ~Client() = default;
+  virtual void send(std::shared_ptr<const std::string> text) = 0;
+  // Ends a connection that abuses the server: what was sent before is still
+  // delivered (within a short grace), then a close frame.
+  virtual void close() = 0;
+
+  // Set (on the hub's executor) by the first hello that joins a table; the
+  // network layer reads it to close connections that never say hello.
+  std::atomic<bool> greeted{false};
+
+  // Hub-side state, touched only on the hub's executor.
+  std::string ip;  // the client's address, for the per-address limits
+  std::string code;
+  int seat = -1;  // -1: spectator
+  std::string name;  // a spectator's name, if it gave one
+  uint64_t id = 0;   // given by the hub on the first message (the matchmaker's key)
+  int64_t last_said = -1000000;  // when it last sent a quick message (ms)
+  bool joined = false;
+  bool events = false;  // after the first state, takes events ("moved") instead of whole states
+  double tokens = 20;  // rate limit: tokens refill at 20 a second
+  int64_t last_refill = 0;
+  int strikes = 0;  // messages refused for rate; too many closes the connection
+  size_t waiting = 0;  // its messages waiting for its table's action being stored (or its table being read)
+  std::string opening;  // the table its hello waits for (being read): its next messages follow
+  bool gone = false;    // closed (what waited for its table is dropped)
+};
+
+}  // namespace makruk::server
