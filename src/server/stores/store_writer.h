@@ -3,7 +3,7 @@
 // it was given, on one lane. A lane is a thread with a store connection of
 // its own; it takes everything waiting for it at once and runs it as one
 // batch, in one commit where the store has that (Store::in_one_commit:
-// SQLite's group commit). What each piece threw, or nothing, goes to its
+// SQLite's group commit); a batch of one piece runs as it would alone. What each piece threw, or nothing, goes to its
 // `done`, handed to `complete` (the hub's executor) in the order of the work.
 //
 // Without lanes (tests, tools), work runs at once on the caller's thread, and
