@@ -739,8 +739,8 @@ TEST_P(Tables, MakingAndJoiningATableWriteNothingOnTheHubsThread) {
 
 // A table not in memory is read on its writer's lane, not on the hub's
 // thread: a hello waits for it (the connection's next message follows the
-// hello), a lookup is answered once it is read, and the lookups of an
-// unknown code at once share one read.
+// hello), a lookup, My games or a QR code is answered once it is read, and
+// the lookups of an unknown code at once share one read.
 TEST_P(Tables, ATableNotInMemoryIsReadOffTheHubsThread) {
   table();  // in the store; the hub below has nothing in memory
   const std::string code = code_;
@@ -770,6 +770,18 @@ TEST_P(Tables, ATableNotInMemoryIsReadOffTheHubsThread) {
   ASSERT_TRUE(run_posted_until([&] { return unknown[0] && unknown[1]; }));
   EXPECT_EQ(unknown[0]->status, 404);
   EXPECT_EQ(unknown[1]->status, 404);
+  // My games and the QR code read theirs the same way.
+  table();  // another one in the store
+  std::optional<HttpReply> games, qr;
+  hub->my_games(R"({"tables":[{"code":")" + code_ + R"(","token":")" + host_ + R"("},{"code":"WWWWWW","token":"t"}]})",
+                "10.9.8.4", [&games](HttpReply r) { games = std::move(r); });
+  hub->qr_svg(code_, "https://makruk.example", "10.9.8.3", "", [&qr](HttpReply r) { qr = std::move(r); });
+  EXPECT_FALSE(games);
+  ASSERT_TRUE(run_posted_until([&] { return games && qr; }));
+  ASSERT_EQ(games->status, 200) << games->body;
+  EXPECT_EQ(body(*games)["games"].as_array().size(), 1u);
+  EXPECT_EQ(body(*games)["unknown"].as_array(), json::array({"WWWWWW"}));
+  EXPECT_EQ(qr->status, 200);
   EXPECT_EQ(counted.loads.load(), loads) << "a table was read on the hub's thread";
   // A connection that closes while its table is read says no hello.
   auto gone = std::make_shared<FakeClient>();

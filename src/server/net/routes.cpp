@@ -47,11 +47,14 @@ const Route ROUTES[] = {
      }},
     {Method::Post, "/api/parties/{code}/join", nullptr, Runs::OnHub,
      [](Parts& p, const Call& c, Hub::Respond r) { p.hub.join(c.code(), c.body(), c.ip(), std::move(r)); }},
-    {Method::Get, "/api/parties/{code}/qr.svg",
-     [](Parts& p, const Call& c) { return p.hub.qr_svg(c.code(), c.base(), c.ip(), c.query("k")); }},
-    {Method::Get, "/api/parties/{code}/event.ics",
-     [](Parts& p, const Call& c) { return p.hub.event_ics(c.code(), c.base(), c.ip(), c.query("k")); }},
-    {Method::Post, "/api/my-games", [](Parts& p, const Call& c) { return p.hub.my_games(c.body(), c.ip()); }},
+    {Method::Get, "/api/parties/{code}/qr.svg", nullptr, Runs::OnHub,
+     [](Parts& p, const Call& c, Hub::Respond r) { p.hub.qr_svg(c.code(), c.base(), c.ip(), c.query("k"), std::move(r)); }},
+    {Method::Get, "/api/parties/{code}/event.ics", nullptr, Runs::OnHub,
+     [](Parts& p, const Call& c, Hub::Respond r) {
+       p.hub.event_ics(c.code(), c.base(), c.ip(), c.query("k"), std::move(r));
+     }},
+    {Method::Post, "/api/my-games", nullptr, Runs::OnHub,
+     [](Parts& p, const Call& c, Hub::Respond r) { p.hub.my_games(c.body(), c.ip(), std::move(r)); }},
     {Method::Get, "/api/lobby", [](Parts& p, const Call&) { return p.hub.lobby(); }},
     // The community's, on its own thread.
     {Method::Get, "/api/feedback", [](Parts& p, const Call&) { return p.community.feedback_list(); }, Runs::OnCommunity},
@@ -74,7 +77,8 @@ const Route ROUTES[] = {
      },
      Runs::OnCommunity},
     {Method::Get, "/api/push/key", [](Parts& p, const Call&) { return p.hub.push_key(); }},
-    {Method::Post, "/api/push/subscribe", [](Parts& p, const Call& c) { return p.hub.push_subscribe(c.body(), c.ip()); }},
+    {Method::Post, "/api/push/subscribe", nullptr, Runs::OnHub,
+     [](Parts& p, const Call& c, Hub::Respond r) { p.hub.push_subscribe(c.body(), c.ip(), std::move(r)); }},
     {Method::Post, "/api/push/unsubscribe", [](Parts& p, const Call& c) { return p.hub.push_unsubscribe(c.body()); }},
     {Method::Post, "/api/test/clock",
      [](Parts& p, const Call& c) {

@@ -410,13 +410,43 @@ void Hub::open_then(const std::string& code, std::function<void()> then) {
         opening_.erase(code);
         // Not there, or the store away: the lookups that waited find nothing
         // (as a read on this thread that failed would), without reading again.
+        bool absent = false;
         if (!tables_.count(code) && !creating_.count(code)) {
           if (!error && read->data) opened(code, std::move(*read->data), std::move(read->subscriptions));
-          else absent_.insert(code);
+          else absent = ++absent_[code] > 0;
         }
         for (auto& then : thens) then();
-        absent_.erase(code);
+        if (absent) release_absent(code);
       });
+}
+
+void Hub::release_absent(const std::string& code) {
+  if (auto it = absent_.find(code); it != absent_.end() && --it->second <= 0) absent_.erase(it);
+}
+
+void Hub::open_all_then(std::vector<std::string> codes, std::function<void()> then) {
+  std::sort(codes.begin(), codes.end());
+  codes.erase(std::unique(codes.begin(), codes.end()), codes.end());
+  std::erase_if(codes, [this](const std::string& code) {
+    return tables_.count(code) || creating_.count(code) || absent_.count(code);
+  });
+  if (codes.empty()) return then();
+  struct Waiting {
+    size_t left;
+    std::vector<std::string> absent;  // held absent until `then` has run
+    std::function<void()> then;
+  };
+  auto waiting = std::make_shared<Waiting>(Waiting{codes.size(), {}, std::move(then)});
+  for (const std::string& code : codes)
+    open_then(code, [this, waiting, code] {
+      if (absent_.count(code)) {
+        ++absent_[code];
+        waiting->absent.push_back(code);
+      }
+      if (--waiting->left) return;
+      waiting->then();
+      for (const std::string& gone : waiting->absent) release_absent(gone);
+    });
 }
 
 void Hub::close_idle_tables() {
@@ -804,6 +834,14 @@ void Hub::take_seat(const std::string& code, const std::string& name, Respond re
         broadcast(*p, true, false);
         respond(reply(200, json::object{{"token", token}, {"seat", seat}, {"party", table_json(*p)}}));
       });
+}
+
+void Hub::qr_svg(const std::string& code, const std::string& base_url, const std::string& ip, const std::string& key,
+                 Respond respond) {
+  open_all_then(would_open(code, ip, !key.empty(), false) ? std::vector<std::string>{code} : std::vector<std::string>{},
+                [this, code, base_url, ip, key, respond = std::move(respond)] {
+                  respond(qr_svg(code, base_url, ip, key));
+                });
 }
 
 HttpReply Hub::qr_svg(const std::string& code, const std::string& base_url, const std::string& ip,

@@ -145,9 +145,15 @@ class Hub {
   void join(const std::string& code, const std::string& body, const std::string& ip, Respond respond);
   HttpReply join(const std::string& code, const std::string& body, const std::string& ip);
   // The QR code of the table's invite link (which carries its key).
+  // These four read a table not in memory off the hub's thread first, then
+  // answer (the forms returning the reply read it on the hub's thread).
+  void qr_svg(const std::string& code, const std::string& base_url, const std::string& ip, const std::string& key,
+              Respond respond);
   HttpReply qr_svg(const std::string& code, const std::string& base_url, const std::string& ip,
                    const std::string& key = "");
   // An iCalendar event for a table with a scheduled start.
+  void event_ics(const std::string& code, const std::string& base_url, const std::string& ip, const std::string& key,
+                 Respond respond);
   HttpReply event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
                       const std::string& key = "");
   // For a recommendation (community.h): the seat a token holds at a table,
@@ -163,6 +169,7 @@ class Hub {
   // layer decides who may see them).
   HttpReply metrics();
   // The player's view of the tables whose tokens a browser holds.
+  void my_games(const std::string& body, const std::string& ip, Respond respond);
   HttpReply my_games(const std::string& body, const std::string& ip);
 
   // Web Push: `deliver` hands a message to the sender (it must not block);
@@ -170,6 +177,7 @@ class Hub {
   // unless `allow_http` (tests).
   void set_push(std::string public_key, std::function<void(webpush::Delivery)> deliver, bool allow_http);
   HttpReply push_key() const;
+  void push_subscribe(const std::string& body, const std::string& ip, Respond respond);
   HttpReply push_subscribe(const std::string& body, const std::string& ip);
   HttpReply push_unsubscribe(const std::string& body);
   // The push service said the subscription is gone (404/410).
@@ -217,6 +225,13 @@ class Hub {
   // be absent (find() then answers nothing without reading). Lookups of one
   // code at once share the read.
   void open_then(const std::string& code, std::function<void()> then);
+  // The same for several codes at once (those in memory, being made or known
+  // absent are not read): `then` runs once all are read.
+  void open_all_then(std::vector<std::string> codes, std::function<void()> then);
+  void release_absent(const std::string& code);
+  // The codes of a request's table list (My games, a push subscription) that
+  // its address may look up now (nothing for a malformed request).
+  std::vector<std::string> codes_to_read(const std::string& body, const std::string& ip);
   // A message, after the connection's rate limit (on_message) and once the
   // table of its hello is in memory.
   void handle(const std::shared_ptr<Client>& c, const std::string& text);
@@ -416,7 +431,7 @@ class Hub {
   std::set<std::string> storing_;  // tables with actions being stored
   std::set<std::string> creating_;  // codes of tables being stored for the first time
   std::map<std::string, std::vector<std::function<void()>>> opening_;  // tables being read, and what waits for them
-  std::set<std::string> absent_;  // codes just read and not found (while what waited for them runs)
+  std::map<std::string, int> absent_;  // codes just read and not found (held while what waited for them runs)
   std::map<std::string, std::deque<std::function<void()>>> waiting_;  // their messages meanwhile, in order
   CpuPool cpu_;
 };

@@ -133,6 +133,12 @@ std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string,
   return std::nullopt;
 }
 
+void Hub::push_subscribe(const std::string& body, const std::string& ip, Respond respond) {
+  const bool reads = deliver_ && subscribes_.allow(ip, now(), limits_.subscribe_per_minute, false);
+  open_all_then(reads ? codes_to_read(body, ip) : std::vector<std::string>{},
+                [this, body, ip, respond = std::move(respond)] { respond(push_subscribe(body, ip)); });
+}
+
 HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
   if (!deliver_) return push_key();
   if (!subscribes_.allow(ip, now(), limits_.subscribe_per_minute)) return rate_limited(Msg::LimitSubscriptions);
@@ -266,6 +272,21 @@ void Hub::drop_subscription(const std::string& endpoint) {
   }
 }
 
+std::vector<std::string> Hub::codes_to_read(const std::string& body, const std::string& ip) {
+  Message why;
+  auto o = parse_object(body, why);
+  auto tables = o ? table_list(*o, why) : std::nullopt;
+  std::vector<std::string> codes;
+  if (tables && credential_lookup_allowed(ip))
+    for (const auto& [code, token] : *tables) codes.push_back(code);
+  return codes;
+}
+
+void Hub::my_games(const std::string& body, const std::string& ip, Respond respond) {
+  open_all_then(codes_to_read(body, ip),
+                [this, body, ip, respond = std::move(respond)] { respond(my_games(body, ip)); });
+}
+
 HttpReply Hub::my_games(const std::string& body, const std::string& ip) {
   Message why;
   auto o = parse_object(body, why);
@@ -329,6 +350,14 @@ std::string ics_time(int64_t ms) {
 }
 
 }  // namespace
+
+void Hub::event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
+                    const std::string& key, Respond respond) {
+  open_all_then(would_open(code, ip, !key.empty(), false) ? std::vector<std::string>{code} : std::vector<std::string>{},
+                [this, code, base_url, ip, key, respond = std::move(respond)] {
+                  respond(event_ics(code, base_url, ip, key));
+                });
+}
 
 HttpReply Hub::event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
                           const std::string& key) {
