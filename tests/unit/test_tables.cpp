@@ -115,6 +115,24 @@ class Tables : public ::testing::TestWithParam<std::string> {
     EXPECT_TRUE(run_posted_until([&] { return !host->last("ack").empty(); }));
     return *writer_;
   }
+  // A hub whose own store connection counts what it is asked, writing (and
+  // reading tables) through a lane of its own, as the server runs it.
+  struct CountedHub {
+    explicit CountedHub(Store& store) : counted(store) {}
+    testing_helpers::CountingStore counted;
+    std::unique_ptr<StoreWriter> writer;
+    std::unique_ptr<Hub> hub;
+  };
+  std::unique_ptr<CountedHub> with_counted_store() {
+    auto h = std::make_unique<CountedHub>(*store_);
+    h->hub = std::make_unique<Hub>(h->counted, queued(), [this] { return clock_; });
+    h->hub->load();
+    std::vector<std::unique_ptr<Store>> lanes;
+    lanes.push_back(second_store());
+    h->writer = std::make_unique<StoreWriter>(std::move(lanes), queued());
+    h->hub->set_writer(h->writer.get());
+    return h;
+  }
   // The Redis of the test command, or nothing (the test is then skipped).
   static const char* redis() { return std::getenv("MAKRUK_TEST_REDIS"); }
   // hub_ and another instance on the same database, each with its own
@@ -715,13 +733,9 @@ TEST_P(Tables, AJoinHeldByTheDatabaseHoldsNoMovesAtOtherTables) {
 // Making and joining a table ask nothing of the hub's own store connection
 // when a writer stores for it: no read of a code, no insert on its thread.
 TEST_P(Tables, MakingAndJoiningATableWriteNothingOnTheHubsThread) {
-  testing_helpers::CountingStore counted(*store_);
-  auto hub = std::make_unique<Hub>(counted, queued(), [this] { return clock_; });
-  hub->load();
-  std::vector<std::unique_ptr<Store>> lanes;
-  lanes.push_back(second_store());
-  StoreWriter writer(std::move(lanes), queued());
-  hub->set_writer(&writer);
+  auto counted_hub = with_counted_store();
+  testing_helpers::CountingStore& counted = counted_hub->counted;
+  std::unique_ptr<Hub>& hub = counted_hub->hub;
   const size_t before = counted.calls();
   std::optional<HttpReply> made, joined;
   hub->create_table(R"({"name":"Somchai"})", "10.1.2.3", [&made](HttpReply r) { made = std::move(r); });
@@ -744,13 +758,9 @@ TEST_P(Tables, MakingAndJoiningATableWriteNothingOnTheHubsThread) {
 TEST_P(Tables, ATableNotInMemoryIsReadOffTheHubsThread) {
   table();  // in the store; the hub below has nothing in memory
   const std::string code = code_;
-  testing_helpers::CountingStore counted(*store_);
-  auto hub = std::make_unique<Hub>(counted, queued(), [this] { return clock_; });
-  hub->load();
-  std::vector<std::unique_ptr<Store>> lanes;
-  lanes.push_back(second_store());
-  StoreWriter writer(std::move(lanes), queued());
-  hub->set_writer(&writer);
+  auto counted_hub = with_counted_store();
+  testing_helpers::CountingStore& counted = counted_hub->counted;
+  std::unique_ptr<Hub>& hub = counted_hub->hub;
   const int loads = counted.loads;
   auto c = std::make_shared<FakeClient>();
   c->ip = "10.9.8.7";

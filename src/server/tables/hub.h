@@ -1,8 +1,9 @@
 // The hub owns the tables and speaks the API's messages. It is plain C++:
 // the network layer calls it on one executor (never concurrently) and hands
 // it Clients to send to. CPU moves are searched on the engine pool's threads
-// and come back through `post`, the hub's own queue; the tables' actions are
-// stored by a StoreWriter's threads, whose answers come back the same way.
+// and come back through `post`, the hub's own queue; the tables' actions,
+// new tables and seats are stored by a StoreWriter's threads (which also
+// read a table that is not in memory), whose answers come back the same way.
 //
 // Its sources: hub.cpp (tables in play, messages, games, the CPU's turns,
 // limits), hub_instances.cpp (the bus between instances), hub_push.cpp
