@@ -15,8 +15,9 @@ class CountingStore final : public server::Store {
   std::atomic<int> game_loads{0};  // full reads of a game by its public id
   std::atomic<int> writes{0};      // tables and seats written
   std::atomic<int> lookups{0};     // whether a code is taken
+  std::atomic<int> claims{0};      // CPU turns claimed
   // Every call counted above.
-  int calls() const { return loads + game_loads + writes + lookups; }
+  int calls() const { return loads + game_loads + writes + lookups + claims; }
 
   using TableRecord = server::TableRecord;
   using SeatRecord = server::SeatRecord;
@@ -66,6 +67,7 @@ class CountingStore final : public server::Store {
   std::optional<GameHead> game_head(const std::string& public_id) override { return s_.game_head(public_id); }
   std::vector<std::string> cpu_turn_tables(int64_t now, int limit) override { return s_.cpu_turn_tables(now, limit); }
   bool claim_cpu_turn(const std::string& code, int64_t now, int64_t until) override {
+    ++claims;
     return s_.claim_cpu_turn(code, now, until);
   }
   std::vector<std::string> turn_based_idle_since(int64_t idle_since, int limit) override {

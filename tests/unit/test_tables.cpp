@@ -1055,6 +1055,33 @@ TEST_P(Tables, ACpuTurnWhoseInstanceDiedIsPlayedOnceByAnother) {
   EXPECT_EQ(store_->cpu_turn_tables(clock_ + 1000000, 10), std::vector<std::string>{});
 }
 
+// With other instances, the CPU's lease is claimed on the table's writer
+// lane, not on the hub's thread: the reply comes, and the hub's own store
+// connection was asked for no claim.
+TEST_P(Tables, TheCpusLeaseIsClaimedOffTheHubsThread) {
+  if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
+  auto bus = open_redis_bus(redis());  // outlives the hub below
+  auto counted_hub = with_counted_store();
+  Hub& hub = *counted_hub->hub;
+  hub.set_bus(bus.get());
+  HubLimits limits;
+  limits.cpu_pause = false;
+  hub.set_limits(limits);
+  std::optional<HttpReply> made;
+  hub.create_table(R"({"name":"Somchai","cpu":1})", fresh_ip(), [&made](HttpReply r) { made = std::move(r); });
+  ASSERT_TRUE(run_posted_until([&] { return made.has_value(); }));
+  ASSERT_EQ(made->status, 201) << made->body;
+  auto player = std::make_shared<FakeClient>();
+  player->ip = "1.2.3.4";
+  hub.on_message(player, R"({"t":"hello","code":")" + std::string(body(*made)["code"].as_string()) +
+                             R"(","token":")" + std::string(body(*made)["token"].as_string()) + "\"}");
+  hub.on_message(player, R"({"t":"move","move":"e3e4","v":0})");
+  ASSERT_TRUE(run_posted_until([&] { return !player->last("state").empty() && player->last("state").at("v") == 2; }))
+      << "the CPU's reply";
+  EXPECT_EQ(counted_hub->counted.claims.load(), 0) << "claimed on the hub's thread";
+  counted_hub->hub.reset();  // before the bus goes
+}
+
 // Who is at a table, across instances: each instance tells the others who is
 // at its tables, so a player sees the other online, and the spectators (and
 // their names) are counted wherever they are. What a dead instance said fades.

@@ -1265,15 +1265,28 @@ void Hub::after_change(Table& p, bool table_changed, bool state_changed, int fro
 
 void Hub::maybe_cpu(Table& p) {
   if (!p.game() || !cpu_to_act(*p.game(), p.cpu_level()) || cpu_busy_.count(p.code())) return;
+  if (!bus_) return search_cpu(p);
   // Instances sharing the store: the one that claims the turn searches it.
-  if (bus_) {
-    try {
-      const int64_t t = now();
-      if (!store_.claim_cpu_turn(p.code(), t, t + limits_.cpu_max_ms + CPU_LEASE_MARGIN_MS)) return;
-    } catch (const std::exception&) {
-      return;  // the store is away: the scan tries again
-    }
-  }
+  // The claim is written on the table's lane (after its writes); the table
+  // counts as busy meanwhile, so that it is claimed once.
+  const std::string code = p.code();
+  const int64_t t = now(), until = t + limits_.cpu_max_ms + CPU_LEASE_MARGIN_MS;
+  auto claimed = std::make_shared<bool>(false);
+  cpu_busy_.insert(code);
+  writer_->submit(
+      code, [code, t, until, claimed](Store& store) { *claimed = store.claim_cpu_turn(code, t, until); },
+      [this, code, claimed](std::exception_ptr error) {
+        cpu_busy_.erase(code);
+        // Another instance holds it, or the store is away (the scan tries again).
+        if (error || !*claimed) return;
+        auto it = tables_.find(code);
+        if (it == tables_.end()) return;
+        Table& p = it->second;
+        if (p.game() && cpu_to_act(*p.game(), p.cpu_level())) search_cpu(p);
+      });
+}
+
+void Hub::search_cpu(Table& p) {
   const LiveGame& g = *p.game();
   // The CPU (seat 1) moves on its turn, and answers a draw offered to it at once.
   const bool offered = g.game.draw_offer() && g.seat_of(*g.game.draw_offer()) == 0;

@@ -382,7 +382,10 @@ class Hub {
   void check_first_move(const std::string& code);
   // A quick message (a fixed phrase) from a player, to everyone at the table.
   void say(const std::shared_ptr<Client>& c, Table& p, const std::string& id, const std::string& phrase);
+  // The CPU's turn at a table: searched here (with other instances, once this
+  // one has claimed its lease, on the writer's lane).
   void maybe_cpu(Table& p);
+  void search_cpu(Table& p);
   void on_cpu_result(const std::string& code, int64_t game, int version, std::vector<std::string> actions);
 
   Store& store_;
