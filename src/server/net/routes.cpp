@@ -1,9 +1,8 @@
 #include "server/net/routes.h"
 
-#include <optional>
-#include <stdexcept>
 #include <vector>
 
+#include "server/tables/hub_detail.h"
 #include "server/text.h"
 
 namespace makruk::server::routes {
@@ -148,10 +147,7 @@ void answer(Parts& parts, const ApiRequest& r, Hub::Respond respond) {
 }
 
 HttpReply answer(Parts& parts, const ApiRequest& r) {
-  std::optional<HttpReply> answered;
-  answer(parts, r, [&answered](HttpReply reply) { answered = std::move(reply); });
-  if (!answered) throw std::logic_error("this route answers later: call it with a Respond");
-  return std::move(*answered);
+  return detail::answered_at_once([&](Hub::Respond respond) { answer(parts, r, std::move(respond)); });
 }
 
 }  // namespace makruk::server::routes

@@ -382,8 +382,12 @@ Table& Hub::opened(const std::string& code, TableData data, std::vector<Subscrip
   return it->second;
 }
 
+bool Hub::known(const std::string& code) const {
+  return tables_.count(code) || creating_.count(code) || absent_.count(code);
+}
+
 bool Hub::would_open(const std::string& code, const std::string& ip, bool credential, bool proof) {
-  if (tables_.count(code) || creating_.count(code) || absent_.count(code)) return false;
+  if (known(code)) return false;
   if (code_guess_allowed(ip, false)) return true;
   if (proof) return false;  // the lookup checks (and uses) its proof itself, and reads there
   return credential && credential_lookup_allowed(ip);
@@ -427,9 +431,7 @@ void Hub::release_absent(const std::string& code) {
 void Hub::open_all_then(std::vector<std::string> codes, std::function<void()> then) {
   std::sort(codes.begin(), codes.end());
   codes.erase(std::unique(codes.begin(), codes.end()), codes.end());
-  std::erase_if(codes, [this](const std::string& code) {
-    return tables_.count(code) || creating_.count(code) || absent_.count(code);
-  });
+  std::erase_if(codes, [this](const std::string& code) { return known(code); });
   if (codes.empty()) return then();
   struct Waiting {
     size_t left;

@@ -221,6 +221,8 @@ class Hub {
   // with a proof of work) would read the table from the store: it is not in
   // memory, and the lookup would go on.
   bool would_open(const std::string& code, const std::string& ip, bool credential, bool proof);
+  // In memory, being made, or just read and found absent: nothing to read.
+  bool known(const std::string& code) const;
   // Reads a table not in memory off this thread (on its writer's lane, after
   // its writes), then runs `then` here: with the table in memory, or known to
   // be absent (find() then answers nothing without reading). Lookups of one
