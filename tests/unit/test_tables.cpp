@@ -807,6 +807,84 @@ TEST_P(Tables, ATableNotInMemoryIsReadOffTheHubsThread) {
   hub.reset();
 }
 
+// The minute's work, the health check and push subscriptions ask nothing of
+// the hub's own store connection when a writer stores for it: a
+// subscription is written and removed on the writer's lanes; turn-based
+// tables whose 45 days have run out end, in memory or not (the store's list
+// of them is asked on a lane too); an idle live table leaves memory once its
+// leaving time is written; /readyz reads through the writer.
+TEST_P(Tables, TheMinutesWorkHealthAndPushAskNothingOnTheHubsThread) {
+  constexpr int64_t DAY = 24LL * 3600 * 1000;
+  table(R"(,"mode":"turn")");  // in the store only, for the hub below: read when its time has run out
+  const std::string out_of_memory = code_;
+  table(R"(,"mode":"turn")");  // this one is played at the hub below
+  auto counted_hub = with_counted_store();
+  testing_helpers::CountingStore& counted = counted_hub->counted;
+  Hub& hub = *counted_hub->hub;
+  std::vector<webpush::Delivery> pushes;
+  hub.set_push("PUBLICKEY", [&pushes](webpush::Delivery d) { pushes.push_back(std::move(d)); }, false);
+  const int before = counted.calls();
+  auto answer = [&](auto ask) {
+    std::optional<HttpReply> r;
+    ask([&r](HttpReply reply) { r = std::move(reply); });
+    EXPECT_TRUE(run_posted_until([&] { return r.has_value(); }));
+    return r.value_or(HttpReply{});
+  };
+  // The guest's browser subscribes; the table is read, the subscription written, off the hub's thread.
+  webpush::KeyPair ua = webpush::KeyPair::generate();
+  const std::string subscription =
+      json::serialize(json::object{{"subscription", json::object{{"endpoint", "https://push.example.net/guest"},
+                                                                 {"keys", json::object{{"p256dh", webpush::b64url_encode(ua.public_raw())},
+                                                                                       {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
+                                   {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}});
+  HttpReply subscribed = answer([&](Hub::Respond r) { hub.push_subscribe(subscription, "10.7.7.7", std::move(r)); });
+  ASSERT_EQ(subscribed.status, 200) << subscribed.body;
+  EXPECT_EQ(body(subscribed)["subscribed"].as_array(), json::array({json::value(code_)}));
+  EXPECT_EQ(store_->load_subscriptions(code_).size(), 1u);
+  // The host starts and moves: the guest's browser is told.
+  auto host = std::make_shared<FakeClient>();
+  host->ip = "10.7.7.8";
+  hub.on_message(host, R"({"t":"hello","code":")" + code_ + R"(","token":")" + host_ + "\"}");
+  hub.on_message(host, R"({"t":"start","id":"s"})");
+  ASSERT_TRUE(run_posted_until([&] { return !host->last("ack").empty(); }));
+  hub.on_message(host, R"({"t":"move","id":"m","move":"e3e4","v":0})");
+  ASSERT_TRUE(run_posted_until([&] { return !pushes.empty(); }));
+  EXPECT_EQ(json::parse(pushes.back().payload).as_object()["kind"].as_string(), "turn");
+  // A live table left by its player, at the same hub.
+  table();
+  const std::string live = code_;
+  auto player = std::make_shared<FakeClient>();
+  player->ip = "10.7.7.9";
+  hub.on_message(player, R"({"t":"hello","code":")" + live + R"(","token":")" + host_ + "\"}");
+  ASSERT_TRUE(run_posted_until([&] { return !player->last("welcome").empty(); }));
+  hub.on_close(player);
+  const int64_t left = clock_;
+  ASSERT_EQ(hub.table_count(), 2u);
+  // Its idle time on, it leaves memory once the store has when it was left.
+  run_ready();  // who is there, told
+  clock_ += hub.limits().table_idle_ms;
+  hub.tick();
+  ASSERT_TRUE(run_posted_until([&] { return hub.table_count() == 1; }));
+  EXPECT_EQ(store_->load_table(live)->party.left_at, left);
+  EXPECT_EQ(store_->load_table(live)->party.expired_at, 0);
+  // 45 days on: the turn-based tables end, in memory or not.
+  clock_ += 45 * DAY;
+  hub.tick();
+  ASSERT_TRUE(run_posted_until([&] {
+    return host->last("party").contains("status") && host->last("party").at("status") == "expired" &&
+           store_->load_table(out_of_memory)->party.expired_at != 0 && pushes.size() == 2;
+  }));
+  EXPECT_EQ(json::parse(pushes.back().payload).as_object()["kind"].as_string(), "expired");
+  // The subscription goes; the store answers the health check.
+  HttpReply removed = answer([&](Hub::Respond r) {
+    hub.push_unsubscribe(R"({"endpoint":"https://push.example.net/guest"})", std::move(r));
+  });
+  EXPECT_EQ(removed.body, R"({"removed":1})");
+  EXPECT_EQ(answer([&](Hub::Respond r) { hub.ready(std::move(r)); }).status, 200);
+  EXPECT_EQ(counted.calls(), before) << "the hub's thread asked its store";
+  counted_hub->hub.reset();
+}
+
 TEST_P(Tables, ConflictingMovesOnTwoInstancesOneWinsTheOtherCatchesUp) {
   table();
   auto host = connect(host_);
@@ -939,6 +1017,52 @@ TEST_P(Tables, StartRightAfterAJoinAtAnotherInstanceStartsTheGame) {
   EXPECT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
   EXPECT_EQ(host->last("state").at("v").as_int64(), 0);
   run_ready();
+  other.reset();
+}
+
+// The same, and a Start and a "sync" right after, at an instance whose
+// writer reads for it: the table is read again on the writer's lane (the
+// hello waits for it, and the connection's next message follows), never on
+// the hub's thread.
+TEST_P(Tables, ATableIsReadAgainForAnotherInstancesChangeOffTheHubsThread) {
+  if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
+  auto other = with_bus_and_another_instance(Posts::Queued);
+  auto bus = open_redis_bus(redis());  // outlives the hub below
+  auto counted_hub = with_counted_store();
+  Hub& hub = *counted_hub->hub;
+  hub.set_bus(bus.get());
+  const int before = counted_hub->counted.calls();
+  const std::string ip = fresh_ip();
+  std::optional<HttpReply> made;
+  hub.create_table(R"({"name":"Somchai"})", ip, [&made](HttpReply r) { made = std::move(r); });
+  ASSERT_TRUE(run_posted_until([&] { return made.has_value(); }));
+  code_ = std::string(body(*made)["code"].as_string());
+  auto host = std::make_shared<FakeClient>();
+  host->ip = ip;
+  hub.on_message(host, R"({"t":"hello","code":")" + code_ + R"(","token":")" +
+                           std::string(body(*made)["token"].as_string()) + "\"}");
+  ASSERT_EQ(host->count("welcome"), 1u);
+  auto j = body(other->join(code_, R"({"name":"Dara"})", ip));
+  ASSERT_TRUE(j.contains("token")) << json::serialize(j);
+  // (the join's message waits, unread, in the queue)
+  auto guest = std::make_shared<FakeClient>();
+  guest->ip = ip;
+  hub.on_message(guest, R"({"t":"hello","code":")" + code_ + R"(","token":")" + std::string(j["token"].as_string()) +
+                            "\"}");
+  hub.on_message(guest, R"({"t":"ping"})");
+  EXPECT_TRUE(guest->sent.empty()) << "the hello waits for the table read again";
+  hub.on_message(host, R"({"t":"start","id":"s"})");
+  ASSERT_TRUE(run_posted_until([&] { return guest->count("pong") == 1 && !host->last("ack").empty(); }));
+  EXPECT_EQ(guest->sent.front().at("t").as_string(), "welcome");
+  EXPECT_EQ(guest->last("welcome").at("seat").as_int64(), 1);
+  EXPECT_EQ(host->last("state").at("v").as_int64(), 0) << "the game started";
+  const size_t parties = host->count("party");
+  hub.on_message(host, R"({"t":"sync"})");
+  ASSERT_TRUE(run_posted_until([&] { return host->count("party") > parties; }));
+  EXPECT_EQ(host->last("party").at("players").as_array().size(), 2u);
+  EXPECT_EQ(counted_hub->counted.calls(), before) << "the hub's thread asked its store";
+  run_ready();
+  counted_hub->hub.reset();  // before the bus goes
   other.reset();
 }
 

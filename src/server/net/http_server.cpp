@@ -328,7 +328,7 @@ Community::SeatCheck seat_check_through(asio::io_context& hub_ioc, Hub& hub) {
     auto answer = done->get_future();
     asio::post(hub_ioc, [done, &hub, code, token, ip] {
       try {
-        done->set_value(hub.recommending_seat(code, token, ip));
+        hub.recommending_seat(code, token, ip, [done](Answer a) { done->set_value(std::move(a)); });
       } catch (...) {
         done->set_exception(std::current_exception());
       }

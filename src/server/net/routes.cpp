@@ -78,12 +78,14 @@ const Route ROUTES[] = {
     {Method::Get, "/api/push/key", [](Parts& p, const Call&) { return p.hub.push_key(); }},
     {Method::Post, "/api/push/subscribe", nullptr, Runs::OnHub,
      [](Parts& p, const Call& c, Hub::Respond r) { p.hub.push_subscribe(c.body(), c.ip(), std::move(r)); }},
-    {Method::Post, "/api/push/unsubscribe", [](Parts& p, const Call& c) { return p.hub.push_unsubscribe(c.body()); }},
+    {Method::Post, "/api/push/unsubscribe", nullptr, Runs::OnHub,
+     [](Parts& p, const Call& c, Hub::Respond r) { p.hub.push_unsubscribe(c.body(), std::move(r)); }},
     {Method::Post, "/api/test/clock",
      [](Parts& p, const Call& c) {
        return p.hub.test_clock_enabled() ? p.hub.advance_clock(c.body()) : error_body(404, "not-found", Msg::NoEndpoint);
      }},
-    {Method::Get, "/readyz", [](Parts& p, const Call&) { return p.hub.ready(); }},
+    {Method::Get, "/readyz", nullptr, Runs::OnHub,
+     [](Parts& p, const Call&, Hub::Respond r) { p.hub.ready(std::move(r)); }},
 };
 
 // The path's segments after the leading '/' ("/a/b/" gives "a", "b", "").

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 
@@ -35,8 +36,9 @@ class Client {
   double tokens = 20;  // rate limit: tokens refill at 20 a second
   int64_t last_refill = 0;
   int strikes = 0;  // messages refused for rate; too many closes the connection
-  size_t waiting = 0;  // its messages waiting for its table's action being stored (or its table being read)
-  std::string opening;  // the table its hello waits for (being read): its next messages follow
+  size_t waiting = 0;  // its messages waiting for its table's action being stored
+  std::string opening;  // the table a message of its waits for (being read): its next messages follow
+  std::deque<std::string> held;  // those next messages, meanwhile
   bool gone = false;    // closed (what waited for its table is dropped)
 };
 

@@ -344,7 +344,8 @@ void Hub::load() {
   // other instances are left to them.
   const int64_t leases_over = bus_ ? now() : std::numeric_limits<int64_t>::max();
   for (const std::string& code : store_.cpu_turn_tables(leases_over, CPU_TURNS_AT_START)) {
-    Table* p = find(code);
+    Table* p = tables_.count(code) ? &tables_.at(code) : read_here(code);
+    if (p) expire_if_due(*p);
     if (p && (p->expired() || !p->game() || !cpu_to_act(*p->game(), p->cpu_level()))) store_.clear_cpu_turn(code);
   }
 }
@@ -354,20 +355,28 @@ Table* Hub::find(const std::string& code) {
   if (it == tables_.end()) {
     // Being made (open once it is stored), or just read and not there.
     if (creating_.count(code) || absent_.count(code)) return nullptr;
-    std::optional<TableData> data;
-    std::vector<SubscriptionRecord> subscriptions;
-    try {
-      data = store_.load_table(code);
-      if (data) subscriptions = store_.load_subscriptions(code);
-    } catch (const std::exception&) {
-      if (!data) return nullptr;  // storage failed: the table cannot be opened now
-      // Pushes for this table wait until it is opened again.
-    }
-    if (!data) return nullptr;
-    it = tables_.find(opened(code, std::move(*data), std::move(subscriptions)).code());
+    // With a writer of its own, this thread reads nothing: what needs a
+    // table not in memory reads it on the writer first (open_then).
+    Table* p = writer_ == own_writer_.get() ? read_here(code) : nullptr;
+    if (!p) return nullptr;
+    it = tables_.find(p->code());
   }
   expire_if_due(it->second);
   return &it->second;
+}
+
+Table* Hub::read_here(const std::string& code) {
+  std::optional<TableData> data;
+  std::vector<SubscriptionRecord> subscriptions;
+  try {
+    data = store_.load_table(code);
+    if (data) subscriptions = store_.load_subscriptions(code);
+  } catch (const std::exception&) {
+    if (!data) return nullptr;  // storage failed: the table cannot be opened now
+    // Pushes for this table wait until it is opened again.
+  }
+  if (!data) return nullptr;
+  return &opened(code, std::move(*data), std::move(subscriptions));
 }
 
 Table& Hub::opened(const std::string& code, TableData data, std::vector<SubscriptionRecord> subscriptions) {
@@ -451,42 +460,73 @@ void Hub::open_all_then(std::vector<std::string> codes, std::function<void()> th
     });
 }
 
+bool Hub::idle(const std::string& code, const Table& p, int64_t t) const {
+  return p.nobody_connected() && t - std::max(p.last_present(), p.opened_at) >= limits_.table_idle_ms &&
+         !cpu_busy_.count(code) && !presence_pending_.count(code) && !watchers_.count(code) && !storing_.count(code) &&
+         !leaving_.count(code);
+}
+
 void Hub::close_idle_tables() {
   const int64_t t = now();
-  for (auto it = tables_.begin(); it != tables_.end();) {
-    Table& p = it->second;
-    const std::string& code = it->first;
-    if (!p.nobody_connected() || t - std::max(p.last_present(), p.opened_at) < limits_.table_idle_ms ||
-        cpu_busy_.count(code) || presence_pending_.count(code) || watchers_.count(code)) {
-      ++it;
+  std::vector<std::string> idle_codes;
+  for (const auto& [code, p] : tables_)
+    if (idle(code, p, t)) idle_codes.push_back(code);
+  for (const std::string& code : idle_codes) {
+    const Table& p = tables_.at(code);
+    if (p.turn_based() || p.expired()) {
+      forget_table(code);
       continue;
     }
-    if (!p.turn_based() && !p.expired()) {
-      try {
-        store_.set_left_at(code, p.last_present());
-      } catch (const std::exception&) {
-        ++it;  // kept in memory: its idle time must not be lost
-        continue;
-      }
-    }
-    states_.erase(code);
-    subscriptions_.erase(code);
-    cpu_owner_.erase(code);
-    it = tables_.erase(it);
+    // A live table's idle time is kept in the store (written off this
+    // thread); it leaves memory once that is written, if still idle.
+    const int64_t left = p.last_present();
+    leaving_.insert(code);
+    writer_->submit(
+        code, [code, left](Store& store) { store.set_left_at(code, left); },
+        [this, code, left](std::exception_ptr error) {
+          leaving_.erase(code);
+          if (error) return;  // kept in memory: its idle time must not be lost
+          auto it = tables_.find(code);
+          if (it != tables_.end() && it->second.last_present() == left && idle(code, it->second, now()))
+            forget_table(code);
+        });
   }
 }
 
+void Hub::forget_table(const std::string& code) {
+  states_.erase(code);
+  subscriptions_.erase(code);
+  cpu_owner_.erase(code);
+  tables_.erase(code);
+}
+
 void Hub::expire_if_due(Table& p) {
-  try {
-    if (!p.expire_if_due(store_, now(), limits_.live_idle_ms)) return;
-  } catch (const VersionConflict&) {
-    return reload(p);  // another instance ended it (and told its players)
-  } catch (const std::exception&) {
-    return;  // storage failed: nothing changed; the next look or tick tries again
-  }
-  publish(p);
-  broadcast(p, true, true);
-  notify(p, -1, "expired");
+  // One write of the table at a time: with one on its way, the next look
+  // (or the minute's tick) tries again.
+  if (storing_.count(p.code())) return;
+  const auto due = p.expiry_due(now(), limits_.live_idle_ms);
+  if (!due) return;
+  // Written by the store's writer, off this thread (the table's messages
+  // wait meanwhile); told once it is.
+  write_then(
+      p.code(), [code = p.code(), x = *due](Store& store) { store.expire_table(code, x.game, x.version, x.at); },
+      [this, x = *due](Table* p, std::exception_ptr error) {
+        if (!p) return;
+        if (error) {
+          try {
+            std::rethrow_exception(error);
+          } catch (const VersionConflict&) {
+            reload(*p);  // another instance ended it (and told its players), or moved it on
+          } catch (...) {
+            // storage failed: nothing changed; the next look or tick tries again
+          }
+          return;
+        }
+        if (!p->expire_stored(x)) return reload(*p);  // read again meanwhile: the store has it
+        publish(*p);
+        broadcast(*p, true, true);
+        notify(*p, -1, "expired");
+      });
 }
 
 void Hub::tick() {
@@ -503,15 +543,21 @@ void Hub::tick() {
     if (p.from_pairing && p.awaiting_first_move() >= 0 && now >= p.last_activity() + limits_.first_move_ms)
       first_moves.push_back(code);
   for (const std::string& code : first_moves) check_first_move(code);
-  // Turn-based tables out of memory whose 45 days have run out: opening one
-  // ends it (find).
-  std::vector<std::string> due;
-  try {
-    due = store_.turn_based_idle_since(now - TURN_BASED_EXPIRY_MS, EXPIRIES_PER_TICK);
-  } catch (const std::exception&) {
-    // storage failed: the next tick asks again
-  }
-  for (const std::string& code : due) find(code);
+  // Turn-based tables out of memory whose 45 days have run out: asked of the
+  // store and read off this thread, then ended as those in memory are.
+  auto due = std::make_shared<std::vector<std::string>>();
+  writer_->submit(
+      "",
+      [due, since = now - TURN_BASED_EXPIRY_MS](Store& store) {
+        *due = store.turn_based_idle_since(since, EXPIRIES_PER_TICK);
+      },
+      [this, due](std::exception_ptr error) {
+        if (error) return;  // storage failed: the next tick asks again
+        open_all_then(*due, [this, due] {
+          for (const std::string& code : *due)
+            if (auto it = tables_.find(code); it != tables_.end()) expire_if_due(it->second);
+        });
+      });
   close_idle_tables();
   for (AddressLimiter* l : {&wrong_codes_, &creates_, &joins_, &cpu_creates_, &subscribes_, &proof_misses_,
                             &proof_stamps_, &credentials_})
@@ -652,15 +698,7 @@ void Hub::store_new_table(TableRecord r, const std::string& host_name, const std
 int Hub::seat_of_token(Table& p, const std::string& token, const std::string& ip) {
   const std::string hash = hash_token(token);
   int seat = p.seat_of_token(hash);
-  // A seat taken a moment ago at another instance, whose message has not come
-  // yet: the store has it. (Only while a seat is free here, and a wrong
-  // token counts as a wrong code, so that wrong tokens cannot keep the store
-  // busy.)
-  if (seat < 0 && bus_ && p.seats().size() < 2 && code_guess_allowed(ip, false)) {
-    reload(p);
-    seat = p.seat_of_token(hash);
-    if (seat < 0) code_guess_allowed(ip, true);
-  }
+  if (seat < 0 && bus_ && p.seats().size() < 2 && code_guess_allowed(ip, false)) code_guess_allowed(ip, true);
   return seat;
 }
 
@@ -767,12 +805,15 @@ void Hub::join(const std::string& code, const std::string& body, const std::stri
   if (!get_string(*o, "name", rawName) || !get_string(*o, "token", token) || !get_string(*o, "key", key))
     return respond(bad_request(Msg::FieldType));
   if (token.size() > 64) return respond(bad_request(Msg::TokenTooLong));
-  // A table not in memory is read off this thread first.
-  if (would_open(code, ip, !token.empty() || !key.empty(), false))
-    return open_then(code, [this, code, ip, rawName, token, key, respond = std::move(respond)]() mutable {
-      join_known(code, ip, rawName, token, key, std::move(respond));
-    });
-  join_known(code, ip, rawName, token, key, std::move(respond));
+  // A table not in memory is read off this thread first; so is one whose
+  // seat the token may have taken at another instance.
+  auto go_on = [this, code, ip, rawName, token, key, respond = std::move(respond)]() mutable {
+    join_known(code, ip, rawName, token, key, std::move(respond));
+  };
+  if (would_open(code, ip, !token.empty() || !key.empty(), false)) return open_then(code, std::move(go_on));
+  if (seat_may_be_elsewhere(code, token, ip))
+    return reload(code, [go_on = std::move(go_on)](Table*) mutable { go_on(); });
+  go_on();
 }
 
 void Hub::join_known(const std::string& code, const std::string& ip, const std::string& rawName, std::string token,
@@ -1010,18 +1051,38 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
   }
   c->tokens -= 1;
   c->strikes = std::max(0, c->strikes - 1);  // only abuse that goes on closes the connection
-  // Its hello's table is being read: its next messages follow the hello.
+  // The table a message of its named is being read: its next messages follow.
   if (!c->opening.empty()) {
-    if (c->waiting >= MAX_WAITING_PER_CONNECTION)
+    if (c->held.size() >= MAX_WAITING_PER_CONNECTION)
       return send_error(*c, "", Error{ErrorCode::RateLimited, Msg::LimitMessages});
-    ++c->waiting;
-    opening_[c->opening].push_back([this, c, text] {
-      --c->waiting;
-      if (!c->gone) handle(c, text);
-    });
+    c->held.push_back(text);
     return;
   }
   handle(c, text);
+}
+
+bool Hub::read_first(const std::shared_ptr<Client>& c, const std::string& raw_code, const std::string& token,
+                     bool credential, std::function<void()> then) {
+  const std::string code = normalise_code(raw_code);
+  const bool open = would_open(code, c->ip, credential, false);
+  if (!open && !seat_may_be_elsewhere(code, token, c->ip)) return false;
+  c->opening = code;
+  auto resume = [this, c, then = std::move(then)] {
+    c->opening.clear();
+    if (!c->gone) then();
+    handle_held(c);
+  };
+  if (open) open_then(code, std::move(resume));
+  else reload(code, [resume = std::move(resume)](Table*) { resume(); });
+  return true;
+}
+
+void Hub::handle_held(const std::shared_ptr<Client>& c) {
+  while (!c->gone && c->opening.empty() && !c->held.empty()) {
+    std::string text = std::move(c->held.front());
+    c->held.pop_front();
+    handle(c, text);
+  }
 }
 
 void Hub::handle(const std::shared_ptr<Client>& c, const std::string& text) {
@@ -1045,37 +1106,50 @@ void Hub::handle(const std::shared_ptr<Client>& c, const std::string& text) {
     if (!get_string(*o, "variant", wish.variant) || !get_string(*o, "counting", wish.counting) ||
         !get_string(*o, "mode", wish.mode) || !get_string(*o, "browser", browser))
       return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::FieldType});
-    return lobby_.seek(c, wish, name, browser, [&] { return may_seek_at_front(c, code, token); });
+    // A seek back to the front names its table: read first if need be.
+    auto seek = [this, c, wish, name, browser, code, token] {
+      lobby_.seek(c, wish, name, browser, [&] { return may_seek_at_front(c, code, token); });
+    };
+    if (!code.empty() && !token.empty() && token.size() <= 64 && read_first(c, code, token, true, seek)) return;
+    return seek();
   }
   if (type == "unseek") return lobby_.unseek(c, true);
-  if (type == "decline-pairing") return decline_pairing(c, code, token);
+  if (type == "decline-pairing") {
+    if (!token.empty() && token.size() <= 64 &&
+        read_first(c, code, token, true, [this, c, code, token] { decline_pairing(c, code, token); }))
+      return;
+    return decline_pairing(c, code, token);
+  }
   if (type == "hello") {
     bool events = false;
     if (!get_bool(*o, "events", events))
       return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::FieldType});
     c->events = events;
-    // A table not in memory is read off this thread first.
-    if (const std::string wanted = normalise_code(code);
-        token.size() <= 64 && would_open(wanted, c->ip, !token.empty() || !key.empty(), false)) {
-      c->opening = wanted;
-      return open_then(wanted, [this, c, code, token, key, name] {
-        c->opening.clear();
-        if (!c->gone) hello(c, code, token, key, name);
-      });
-    }
+    if (token.size() <= 64 && read_first(c, code, token, !token.empty() || !key.empty(),
+                                         [this, c, code, token, key, name] { hello(c, code, token, key, name); }))
+      return;
     return hello(c, code, token, key, name);
   }
   if (!c->joined) return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::HelloFirst});
   Table* p = find(c->code);
   if (!p) return send_error(*c, id, Error{ErrorCode::NotFound, Msg::PartyGone});
   if (type == "sync") {
-    // With other instances, this one may have missed a change: read it again.
-    if (bus_) reload(*p);
-    json::object po = table_json(*p);
-    po["t"] = "party";
-    c->send(message(po));
-    if (p->game()) c->send(state_message(*p));
-    return;
+    auto send_table = [this, c](Table* p) {
+      if (!p || c->gone) return;
+      json::object po = table_json(*p);
+      po["t"] = "party";
+      c->send(message(po));
+      if (p->game()) c->send(state_message(*p));
+    };
+    if (!bus_) return send_table(p);
+    // With other instances, this one may have missed a change: read it again
+    // first (off this thread; the connection's next messages follow).
+    c->opening = p->code();
+    return reload(p->code(), [this, c, send_table](Table* p) {
+      c->opening.clear();
+      send_table(p);
+      handle_held(c);
+    });
   }
   if (type == "say") return say(c, *p, id, phrase);
   table_action(c, type, id, move, version, hasVersion);
@@ -1120,8 +1194,14 @@ void Hub::table_action(const std::shared_ptr<Client>& c, const std::string& type
   try {
     if (type == "start") {
       // A guest who joined at another instance a moment ago, whose message has
-      // not come yet: the store has the seat.
-      if (bus_ && p->seats().size() < 2) reload(*p);
+      // not come yet: the store has the seat (read first, off this thread).
+      if (bus_ && p->seats().size() < 2)
+        return reload(p->code(), [this, c, id, code = p->code()](Table* p) {
+          if (!c->joined || c->code != code) return;
+          if (!p) return send_error(*c, id, Error{ErrorCode::NotFound, Msg::PartyGone});
+          if (auto e = p->may_start(c->seat, this->now())) return send_error(*c, id, *e);
+          begin_game(c, id, "start", *p);
+        });
       e = p->may_start(c->seat, now);
       if (!e) return begin_game(c, id, type, *p);
     } else if (type == "rematch" || type == "decline-rematch") {
@@ -1196,15 +1276,15 @@ void Hub::store_actions(const std::string& code, std::vector<PreparedAction> act
       },
       [this, stored, at, then = std::move(then)](Table* p, std::exception_ptr error) {
         bool applied = false;
-        if (p && error) {
-          reload(*p);  // another instance may have moved the game on
-        } else if (p) {
+        if (p && !error) {
           applied = true;
           actions_stored_ += stored->size();
           for (PreparedAction& a : *stored) applied = applied && p->apply_prepared(std::move(a), at);
-          if (!applied) reload(*p);  // it was read again meanwhile: the store has it all
         }
-        then(p, error, applied);
+        if (!p || applied) return then(p, error, applied);
+        // Refused (another instance may have moved the game on), or read
+        // again meanwhile: the store has it all. Told once read again.
+        reload(p->code(), [then, error](Table* p) { then(p, error, false); });
       });
 }
 
@@ -1240,9 +1320,11 @@ void Hub::begin_game(const std::shared_ptr<Client>& c, const std::string& id, co
           return;
         }
         if (!p) return;
-        const bool begun = p->begin_prepared(std::move(*game), *stored_as, at);
-        if (!begun) reload(*p);
-        finish_change(c, id, seat, type, *p, true, true, begun ? A_GAME_BEGAN : -1);
+        if (p->begin_prepared(std::move(*game), *stored_as, at))
+          return finish_change(c, id, seat, type, *p, true, true, A_GAME_BEGAN);
+        reload(p->code(), [this, c, id, seat, type](Table* p) {
+          if (p) finish_change(c, id, seat, type, *p, true, true, -1);
+        });
       });
 }
 
@@ -1356,6 +1438,16 @@ void Hub::on_cpu_result(const std::string& code, int64_t game, int version, std:
   });
 }
 
+void Hub::recommending_seat(const std::string& raw_code, const std::string& token, const std::string& ip,
+                            std::function<void(std::variant<RecommendingSeat, HttpReply>)> answer) {
+  const std::string code = normalise_code(raw_code);
+  if (!token.empty() && token.size() <= 64 && would_open(code, ip, true, false))
+    return open_then(code, [this, code, token, ip, answer = std::move(answer)] {
+      answer(recommending_seat(code, token, ip));
+    });
+  answer(recommending_seat(code, token, ip));
+}
+
 std::variant<RecommendingSeat, HttpReply> Hub::recommending_seat(const std::string& code, const std::string& token,
                                                                  const std::string& ip) {
   std::vector<std::pair<Table*, int>> seats;
@@ -1417,14 +1509,20 @@ HttpReply Hub::metrics() {
   return HttpReply{200, m.text(), MetricsText::CONTENT_TYPE};
 }
 
+void Hub::ready(Respond respond) {
+  // A read, off this thread (so the store's writer answers too).
+  writer_->submit(
+      "", [](Store& store) { store.table_exists(""); },
+      [this, respond = std::move(respond)](std::exception_ptr error) {
+        if (error) return respond(reply(503, json::object{{"status", "store unavailable"}}));
+        // The bus's own deadline bounds this question.
+        if (bus_ && !bus_->healthy()) return respond(reply(503, json::object{{"status", "bus unavailable"}}));
+        respond(reply(200, json::object{{"status", "ready"}}));
+      });
+}
+
 HttpReply Hub::ready() {
-  try {
-    store_.table_exists("");  // a read: the database answers
-  } catch (const std::exception&) {
-    return reply(503, json::object{{"status", "store unavailable"}});
-  }
-  if (bus_ && !bus_->healthy()) return reply(503, json::object{{"status", "bus unavailable"}});
-  return reply(200, json::object{{"status", "ready"}});
+  return answered_at_once([&](Respond respond) { ready(std::move(respond)); });
 }
 
 HttpReply Hub::advance_clock(const std::string& body) {

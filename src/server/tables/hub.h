@@ -160,11 +160,17 @@ class Hub {
   // For a recommendation (community.h): the seat a token holds at a table,
   // with how much its player played there; or the refusal (403, and a wrong
   // pair counts as a wrong code).
+  // A table not in memory is read off the hub's thread first, then `answer`
+  // is called (the form returning the answer reads it on the hub's thread).
+  void recommending_seat(const std::string& code, const std::string& token, const std::string& ip,
+                         std::function<void(std::variant<RecommendingSeat, HttpReply>)> answer);
   std::variant<RecommendingSeat, HttpReply> recommending_seat(const std::string& code, const std::string& token,
                                                               const std::string& ip);
   // GET /api/lobby: how many wait for an opponent and how many play now.
   HttpReply lobby();
-  // GET /readyz: 200 when the hub answers and the store can be read, else 503.
+  // GET /readyz: 200 when the hub answers and the store can be read (by the
+  // store's writer), else 503.
+  void ready(Respond respond);
   HttpReply ready();
   // GET /metrics: this hub's figures in Prometheus' text format (the network
   // layer decides who may see them).
@@ -180,6 +186,7 @@ class Hub {
   HttpReply push_key() const;
   void push_subscribe(const std::string& body, const std::string& ip, Respond respond);
   HttpReply push_subscribe(const std::string& body, const std::string& ip);
+  void push_unsubscribe(const std::string& body, Respond respond);
   HttpReply push_unsubscribe(const std::string& body);
   // The push service said the subscription is gone (404/410).
   void drop_subscription(const std::string& endpoint);
@@ -215,6 +222,9 @@ class Hub {
   // The table for a code, read from the store if it is not in memory, and
   // ended first if its time has run out.
   Table* find(const std::string& code);
+  // A table read from the store on this thread (before serving, or for a hub
+  // that writes at once), now in memory; nullptr when it is not there.
+  Table* read_here(const std::string& code);
   // A table read from the store (with its push subscriptions), now in memory.
   Table& opened(const std::string& code, TableData data, std::vector<SubscriptionRecord> subscriptions);
   // Whether a lookup of `code` by `ip` (with a credential: a token or a key;
@@ -238,6 +248,16 @@ class Hub {
   // A message, after the connection's rate limit (on_message) and once the
   // table of its hello is in memory.
   void handle(const std::shared_ptr<Client>& c, const std::string& text);
+  // A message naming a table not in memory (with a credential for it, or
+  // none), or one whose seat `token` may have been taken at another instance
+  // (seat_may_be_elsewhere): the table is read off this thread first, and
+  // the connection's next messages follow it; true when it is (`then` runs
+  // once read).
+  bool read_first(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token,
+                  bool credential, std::function<void()> then);
+  // The messages a connection sent while its table was read, in order, until
+  // one waits for a table again.
+  void handle_held(const std::shared_ptr<Client>& c);
   // The connection leaves the lobby and its table (it closed, or moves to another).
   void leave(const std::shared_ptr<Client>& c);
   // A join once its table is in memory (or known to be absent).
@@ -245,7 +265,19 @@ class Hub {
                   const std::string& key, Respond respond);
   // Reads a table in memory again from the store (another instance changed
   // it) and sends it to its watchers.
+  // Off this thread (on the table's lane, after its writes; the table's
+  // messages wait meanwhile unless a write of it is on its way), then `then`
+  // with the table (nullptr if it left memory). A read older than what came
+  // by the bus since changes nothing; the store away neither.
   void reload(Table& p);
+  void reload(const std::string& code, std::function<void(Table*)> then);
+  void refreshed(Table& p, TableData data);
+  // With other instances: a token not known at a table in memory with a free
+  // seat may be a seat taken a moment ago at another instance, whose message
+  // has not come yet (the store has it). Only while `ip` may guess codes: a
+  // wrong token counts as a wrong code (seat_of_token), so that wrong tokens
+  // cannot keep the store busy.
+  bool seat_may_be_elsewhere(const std::string& code, const std::string& token, const std::string& ip);
   // Tells the other instances that this one changed a table; and what the
   // hub does when another one did. `from`: the game's version before a change
   // that was only actions, which then ride along; A_GAME_BEGAN for a change
@@ -258,21 +290,47 @@ class Hub {
   // Handles the messages from the bus waiting in bus_inbox_, at most
   // BUS_SLICE at a time before the hub's other work.
   void drain_bus();
-  // Drops from memory the tables nobody has been at for table_idle_ms.
+  // Drops from memory the tables nobody has been at for table_idle_ms (a
+  // live one once the store has when it was left).
   void close_idle_tables();
+  bool idle(const std::string& code, const Table& p, int64_t t) const;
+  void forget_table(const std::string& code);
   void expire_if_due(Table& p);
   // Pushes to the seats that must now act after `actor` did `type` (turn-based tables).
   // With other instances, a table's push subscriptions are read again from
-  // the store (a browser may have subscribed at another instance).
-  void refresh_subscriptions(const std::string& code);
+  // the store first, off this thread (a browser may have subscribed at
+  // another instance).
   void notify(Table& p, int actor, const std::string& kind);
-  void push_to_seat(Table& p, int seat, const std::string& kind, const std::string& opponent, const std::string& move);
+  struct Push {
+    int seat = 0;
+    std::string kind, opponent, move;
+    bool over = false;  // the game is over: its result and why
+    std::string result, reason;
+  };
+  void deliver(const std::string& code, const std::vector<Push>& pushes,
+               const std::vector<SubscriptionRecord>& subscriptions);
   // The seat each (code, token) pair holds; wrong pairs go to `unknown` and
   // count as wrong codes (an error once the address is limited).
   std::optional<Error> resolve_seats(const std::vector<std::pair<std::string, std::string>>& tables,
                                      const std::string& ip, std::vector<std::pair<Table*, int>>& seats,
                                      std::vector<std::string>& unknown);
   void forget_subscription(const std::string& endpoint);  // in memory only
+  // A push subscription checked: the record to store (its code and seat set
+  // for each), the seats it is for with what this instance knows of their
+  // subscriptions, and the pairs that hold no seat; then stored off this
+  // thread and answered.
+  struct SubscriptionPlan {
+    SubscriptionRecord rec;
+    struct Seat {
+      std::string code;
+      int seat = 0;
+      std::vector<SubscriptionRecord> list;
+    };
+    std::vector<Seat> seats;
+    std::vector<std::string> unknown;
+  };
+  std::variant<SubscriptionPlan, HttpReply> check_subscription(const std::string& body, const std::string& ip);
+  void subscribe(const std::string& body, const std::string& ip, Respond respond);
   // Sends the table's players-and-spectators update to its watchers soon,
   // once for any number of changes in between.
   void presence_changed(Table& p);
@@ -317,8 +375,8 @@ class Hub {
   // player's messages do.
   void take_seat(const std::string& code, const std::string& name, Respond respond);
   // The seat that holds `token` at the table, or -1; with other instances, a
-  // token not known here is looked for in the store too (while a seat is
-  // free here; it counts as a wrong code of `ip`).
+  // token not known here while a seat is free counts as a wrong code of `ip`
+  // (the table was read again first: seat_may_be_elsewhere).
   int seat_of_token(Table& p, const std::string& token, const std::string& ip);
   void hello(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token,
              const std::string& key, const std::string& name);
@@ -436,6 +494,7 @@ class Hub {
   double bus_heartbeat_s_ = 0;  // the last bus heartbeat's time
   std::set<std::string> storing_;  // tables with actions being stored
   std::set<std::string> creating_;  // codes of tables being stored for the first time
+  std::set<std::string> leaving_;   // idle tables whose leaving time is being stored
   std::map<std::string, std::vector<std::function<void()>>> opening_;  // tables being read, and what waits for them
   std::map<std::string, int> absent_;  // codes just read and not found (held while what waited for them runs)
   std::map<std::string, std::deque<std::function<void()>>> waiting_;  // their messages meanwhile, in order

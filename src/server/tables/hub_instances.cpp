@@ -14,31 +14,58 @@ namespace makruk::server {
 namespace json = boost::json;
 using namespace detail;
 
-void Hub::reload(Table& p) {
-  std::optional<TableData> data;
-  try {
-    data = store_.load_table(p.code());
-  } catch (const std::exception&) {
-    return;  // the store is away: the copy in memory stays until the next try
-  }
-  if (!data) return;
-  Table fresh = Table::from_record(*data);
+void Hub::reload(Table& p) { reload(p.code(), {}); }
+
+void Hub::reload(const std::string& code, std::function<void(Table*)> then) {
+  auto read = std::make_shared<std::optional<TableData>>();
+  auto work = [read, code](Store& store) { *read = store.load_table(code); };
+  auto done = [this, read, then = std::move(then)](Table* p, std::exception_ptr error) {
+    // The store away: the copy in memory stays until the next try.
+    if (p && !error && *read) refreshed(*p, std::move(**read));
+    if (then) then(p);
+  };
+  // Read on the table's lane, after its writes; its messages wait for it
+  // unless a write of it is on its way (the read then follows that).
+  if (!storing_.count(code)) return write_then(code, std::move(work), std::move(done));
+  writer_->submit(code, std::move(work), [this, code, done = std::move(done)](std::exception_ptr error) {
+    auto it = tables_.find(code);
+    done(it == tables_.end() ? nullptr : &it->second, error);
+  });
+}
+
+void Hub::refreshed(Table& p, TableData data) {
+  Table fresh = Table::from_record(data);
+  // A read from before a change that came by the bus since: nothing new.
+  const LiveGame* had = p.game() ? &*p.game() : nullptr;
+  const LiveGame* read = fresh.game() ? &*fresh.game() : nullptr;
+  if ((had && (!read || read->id < had->id || (read->id == had->id && read->version < had->version))) ||
+      (p.expired() && !fresh.expired()))
+    return;
   fresh.carry_presence_from(p);
   p = std::move(fresh);
   broadcast(p, true, true);
   maybe_cpu(p);
 }
 
+bool Hub::seat_may_be_elsewhere(const std::string& code, const std::string& token, const std::string& ip) {
+  auto it = tables_.find(code);
+  return bus_ && !token.empty() && it != tables_.end() && it->second.seats().size() < 2 &&
+         it->second.seat_of_token(hash_token(token)) < 0 && code_guess_allowed(ip, false);
+}
+
 void Hub::scan_cpu() {
   if (!bus_) return;
-  std::vector<std::string> owed;
-  try {
-    owed = store_.cpu_turn_tables(now(), EXPIRIES_PER_TICK);
-  } catch (const std::exception&) {
-    return;
-  }
-  for (const std::string& code : owed)
-    if (Table* p = find(code); p && !cpu_busy_.count(code)) maybe_cpu(*p);
+  // Asked of the store, and the tables read, off this thread.
+  auto owed = std::make_shared<std::vector<std::string>>();
+  writer_->submit(
+      "", [owed, at = now()](Store& store) { *owed = store.cpu_turn_tables(at, EXPIRIES_PER_TICK); },
+      [this, owed](std::exception_ptr error) {
+        if (error) return;  // the store is away: the next scan asks again
+        open_all_then(*owed, [this, owed] {
+          for (const std::string& code : *owed)
+            if (Table* p = find(code); p && !cpu_busy_.count(code)) maybe_cpu(*p);
+        });
+      });
 }
 
 void Hub::set_bus(Bus* bus) {
@@ -159,7 +186,7 @@ void Hub::on_bus(const BusMessage& m) {
     return;
   }
   if (m.code.empty()) {  // the bus was away: anything may have changed
-    for (auto& [code, p] : tables_) reload(p);
+    for (auto& [code, p] : tables_) reload(code, {});
     return;
   }
   // A table out of memory is read fresh when it is opened. One in memory

@@ -230,10 +230,12 @@ void Hub::check_first_move(const std::string& code) {
       },
       [this, called_off, t](Table* p, std::exception_ptr error) {
         if (!p) return;
-        if (error || !p->apply_prepared(std::move(*called_off), t)) {
-          reload(*p);  // another instance moved the game on, or the store is away (looked at again)
-          return watch_first_move(*p);
-        }
+        if (error || !p->apply_prepared(std::move(*called_off), t))
+          // Another instance moved the game on, or the store is away: looked
+          // at again once read again.
+          return reload(p->code(), [this](Table* p) {
+            if (p) watch_first_move(*p);
+          });
         p->ended(t);
         after_change(*p, true, true, -1);  // the other instances read the table again
       });

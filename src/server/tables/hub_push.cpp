@@ -13,63 +13,77 @@ using namespace detail;
 
 // ---------------------------------------------------------------- turn-based tables and Web Push
 
-void Hub::refresh_subscriptions(const std::string& code) {
-  if (!bus_) return;  // one instance: every subscription was made here
-  try {
-    auto list = store_.load_subscriptions(code);
-    if (list.empty()) subscriptions_.erase(code);
-    else subscriptions_[code] = std::move(list);
-  } catch (const std::exception&) {
-    // the store is away: what this instance knows will do
-  }
-}
-
 void Hub::notify(Table& p, int actor, const std::string& kind) {
   if (!p.turn_based() || !deliver_) return;
-  refresh_subscriptions(p.code());
-  if (!subscriptions_.count(p.code())) return;
+  // What each seat is told, from the table as it is now.
+  std::vector<Push> pushes;
   const std::string actorName = actor >= 0 && size_t(actor) < p.seats().size() ? p.seats()[size_t(actor)].name : "";
+  const LiveGame* g = p.game() ? &*p.game() : nullptr;
+  auto tell = [&](int seat, const std::string& what, const std::string& opponent, const std::string& move) {
+    Push push{seat, what, opponent, move, g && g->game.over(), {}, {}};
+    if (push.over) {
+      push.result = std::string(result_string(g->game.result()));
+      push.reason = std::string(reason_string(g->game.reason()));
+    }
+    pushes.push_back(std::move(push));
+  };
   if (kind == "expired") {
-    for (int seat = 0; seat < int(p.seats().size()) && seat < 2; ++seat) push_to_seat(p, seat, "expired", "", "");
+    for (int seat = 0; seat < int(p.seats().size()) && seat < 2; ++seat) tell(seat, "expired", "", "");
+  } else if (!g || kind == "decline-rematch") {
+    return;
+  } else if (kind == "rematch" && p.rematch_offer() == actor) {  // an offer, not yet a game
+    tell(1 - actor, "rematch", actorName, "");
+  } else {
+    std::string move = kind == "move" && !g->san.empty() ? g->san.back() : "";
+    if (g->game.over()) {
+      for (int seat = 0; seat < 2; ++seat)
+        if (seat != actor) tell(seat, "over", actorName, move);
+    } else if (int toMove = g->seat_of(g->game.position().side_to_move()); toMove != actor) {
+      tell(toMove, "turn", actorName, move);
+    }
+  }
+  if (pushes.empty()) return;
+  const std::string code = p.code();
+  if (!bus_) {  // one instance: every subscription was made here
+    if (auto it = subscriptions_.find(code); it != subscriptions_.end()) deliver(code, pushes, it->second);
     return;
   }
-  if (!p.game() || kind == "decline-rematch") return;
-  const LiveGame& g = *p.game();
-  if (kind == "rematch" && p.rematch_offer() == actor) {  // an offer, not yet a game
-    push_to_seat(p, 1 - actor, "rematch", actorName, "");
-    return;
-  }
-  std::string move = kind == "move" && !g.san.empty() ? g.san.back() : "";
-  if (g.game.over()) {
-    for (int seat = 0; seat < 2; ++seat)
-      if (seat != actor) push_to_seat(p, seat, "over", actorName, move);
-    return;
-  }
-  int toMove = g.seat_of(g.game.position().side_to_move());
-  if (toMove != actor) push_to_seat(p, toMove, "turn", actorName, move);
+  // With other instances, the table's subscriptions are read again (a
+  // browser may have subscribed at another one), off this thread.
+  auto read = std::make_shared<std::vector<SubscriptionRecord>>();
+  writer_->submit(
+      code, [read, code](Store& store) { *read = store.load_subscriptions(code); },
+      [this, read, code, pushes = std::move(pushes)](std::exception_ptr error) {
+        auto it = subscriptions_.find(code);
+        if (!error && tables_.count(code)) {
+          if (read->empty()) subscriptions_.erase(code);
+          else subscriptions_[code] = *read;
+          it = subscriptions_.find(code);
+        }
+        // The store away: what this instance knows will do.
+        if (!error) deliver(code, pushes, *read);
+        else if (it != subscriptions_.end()) deliver(code, pushes, it->second);
+      });
 }
 
-void Hub::push_to_seat(Table& p, int seat, const std::string& kind, const std::string& opponent,
-                       const std::string& move) {
-  auto subs = subscriptions_.find(p.code());
-  if (subs == subscriptions_.end()) return;
-  const LiveGame* g = p.game() ? &*p.game() : nullptr;
-  bool over = g && g->game.over();
-  for (const SubscriptionRecord& s : subs->second) {
-    if (s.seat != seat) continue;
-    json::object payload{{"kind", kind}, {"code", p.code()}, {"url", "/p/" + p.code()}, {"lang", s.lang}};
-    payload["opponent"] = opponent.empty() ? json::value(nullptr) : json::value(opponent);
-    payload["move"] = move.empty() ? json::value(nullptr) : json::value(move);
-    payload["result"] = over ? json::value(result_string(g->game.result())) : json::value(nullptr);
-    payload["reason"] = over ? json::value(reason_string(g->game.reason())) : json::value(nullptr);
-    webpush::Delivery d;
-    d.to = webpush::Subscription{s.endpoint, s.p256dh, s.auth};
-    d.payload = json::serialize(payload);
-    d.topic = p.code();
-    d.group = p.code();
-    d.urgency = kind == "turn" ? "normal" : "low";
-    deliver_(std::move(d));
-  }
+void Hub::deliver(const std::string& code, const std::vector<Push>& pushes,
+                  const std::vector<SubscriptionRecord>& subscriptions) {
+  for (const Push& push : pushes)
+    for (const SubscriptionRecord& s : subscriptions) {
+      if (s.seat != push.seat) continue;
+      json::object payload{{"kind", push.kind}, {"code", code}, {"url", "/p/" + code}, {"lang", s.lang}};
+      payload["opponent"] = push.opponent.empty() ? json::value(nullptr) : json::value(push.opponent);
+      payload["move"] = push.move.empty() ? json::value(nullptr) : json::value(push.move);
+      payload["result"] = push.over ? json::value(push.result) : json::value(nullptr);
+      payload["reason"] = push.over ? json::value(push.reason) : json::value(nullptr);
+      webpush::Delivery d;
+      d.to = webpush::Subscription{s.endpoint, s.p256dh, s.auth};
+      d.payload = json::serialize(payload);
+      d.topic = code;
+      d.group = code;
+      d.urgency = push.kind == "turn" ? "normal" : "low";
+      deliver_(std::move(d));
+    }
 }
 
 void Hub::set_push(std::string public_key, std::function<void(webpush::Delivery)> deliver, bool allow_http) {
@@ -113,6 +127,38 @@ std::optional<std::vector<std::pair<std::string, std::string>>> table_list(const
   return out;
 }
 
+// The subscriptions of `seat` (their endpoints) that a new one, `rec`,
+// replaces: past `per_seat` browsers, the oldest; past `services` push
+// services (browsers use a handful, and more only spread one seat's pushes
+// over more services that may hang), the oldest at another service.
+std::vector<std::string> to_replace(std::vector<SubscriptionRecord> list, const SubscriptionRecord& rec, int seat,
+                                    size_t per_seat, size_t services) {
+  std::vector<std::string> out;
+  auto mine = [&](const SubscriptionRecord& s) { return s.seat == seat; };
+  auto drop_oldest = [&](auto&& which) {
+    auto oldest = list.end();
+    for (auto it = list.begin(); it != list.end(); ++it)
+      if (which(*it) && (oldest == list.end() || it->created_at < oldest->created_at)) oldest = it;
+    if (oldest == list.end()) return false;
+    out.push_back(oldest->endpoint);
+    list.erase(oldest);
+    return true;
+  };
+  const bool renewed = std::any_of(list.begin(), list.end(), [&](const SubscriptionRecord& s) {
+    return mine(s) && s.endpoint == rec.endpoint;
+  });
+  if (!renewed && per_seat && size_t(std::count_if(list.begin(), list.end(), mine)) >= per_seat) drop_oldest(mine);
+  const std::string origin = webpush::origin_of(rec.endpoint);
+  auto elsewhere = [&](const SubscriptionRecord& s) { return mine(s) && webpush::origin_of(s.endpoint) != origin; };
+  for (;;) {
+    std::set<std::string> used{origin};
+    for (const SubscriptionRecord& s : list)
+      if (mine(s)) used.insert(webpush::origin_of(s.endpoint));
+    if (!services || used.size() <= services || !drop_oldest(elsewhere)) break;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string, std::string>>& tables,
@@ -136,10 +182,61 @@ std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string,
 void Hub::push_subscribe(const std::string& body, const std::string& ip, Respond respond) {
   const bool reads = deliver_ && subscribes_.allow(ip, now(), limits_.subscribe_per_minute, false);
   open_all_then(reads ? codes_to_read(body, ip) : std::vector<std::string>{},
-                [this, body, ip, respond = std::move(respond)] { respond(push_subscribe(body, ip)); });
+                [this, body, ip, respond = std::move(respond)]() mutable { subscribe(body, ip, std::move(respond)); });
 }
 
 HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
+  return answered_at_once([&](Respond respond) { push_subscribe(body, ip, std::move(respond)); });
+}
+
+void Hub::subscribe(const std::string& body, const std::string& ip, Respond respond) {
+  auto checked = check_subscription(body, ip);
+  if (auto* refused = std::get_if<HttpReply>(&checked)) return respond(std::move(*refused));
+  auto plan = std::make_shared<SubscriptionPlan>(std::move(std::get<SubscriptionPlan>(checked)));
+  if (plan->seats.empty())
+    return respond(reply(200, json::object{{"subscribed", json::array{}},
+                                           {"unknown", json::array(plan->unknown.begin(), plan->unknown.end())}}));
+  // Written off this thread, on the first table's lane. Each seat keeps its
+  // newest few browsers, at a few push services: a new one past a cap
+  // replaces the oldest (with other instances, of those the store has).
+  const bool shared = bus_ != nullptr;
+  const size_t per_seat = limits_.subscriptions_per_seat, services = limits_.push_services_per_seat;
+  writer_->submit(
+      plan->seats.front().code,
+      [plan, shared, per_seat, services](Store& store) {
+        for (SubscriptionPlan::Seat& s : plan->seats) {
+          if (shared) s.list = store.load_subscriptions(s.code);
+          for (const std::string& endpoint : to_replace(s.list, plan->rec, s.seat, per_seat, services)) {
+            store.remove_seat_subscription(endpoint, s.code, s.seat);
+            std::erase_if(s.list, [&](const SubscriptionRecord& r) { return r.endpoint == endpoint && r.seat == s.seat; });
+          }
+          SubscriptionRecord rec = plan->rec;
+          rec.code = s.code;
+          rec.seat = s.seat;
+          store.add_subscription(rec);
+          std::erase_if(s.list, [&](const SubscriptionRecord& r) { return r.endpoint == rec.endpoint && r.seat == s.seat; });
+          s.list.push_back(std::move(rec));
+        }
+      },
+      [this, plan, respond = std::move(respond)](std::exception_ptr error) {
+        if (error) return respond(storage_failed(error));
+        json::array subscribed;
+        for (SubscriptionPlan::Seat& s : plan->seats) {
+          subscribed.push_back(json::value(s.code));
+          if (!tables_.count(s.code)) continue;
+          // Of this seat, what the store now has; of the others, what this
+          // instance knows (or, with other instances, what the store had).
+          auto& list = subscriptions_[s.code];
+          std::erase_if(list, [&](const SubscriptionRecord& r) { return r.seat == s.seat || bus_; });
+          for (SubscriptionRecord& r : s.list)
+            if (r.seat == s.seat || bus_) list.push_back(std::move(r));
+        }
+        respond(reply(200, json::object{{"subscribed", std::move(subscribed)},
+                                        {"unknown", json::array(plan->unknown.begin(), plan->unknown.end())}}));
+      });
+}
+
+std::variant<Hub::SubscriptionPlan, HttpReply> Hub::check_subscription(const std::string& body, const std::string& ip) {
   if (!deliver_) return push_key();
   if (!subscribes_.allow(ip, now(), limits_.subscribe_per_minute)) return rate_limited(Msg::LimitSubscriptions);
   Message why;
@@ -186,74 +283,37 @@ HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
   } catch (const std::exception&) {
     return bad_request(Msg::PushP256dh);
   }
-  json::array subscribed;
-  std::vector<std::string> unknown;
+  SubscriptionPlan plan;
+  plan.rec = SubscriptionRecord{endpoint, "", 0, p256dh, auth, lang, now()};
   std::vector<std::pair<Table*, int>> seats;
-  if (auto e = resolve_seats(*tables, ip, seats, unknown)) return error_reply(*e);
-  for (const auto& held : seats) {
-    const std::string& code = held.first->code();
-    const int seat = held.second;  // a plain local: lambdas below capture it
-    SubscriptionRecord rec{endpoint, code, seat, p256dh, auth, lang, now()};
-    refresh_subscriptions(code);
-    auto& list = subscriptions_[code];
-    auto mine = [&](const SubscriptionRecord& s) { return s.seat == seat; };
-    auto same = std::find_if(list.begin(), list.end(),
-                             [&](const SubscriptionRecord& s) { return s.endpoint == endpoint && s.seat == seat; });
-    try {
-      // A seat keeps its newest few browsers: a new one past the cap replaces the oldest.
-      if (same == list.end() && limits_.subscriptions_per_seat &&
-          size_t(std::count_if(list.begin(), list.end(), mine)) >= limits_.subscriptions_per_seat) {
-        auto oldest = std::find_if(list.begin(), list.end(), mine);
-        for (auto it = oldest; it != list.end(); ++it)
-          if (mine(*it) && it->created_at < oldest->created_at) oldest = it;
-        store_.remove_seat_subscription(oldest->endpoint, code, seat);
-        list.erase(oldest);
-        same = list.end();
-      }
-      // ... at a few push services: browsers use a handful, and more only
-      // spread one seat's pushes over more services that may hang. A new
-      // service past the cap replaces the oldest subscription at another.
-      auto elsewhere = [&](const SubscriptionRecord& s) { return mine(s) && webpush::origin_of(s.endpoint) != origin; };
-      for (;;) {
-        std::set<std::string> services{origin};
-        for (const SubscriptionRecord& s : list)
-          if (mine(s)) services.insert(webpush::origin_of(s.endpoint));
-        if (!limits_.push_services_per_seat || services.size() <= limits_.push_services_per_seat) break;
-        auto oldest = std::find_if(list.begin(), list.end(), elsewhere);
-        for (auto it = oldest; it != list.end(); ++it)
-          if (elsewhere(*it) && it->created_at < oldest->created_at) oldest = it;
-        store_.remove_seat_subscription(oldest->endpoint, code, seat);
-        list.erase(oldest);
-        same = std::find_if(list.begin(), list.end(),
-                            [&](const SubscriptionRecord& s) { return s.endpoint == endpoint && s.seat == seat; });
-      }
-      store_.add_subscription(rec);
-    } catch (const std::exception& e) {
-      return storage_failed(e);
-    }
-    if (same != list.end()) *same = rec;
-    else list.push_back(rec);
-    subscribed.push_back(json::value(code));
+  if (auto e = resolve_seats(*tables, ip, seats, plan.unknown)) return error_reply(*e);
+  for (const auto& [p, seat] : seats) {
+    auto it = subscriptions_.find(p->code());
+    plan.seats.push_back({p->code(), seat, it == subscriptions_.end() ? std::vector<SubscriptionRecord>{} : it->second});
   }
-  return reply(200, json::object{{"subscribed", std::move(subscribed)},
-                                 {"unknown", json::array(unknown.begin(), unknown.end())}});
+  return plan;
 }
 
-HttpReply Hub::push_unsubscribe(const std::string& body) {
+void Hub::push_unsubscribe(const std::string& body, Respond respond) {
   Message why;
   std::string endpoint;
   auto o = parse_object(body, why);
-  if (!o) return bad_request(why);
+  if (!o) return respond(bad_request(why));
   if (!get_string(*o, "endpoint", endpoint) || endpoint.empty() || endpoint.size() > 2048)
-    return bad_request(Msg::PushEndpoint);
-  int removed;
-  try {
-    removed = store_.remove_subscription(endpoint);
-  } catch (const std::exception& e) {
-    return storage_failed(e);
-  }
-  forget_subscription(endpoint);
-  return reply(200, json::object{{"removed", removed}});
+    return respond(bad_request(Msg::PushEndpoint));
+  // Removed off this thread (on the endpoint's lane), then forgotten here.
+  auto removed = std::make_shared<int>(0);
+  writer_->submit(
+      endpoint, [removed, endpoint](Store& store) { *removed = store.remove_subscription(endpoint); },
+      [this, removed, endpoint, respond = std::move(respond)](std::exception_ptr error) {
+        if (error) return respond(storage_failed(error));
+        forget_subscription(endpoint);
+        respond(reply(200, json::object{{"removed", *removed}}));
+      });
+}
+
+HttpReply Hub::push_unsubscribe(const std::string& body) {
+  return answered_at_once([&](Respond respond) { push_unsubscribe(body, std::move(respond)); });
 }
 
 void Hub::forget_subscription(const std::string& endpoint) {
@@ -265,11 +325,10 @@ void Hub::forget_subscription(const std::string& endpoint) {
 
 void Hub::drop_subscription(const std::string& endpoint) {
   forget_subscription(endpoint);
-  try {
-    store_.remove_subscription(endpoint);
-  } catch (const std::exception&) {
-    // kept in storage: dropped again after the next failed delivery
-  }
+  // Removed off this thread; when that fails it stays in storage, and is
+  // dropped again after the next failed delivery.
+  writer_->submit(endpoint, [endpoint](Store& store) { store.remove_subscription(endpoint); },
+                  [](std::exception_ptr) {});
 }
 
 std::vector<std::string> Hub::codes_to_read(const std::string& body, const std::string& ip) {

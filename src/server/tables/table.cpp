@@ -226,25 +226,25 @@ std::optional<Error> Table::refuse_if_expired() const {
   return std::nullopt;
 }
 
-bool Table::expire_if_due(Store& store, int64_t now, int64_t live_idle_ms) {
+std::optional<Table::Expiry> Table::expiry_due(int64_t now, int64_t live_idle_ms) const {
   int64_t due = expires_at();
   if (!turn_based() && !expired() && live_idle_ms > 0 && nobody_anywhere())
     due = std::max({last_activity_, last_present_, record_.starts_at}) + live_idle_ms;
-  if (due == 0 || now < due) return false;
-  bool running = game_ && !game_->game.over();
-  store.expire_table(record_.code, running ? game_->id : 0, running ? game_->version : 0, now);
+  if (due == 0 || now < due) return std::nullopt;
+  const bool running = game_ && !game_->game.over();
+  return Expiry{now, running ? game_->id : 0, running ? game_->version : 0};
+}
+
+bool Table::expire_stored(const Expiry& x) {
+  if (expired()) return false;
+  const bool running = game_ && !game_->game.over();
+  if (running ? game_->id != x.game || game_->version != x.version : x.game != 0) return false;
   if (running) {
     std::string error;
     apply_action(*game_, "expire", &error);
   }
-  record_.expired_at = now;
+  record_.expired_at = x.at;
   return true;
-}
-
-void Table::end_unstarted(Store& store, int64_t now) {
-  if (game_ || expired()) return;
-  store.expire_table(record_.code, 0, 0, now);
-  record_.expired_at = now;
 }
 
 std::optional<Error> Table::add_player(Store& store, const std::string& name, const std::string& token_hash,

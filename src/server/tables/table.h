@@ -211,13 +211,18 @@ class Table {
   // with White at seat `white`, at `at`, with its public id), begun here in memory the same way;
   // false when this copy is not just before it (then read the table again).
   bool begin_stored(int64_t id, int number, int white, int64_t at, const std::string& public_id);
-  // Ends a turn-based table whose time has come (see expires_at), or a live
-  // table that nobody is connected to and that has seen no action for
-  // `live_idle_ms` (0: live tables never end so): the running game, if any,
-  // gets "expire". False when it is not due (nothing changes).
-  bool expire_if_due(Store& store, int64_t now, int64_t live_idle_ms = 0);
-  // Ends a table whose game never began (a pairing nobody came to).
-  void end_unstarted(Store& store, int64_t now);
+  // Whether a turn-based table's time has come (see expires_at), or a live
+  // table's that nobody is connected to and that has seen no action for
+  // `live_idle_ms` (0: live tables never end so), at `now`: the end to store
+  // (its running game's id and version, 0 for none), which the running game
+  // gets as "expire". Then, once stored, the end made here: false (nothing
+  // changes) when the table moved on meanwhile (read it again).
+  struct Expiry {
+    int64_t at = 0, game = 0;
+    int version = 0;
+  };
+  std::optional<Expiry> expiry_due(int64_t now, int64_t live_idle_ms = 0) const;
+  bool expire_stored(const Expiry& x);
   // No player or spectator has an open connection to this instance.
   bool nobody_connected() const;
   // Nor to any other instance.
