@@ -172,34 +172,37 @@ int run_server(const ServerOptions& o) {
     return 1;
   }
 
-  // Turn-based tables end after 45 days without a move: look every minute.
-  asio::steady_timer ticker(hub_ioc);
-  std::function<void()> schedule_tick = [&] {
-    ticker.expires_after(std::chrono::minutes(1));
-    ticker.async_wait([&](beast::error_code ec) {
-      if (ec) return;
-      hub.tick();
-      community.sweep();
-      schedule_tick();
-    });
+  // Work on the hub's thread every `period`, until its timer is cancelled.
+  struct Every {
+    asio::steady_timer timer;
+    std::chrono::milliseconds period;
+    std::function<void()> work;
+    void arm() {
+      timer.expires_after(period);
+      timer.async_wait([this](beast::error_code ec) {
+        if (ec) return;
+        work();
+        arm();
+      });
+    }
   };
+  // Turn-based tables end after 45 days without a move: look every minute
+  // (and at once).
+  Every ticks{asio::steady_timer(hub_ioc), std::chrono::minutes(1), [&] {
+                hub.tick();
+                community.sweep();
+              }};
   asio::post(hub_ioc, [&] {
     hub.tick();
-    schedule_tick();
+    ticks.arm();
   });
   // With other instances: CPU turns whose instance died are taken over, and
   // who is at each table is said again now and then.
-  asio::steady_timer cpu_scanner(hub_ioc);
-  std::function<void()> schedule_cpu_scan = [&] {
-    cpu_scanner.expires_after(std::chrono::seconds(5));
-    cpu_scanner.async_wait([&](beast::error_code ec) {
-      if (ec) return;
-      hub.scan_cpu();
-      hub.heartbeat();
-      schedule_cpu_scan();
-    });
-  };
-  if (bus) asio::post(hub_ioc, schedule_cpu_scan);
+  Every scans{asio::steady_timer(hub_ioc), std::chrono::seconds(5), [&] {
+                hub.scan_cpu();
+                hub.heartbeat();
+              }};
+  if (bus) asio::post(hub_ioc, [&] { scans.arm(); });
   std::vector<std::string> origins;
   for (const std::string& origin : o.allowed_origins) origins.push_back(lower(origin));
 
@@ -267,9 +270,9 @@ int run_server(const ServerOptions& o) {
   for (auto& t : net_threads) t.join();
   // Whatever reached the hub before now is handled (and stored) before it stops.
   auto handled = std::make_shared<std::promise<void>>();
-  asio::post(hub_ioc, [handled, &ticker, &cpu_scanner] {
-    ticker.cancel();
-    cpu_scanner.cancel();
+  asio::post(hub_ioc, [handled, &ticks, &scans] {
+    ticks.timer.cancel();
+    scans.timer.cancel();
     handled->set_value();
   });
   handled->get_future().wait_for(std::chrono::seconds(10));

@@ -352,17 +352,13 @@ void Hub::load() {
 
 Table* Hub::find(const std::string& code) {
   auto it = tables_.find(code);
-  if (it == tables_.end()) {
-    // Being made (open once it is stored), or just read and not there.
-    if (creating_.count(code) || absent_.count(code)) return nullptr;
-    // With a writer of its own, this thread reads nothing: what needs a
-    // table not in memory reads it on the writer first (open_then).
-    Table* p = writer_ == own_writer_.get() ? read_here(code) : nullptr;
-    if (!p) return nullptr;
-    it = tables_.find(p->code());
-  }
-  expire_if_due(it->second);
-  return &it->second;
+  Table* p = it != tables_.end() ? &it->second : nullptr;
+  // Not in memory: being made (open once it is stored), just read and not
+  // there, or to read. With a writer of its own, this thread reads nothing:
+  // what needs a table not in memory reads it on the writer first (open_then).
+  if (!p && !creating_.count(code) && !absent_.count(code) && writer_ == own_writer_.get()) p = read_here(code);
+  if (p) expire_if_due(*p);
+  return p;
 }
 
 Table* Hub::read_here(const std::string& code) {
@@ -772,10 +768,13 @@ bool Hub::proof_valid(const std::string& proof, const std::string& ip) {
 
 void Hub::get_table(const std::string& code, const std::string& ip, const std::string& key, const std::string& proof,
                     Respond respond) {
-  if (!would_open(code, ip, !key.empty(), !proof.empty())) return respond(get_table(code, ip, key, proof));
-  open_then(code, [this, code, ip, key, proof, respond = std::move(respond)] {
-    respond(get_table(code, ip, key, proof));
-  });
+  answer_once_open(code, would_open(code, ip, !key.empty(), !proof.empty()),
+                   [this, code, ip, key, proof] { return get_table(code, ip, key, proof); }, std::move(respond));
+}
+
+void Hub::answer_once_open(const std::string& code, bool read, std::function<HttpReply()> answer, Respond respond) {
+  if (!read) return respond(answer());
+  open_then(code, [answer = std::move(answer), respond = std::move(respond)] { respond(answer()); });
 }
 
 HttpReply Hub::get_table(const std::string& code, const std::string& ip, const std::string& key,
@@ -881,10 +880,8 @@ void Hub::take_seat(const std::string& code, const std::string& name, Respond re
 
 void Hub::qr_svg(const std::string& code, const std::string& base_url, const std::string& ip, const std::string& key,
                  Respond respond) {
-  open_all_then(would_open(code, ip, !key.empty(), false) ? std::vector<std::string>{code} : std::vector<std::string>{},
-                [this, code, base_url, ip, key, respond = std::move(respond)] {
-                  respond(qr_svg(code, base_url, ip, key));
-                });
+  answer_once_open(code, would_open(code, ip, !key.empty(), false),
+                   [this, code, base_url, ip, key] { return qr_svg(code, base_url, ip, key); }, std::move(respond));
 }
 
 HttpReply Hub::qr_svg(const std::string& code, const std::string& base_url, const std::string& ip,
@@ -1326,6 +1323,11 @@ void Hub::begin_game(const std::shared_ptr<Client>& c, const std::string& id, co
           if (p) finish_change(c, id, seat, type, *p, true, true, -1);
         });
       });
+}
+
+void Hub::after_write(const std::string& code, std::function<void()> then) {
+  if (!storing_.count(code)) return then();
+  waiting_[code].push_back(std::move(then));
 }
 
 void Hub::run_waiting(const std::string& code) {

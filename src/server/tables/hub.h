@@ -238,6 +238,8 @@ class Hub {
   // be absent (find() then answers nothing without reading). Lookups of one
   // code at once share the read.
   void open_then(const std::string& code, std::function<void()> then);
+  // A request's answer, made now or (when `read`) once its table is read.
+  void answer_once_open(const std::string& code, bool read, std::function<HttpReply()> answer, Respond respond);
   // The same for several codes at once (those in memory, being made or known
   // absent are not read): `then` runs once all are read.
   void open_all_then(std::vector<std::string> codes, std::function<void()> then);
@@ -410,6 +412,8 @@ class Hub {
   // then the table's messages that waited meanwhile.
   void write_then(const std::string& code, StoreWriter::Work work, std::function<void(Table*, std::exception_ptr)> then);
   void run_waiting(const std::string& code);
+  // Runs `then` once the table's write on its way is stored (at once if none).
+  void after_write(const std::string& code, std::function<void()> then);
   // A rematch offer made, declined or withdrawn: stored by the writer, then
   // made and told.
   void store_rematch(const std::shared_ptr<Client>& c, const std::string& id, const std::string& type, Table& p,

@@ -133,10 +133,8 @@ void Hub::check_pairing(const std::string& code) {
     return;
   }
   Table& p = it->second;
-  if (storing_.count(code)) {  // its beginning is being written: look again once it is
-    if (defer_) defer_(100, [this, code] { check_pairing(code); });
-    return;
-  }
+  // Its beginning is being written: look again once it is.
+  if (storing_.count(code)) return after_write(code, [this, code] { check_pairing(code); });
   maybe_begin_pairing(p);
   if (!p.arrive_by || storing_.count(code)) return;
   const int64_t left = p.arrive_by - now();
@@ -214,10 +212,7 @@ void Hub::check_first_move(const std::string& code) {
   const int64_t t = now();
   // Not yet, or an action of the table is being stored (a move, perhaps): look again then.
   if (t < p.last_activity() + limits_.first_move_ms) return watch_first_move(p);
-  if (storing_.count(code)) {
-    if (defer_) defer_(100, [this, code] { check_first_move(code); });
-    return;
-  }
+  if (storing_.count(code)) return after_write(code, [this, code] { check_first_move(code); });
   PreparedAction a;
   if (p.prepare(seat, "abort", "", p.game()->version, a)) return;
   auto called_off = std::make_shared<PreparedAction>(std::move(a));

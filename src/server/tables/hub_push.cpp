@@ -412,10 +412,8 @@ std::string ics_time(int64_t ms) {
 
 void Hub::event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
                     const std::string& key, Respond respond) {
-  open_all_then(would_open(code, ip, !key.empty(), false) ? std::vector<std::string>{code} : std::vector<std::string>{},
-                [this, code, base_url, ip, key, respond = std::move(respond)] {
-                  respond(event_ics(code, base_url, ip, key));
-                });
+  answer_once_open(code, would_open(code, ip, !key.empty(), false),
+                   [this, code, base_url, ip, key] { return event_ics(code, base_url, ip, key); }, std::move(respond));
 }
 
 HttpReply Hub::event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
