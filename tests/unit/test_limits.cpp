@@ -653,3 +653,86 @@ TEST(CpuPool, ServesTheOwnerServedLeastRecentlyFirst) {
 }
 
 }  // namespace
+
+namespace {
+
+// A bus whose counts wait until the test answers them (the other methods
+// answer nothing): what an instance sees while Redis is slow, and then what
+// it learns.
+class HeldCounts final : public Bus {
+ public:
+  struct Asked {
+    std::string key;
+    int64_t now;
+    bool record;
+    std::function<void(std::optional<int64_t>)> done;
+  };
+  std::vector<Asked> asked;
+
+  void count(const std::string& key, int64_t now, bool record,
+             std::function<void(std::optional<int64_t>)> done) override {
+    asked.push_back({key, now, record, std::move(done)});
+  }
+  void publish(const BusMessage&) override {}
+  void start(std::function<void(BusMessage)>) override {}
+  void stop() override {}
+  bool healthy() override { return true; }
+  std::optional<std::vector<std::string>> seeks() override { return std::nullopt; }
+  std::optional<size_t> seek_count() override { return std::nullopt; }
+  bool add_seek(const std::string&, int64_t) override { return false; }
+  bool take_seek(const std::string&) override { return false; }
+  const std::string& id() const override { return id_; }
+  void alive() override {}
+  bool is_alive(const std::string&) override { return true; }
+
+ private:
+  std::string id_ = "test";
+};
+
+}  // namespace
+
+// Shared by instances, a limit decides without waiting for the bus: its own
+// events count at once, the others' once the bus has said how many there
+// are; a check without an event asks at most once a second; a bus that does
+// not answer leaves the instance counting alone.
+TEST(AddressLimiterShared, DecidesAtOnceAndLearnsTheOtherInstancesCounts) {
+  HeldCounts bus;
+  AddressLimiter limiter;
+  limiter.share(&bus, "create");
+  const int64_t t = 1000000;
+  EXPECT_TRUE(limiter.allow("10.0.0.1", t, 3));
+  EXPECT_TRUE(limiter.allow("10.0.0.1", t, 3));
+  ASSERT_EQ(bus.asked.size(), 2u) << "each event is told, and the count asked";
+  EXPECT_EQ(bus.asked[0].key, "create:10.0.0.1");
+  EXPECT_TRUE(bus.asked[0].record);
+  EXPECT_EQ(limiter.asking(), 2) << "decided while the bus had not answered";
+  // The bus answers: 6 events in all, 2 of them this instance's.
+  bus.asked[0].done(5);
+  bus.asked[1].done(6);
+  EXPECT_EQ(limiter.asking(), 0);
+  EXPECT_FALSE(limiter.allow("10.0.0.1", t + 1, 3)) << "the others' 4 count too";
+  EXPECT_FALSE(limiter.allow("10.0.0.1", t + 2, 5));
+  EXPECT_EQ(bus.asked.size(), 2u) << "a refusal within a second of the last question asks nothing";
+  EXPECT_TRUE(limiter.allow("10.0.0.1", t + 3, 7));
+  // A check without an event asks once a second at most.
+  EXPECT_TRUE(limiter.allow("10.0.0.2", t, 3, false));
+  EXPECT_TRUE(limiter.allow("10.0.0.2", t + 10, 3, false));
+  EXPECT_EQ(bus.asked.size(), 4u);
+  EXPECT_FALSE(bus.asked[3].record);
+  EXPECT_TRUE(limiter.allow("10.0.0.2", t + AddressLimiter::ASK_GAP_MS, 3, false));
+  EXPECT_EQ(bus.asked.size(), 5u);
+  // The bus does not answer: this instance's own events still count.
+  bus.asked[3].done(std::nullopt);
+  EXPECT_TRUE(limiter.allow("10.0.0.3", t, 1));
+  bus.asked.back().done(std::nullopt);
+  EXPECT_FALSE(limiter.allow("10.0.0.3", t + 1, 1));
+  // The others' events fade a minute after they were learned.
+  EXPECT_TRUE(limiter.allow("10.0.0.1", t + 60000, 3, false));
+  // An answer that comes after the limiter has gone changes nothing.
+  auto late = std::make_unique<AddressLimiter>();
+  late->share(&bus, "late");
+  late->allow("10.0.0.4", t, 3);
+  auto done = bus.asked.back().done;
+  late.reset();
+  done(10);
+}

@@ -1249,22 +1249,38 @@ TEST_P(Tables, LimitsPerAddressAreSharedByTheInstances) {
   auto otherHub = with_bus_and_another_instance(Posts::Lost);
   Hub& other = *otherHub;
   const std::string ip = fresh_ip();
+  // Each instance learns the others' counts off its thread, a moment after
+  // each request (a decision never waits for Redis): wait for that here.
+  auto learned = [&] {
+    for (int i = 0; i < 5000 && hub_->limits_asking() + other.limits_asking() > 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_EQ(hub_->limits_asking() + other.limits_asking(), 0) << "Redis did not answer";
+  };
   int made = 0, refused = 0;
   for (int i = 0; i < 16; ++i) {
     Hub& at = i % 2 == 0 ? *hub_ : other;
     const int status = at.create_table(R"({"name":"Somchai"})", ip).status;
     made += status == 201;
     refused += status == 429;
+    learned();
   }
-  EXPECT_EQ(made, hub_->limits().create_per_minute) << "10 a minute in all, not 10 at each instance";
+  // 10 a minute in all, not 10 at each instance: an instance learns of the
+  // other's last table at its own next one, so at most one more passes.
+  const int limit = hub_->limits().create_per_minute;
+  EXPECT_GE(made, limit);
+  EXPECT_LE(made, limit + 1);
   EXPECT_EQ(refused, 16 - made);
+  EXPECT_EQ(hub_->create_table(R"({"name":"Somchai"})", ip).status, 429) << "both instances refuse now";
+  EXPECT_EQ(other.create_table(R"({"name":"Somchai"})", ip).status, 429);
   // Wrong codes likewise.
   int wrong = 0;
   for (int i = 0; i < 14; ++i) {
     Hub& at = i % 2 == 0 ? *hub_ : other;
     wrong += at.get_table("ZZZZZ" + std::to_string(i % 10), ip).status == 429;
+    learned();
   }
-  EXPECT_EQ(wrong, 14 - hub_->limits().wrong_codes_per_minute);
+  EXPECT_GE(wrong, 14 - hub_->limits().wrong_codes_per_minute - 1);
+  EXPECT_LE(wrong, 14 - hub_->limits().wrong_codes_per_minute);
   // A minute later the address may create again.
   clock_ += 60001;
   EXPECT_EQ(other.create_table(R"({"name":"Somchai"})", ip).status, 201);

@@ -68,11 +68,13 @@ class Bus {
   virtual void stop() = 0;
   // Whether the bus answers now (for /readyz).
   virtual bool healthy() = 0;
-  // A per-address limit shared by the instances: true when `key` has had
-  // fewer than `limit` events in the minute before `now`, recording one when
-  // `record`; nothing when the bus does not answer (the instance then counts
-  // alone).
-  virtual std::optional<bool> allow(const std::string& key, int64_t now, int limit, bool record) = 0;
+  // A per-address count shared by the instances: how many events `key` has
+  // had in the minute before `now` at all of them, recording one first when
+  // `record`. Asked off the caller's thread, in order: `done` gets the count
+  // on the bus's thread, or nothing when the bus does not answer (the
+  // instance then counts alone); it is not called once the bus stops.
+  virtual void count(const std::string& key, int64_t now, bool record,
+                     std::function<void(std::optional<int64_t>)> done) = 0;
 
   // The queue of people looking for an opponent, shared by the instances:
   // its entries (texts) oldest first, or nothing when the bus does not answer.

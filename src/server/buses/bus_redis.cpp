@@ -4,11 +4,12 @@
 // Another connection listens on its own thread and comes back by itself when
 // Redis restarts; after such a gap it asks for everything to be read again,
 // since messages may have been lost meanwhile. A third one (with a lock)
-// answers the hub's questions: limits, the seek queue, health; each question
-// has a short deadline, and once Redis has missed one it is asked nothing
-// for a while (longer each time it misses again): meanwhile the answers are
-// "unknown", and the hub counts alone. So a stalled Redis costs the hub's
-// thread one deadline now and then, never the stall.
+// answers the questions: the limits' counts (asked in order by a thread of
+// their own, so that nobody waits for them), the seek queue, health; each
+// question has a short deadline, and once Redis has missed one it is asked
+// nothing for a while (longer each time it misses again): meanwhile the
+// answers are "unknown", and the hub counts alone. So a stalled Redis costs
+// the hub's thread one deadline now and then, never the stall.
 #include <hiredis/hiredis.h>
 #include <openssl/rand.h>
 #include <sys/socket.h>
@@ -111,6 +112,11 @@ class RedisBus final : public Bus {
       stopping_ = true;
     }
     queue_cv_.notify_all();
+    {
+      std::lock_guard lock(counts_mutex_);  // the counting thread sees it
+    }
+    counts_cv_.notify_all();
+    if (counter_.joinable()) counter_.join();
     if (sender_.joinable()) sender_.join();  // after what was queued has gone
     {
       std::lock_guard lock(listener_mutex_);
@@ -177,24 +183,16 @@ class RedisBus final : public Bus {
     return r;
   }
 
-  std::optional<bool> allow(const std::string& key, int64_t now, int limit, bool record) override {
-    // A sliding minute per key: a sorted set of event times, trimmed, counted
-    // and added to in one step on the Redis side.
-    static constexpr const char* SCRIPT =
-        "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - 60000) "
-        "if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end "
-        "if ARGV[3] == '1' then redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4]) "
-        "redis.call('PEXPIRE', KEYS[1], 60000) end return 1";
-    const std::string full = "makruk:limit:" + key, at = std::to_string(now), max = std::to_string(limit);
-    const std::string member = at + ":" + id_ + ":" + std::to_string(++events_);
-    std::lock_guard lock(publish_mutex_);
-    auto* r = command("EVAL %s 1 %b %b %b %s %b", SCRIPT, full.data(), full.size(), at.data(), at.size(), max.data(),
-                      max.size(), record ? "1" : "0", member.data(), member.size());
-    if (!r) return std::nullopt;
-    std::optional<bool> answer;
-    if (r->type == REDIS_REPLY_INTEGER) answer = r->integer == 1;
-    freeReplyObject(r);
-    return answer;
+  void count(const std::string& key, int64_t now, bool record,
+             std::function<void(std::optional<int64_t>)> done) override {
+    {
+      std::lock_guard lock(counts_mutex_);
+      if (stopping_) return;
+      if (counts_.size() >= MAX_QUEUED) counts_.pop_front();  // Redis away that long: the oldest go unanswered
+      counts_.push_back(Count{key, now, record, std::move(done)});
+      if (!counter_.joinable()) counter_ = std::thread([this] { answer_counts(); });
+    }
+    counts_cv_.notify_one();
   }
 
   std::optional<std::vector<std::string>> seeks() override {
@@ -331,6 +329,39 @@ class RedisBus final : public Bus {
     if (c) redisFree(c);
   }
 
+  // The counting thread: asks Redis each count in turn, on the questions'
+  // connection (with its deadline, and nothing asked while Redis is away).
+  void answer_counts() {
+    // A sliding minute per key: a sorted set of event times, trimmed, added
+    // to and counted in one step on the Redis side.
+    static constexpr const char* SCRIPT =
+        "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - 60000) "
+        "if ARGV[2] == '1' then redis.call('ZADD', KEYS[1], ARGV[1], ARGV[3]) "
+        "redis.call('PEXPIRE', KEYS[1], 60000) end return redis.call('ZCARD', KEYS[1])";
+    for (;;) {
+      Count c;
+      {
+        std::unique_lock lock(counts_mutex_);
+        counts_cv_.wait(lock, [this] { return stopping_ || !counts_.empty(); });
+        if (stopping_) return;
+        c = std::move(counts_.front());
+        counts_.pop_front();
+      }
+      const std::string full = "makruk:limit:" + c.key, at = std::to_string(c.now);
+      std::optional<int64_t> total;
+      {
+        std::lock_guard lock(publish_mutex_);
+        const std::string member = at + ":" + id_ + ":" + std::to_string(++events_);
+        if (auto* r = command("EVAL %s 1 %b %b %s %b", SCRIPT, full.data(), full.size(), at.data(), at.size(),
+                              c.record ? "1" : "0", member.data(), member.size())) {
+          if (r->type == REDIS_REPLY_INTEGER) total = r->integer;
+          freeReplyObject(r);
+        }
+      }
+      c.done(total);
+    }
+  }
+
   // Publishes the batch and, with `alive` (this instance's id), says so.
   static bool publish_all(redisContext* c, const std::deque<std::string>& batch, const std::string& alive) {
     size_t commands = batch.size();
@@ -434,6 +465,16 @@ class RedisBus final : public Bus {
   std::deque<std::string> queue_;  // messages to publish, in order
   bool alive_due_ = false;         // the sender says this instance is alive next
   std::thread sender_;
+  struct Count {
+    std::string key;
+    int64_t now = 0;
+    bool record = false;
+    std::function<void(std::optional<int64_t>)> done;
+  };
+  std::mutex counts_mutex_;
+  std::condition_variable counts_cv_;
+  std::deque<Count> counts_;  // counts to ask, in order
+  std::thread counter_;
   uint64_t events_ = 0;  // makes each recorded event a member of its own
   std::mutex listener_mutex_;
   redisContext* listener_ = nullptr;

@@ -571,6 +571,14 @@ std::string Hub::new_code() {
   }
 }
 
+int Hub::limits_asking() const {
+  int n = 0;
+  for (const AddressLimiter* l : {&wrong_codes_, &creates_, &joins_, &cpu_creates_, &subscribes_, &proof_misses_,
+                                  &proof_stamps_, &credentials_})
+    n += l->asking();
+  return n + lobby_.limits_asking();
+}
+
 // Wrong table codes are limited per address, so codes cannot be enumerated.
 bool Hub::code_guess_allowed(const std::string& ip, bool wrong) {
   return wrong_codes_.allow(ip, now(), limits_.wrong_codes_per_minute, wrong);

@@ -215,6 +215,9 @@ class Hub {
   // wrong guess when `wrong`. Thread-safe: the games' records ask it from
   // their own threads.
   bool code_guess_allowed(const std::string& ip, bool wrong);
+  // With other instances: the per-address counts asked of the bus and not
+  // yet answered (a decision never waits for them). Thread-safe.
+  int limits_asking() const;
   // The hub's clock (ms since the epoch; a test may move it). Thread-safe.
   int64_t now() const { return now_() + clock_offset_.load(); }
 

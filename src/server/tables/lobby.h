@@ -75,6 +75,7 @@ class Lobby {
   size_t seekers() const { return seekers_.size(); }
   // Forgets the limits' windows that have emptied.
   void sweep(int64_t now) { seeks_.sweep(now); }
+  int limits_asking() const { return seeks_.asking(); }  // see AddressLimiter
 
  private:
   // With a bus: pairs with the longest-waiting compatible seeker at any
