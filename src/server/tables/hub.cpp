@@ -781,8 +781,15 @@ void Hub::get_table(const std::string& code, const std::string& ip, const std::s
 }
 
 void Hub::answer_once_open(const std::string& code, bool read, std::function<HttpReply()> answer, Respond respond) {
-  if (!read) return respond(answer());
-  open_then(code, [answer = std::move(answer), respond = std::move(respond)] { respond(answer()); });
+  auto go = [this, code, answer = std::move(answer), respond = std::move(respond)]() mutable {
+    // A table whose time has just run out is answered once its end is
+    // stored (so is one with any write on its way: the answer follows it).
+    if (auto it = tables_.find(code); it != tables_.end()) expire_if_due(it->second);
+    if (!storing_.count(code)) return respond(answer());
+    after_write(code, [answer = std::move(answer), respond = std::move(respond)] { respond(answer()); });
+  };
+  if (!read) return go();
+  open_then(code, std::move(go));
 }
 
 HttpReply Hub::get_table(const std::string& code, const std::string& ip, const std::string& key,

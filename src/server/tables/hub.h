@@ -241,7 +241,9 @@ class Hub {
   // be absent (find() then answers nothing without reading). Lookups of one
   // code at once share the read.
   void open_then(const std::string& code, std::function<void()> then);
-  // A request's answer, made now or (when `read`) once its table is read.
+  // A request's answer, made now or (when `read`) once its table is read;
+  // after the table's write on its way, if any (its end, when its time has
+  // just run out, say).
   void answer_once_open(const std::string& code, bool read, std::function<HttpReply()> answer, Respond respond);
   // The same for several codes at once (those in memory, being made or known
   // absent are not read): `then` runs once all are read.
