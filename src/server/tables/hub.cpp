@@ -555,9 +555,7 @@ void Hub::tick() {
         });
       });
   close_idle_tables();
-  for (AddressLimiter* l : {&wrong_codes_, &creates_, &joins_, &cpu_creates_, &subscribes_, &proof_misses_,
-                            &proof_stamps_, &credentials_})
-    l->sweep(now);
+  for (AddressLimiter* l : limiters()) l->sweep(now);
   std::erase_if(fronts_taken_, [&](const auto& f) { return now - f.second > limits_.front_again_ms; });
 }
 
@@ -571,11 +569,13 @@ std::string Hub::new_code() {
   }
 }
 
-int Hub::limits_asking() const {
+std::array<AddressLimiter*, 8> Hub::limiters() {
+  return {&wrong_codes_, &creates_, &joins_, &cpu_creates_, &subscribes_, &proof_misses_, &proof_stamps_, &credentials_};
+}
+
+int Hub::limits_asking() {
   int n = 0;
-  for (const AddressLimiter* l : {&wrong_codes_, &creates_, &joins_, &cpu_creates_, &subscribes_, &proof_misses_,
-                                  &proof_stamps_, &credentials_})
-    n += l->asking();
+  for (const AddressLimiter* l : limiters()) n += l->asking();
   return n + lobby_.limits_asking();
 }
 

@@ -217,7 +217,7 @@ class Hub {
   bool code_guess_allowed(const std::string& ip, bool wrong);
   // With other instances: the per-address counts asked of the bus and not
   // yet answered (a decision never waits for them). Thread-safe.
-  int limits_asking() const;
+  int limits_asking();
   // The hub's clock (ms since the epoch; a test may move it). Thread-safe.
   int64_t now() const { return now_() + clock_offset_.load(); }
 
@@ -301,6 +301,8 @@ class Hub {
   // live one once the store has when it was left).
   void close_idle_tables();
   bool idle(const std::string& code, const Table& p, int64_t t) const;
+  // Its per-address limits (the lobby's and the community's are theirs).
+  std::array<AddressLimiter*, 8> limiters();
   void forget_table(const std::string& code);
   void expire_if_due(Table& p);
   // Pushes to the seats that must now act after `actor` did `type` (turn-based tables).

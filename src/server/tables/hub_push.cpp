@@ -54,15 +54,15 @@ void Hub::notify(Table& p, int actor, const std::string& kind) {
   writer_->submit(
       code, [read, code](Store& store) { *read = store.load_subscriptions(code); },
       [this, read, code, pushes = std::move(pushes)](std::exception_ptr error) {
-        auto it = subscriptions_.find(code);
-        if (!error && tables_.count(code)) {
-          if (read->empty()) subscriptions_.erase(code);
-          else subscriptions_[code] = *read;
-          it = subscriptions_.find(code);
+        if (!error) {
+          if (tables_.count(code)) {
+            if (read->empty()) subscriptions_.erase(code);
+            else subscriptions_[code] = *read;
+          }
+          return deliver(code, pushes, *read);
         }
         // The store away: what this instance knows will do.
-        if (!error) deliver(code, pushes, *read);
-        else if (it != subscriptions_.end()) deliver(code, pushes, it->second);
+        if (auto it = subscriptions_.find(code); it != subscriptions_.end()) deliver(code, pushes, it->second);
       });
 }
 
