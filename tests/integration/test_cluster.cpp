@@ -451,10 +451,40 @@ TEST_F(Cluster, WhileRedisIsStalledMovesGoOnAndTheOthersCatchUpAfter) {
   }
   EXPECT_TRUE(made);
   EXPECT_GT(v, 50);
+  // Finding an opponent goes on too, at this instance alone (its shared queue
+  // does not answer): two seekers there are paired; the lobby's counts and
+  // /readyz answer within a bounded time, the latter saying what is missing.
+  {
+    WsOptions from2, from3;
+    from2.from = "127.0.0.2";
+    from3.from = "127.0.0.3";
+    WsClient a(port(0), from2), b(port(0), from3);
+    auto seek = [](const std::string& name, const std::string& browser) {
+      return json::object{{"t", "seek"}, {"name", name}, {"browser", browser}, {"variant", "ouk"}, {"counting", ""},
+                          {"mode", "turn"}};
+    };
+    a.send(seek("Noi", "stalled-a"));
+    EXPECT_FALSE(a.wait_for("seeking", {}, 3s).is_null()) << "a seek answered while Redis was stalled";
+    b.send(seek("Sokha", "stalled-b"));
+    json::value pa = a.wait_for("paired", {}, 3s), pb = b.wait_for("paired", {}, 3s);
+    ASSERT_FALSE(pa.is_null());
+    ASSERT_FALSE(pb.is_null());
+    EXPECT_EQ(field(pa, "code"), field(pb, "code"));
+    RequestOptions o;
+    o.timeout = 3s;
+    EXPECT_EQ(request(port(0), http::verb::get, "/api/lobby", "", o).status, 200);
+    Reply ready = request(port(0), http::verb::get, "/readyz", "", o);
+    EXPECT_EQ(ready.status, 503);
+    EXPECT_EQ(str(ready.body, "status"), "bus unavailable");
+  }
   kill(redis, SIGCONT);
   // What was said while Redis was stalled goes out now: the spectator at the
   // other instance sees the last move.
   EXPECT_FALSE(spectator.wait_for("state", at_version(v), 15s).is_null());
+  bool ready = false;
+  for (auto until = Clock::now() + 40s; !ready && Clock::now() < until; std::this_thread::sleep_for(200ms))
+    ready = request(port(0), http::verb::get, "/readyz").status == 200;
+  EXPECT_TRUE(ready) << "ready again once Redis answers";
 }
 
 TEST_F(Cluster, WhilePostgresRestartsRequestsFailCleanlyThenEverythingResumes) {

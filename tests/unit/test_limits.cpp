@@ -677,6 +677,8 @@ class HeldCounts final : public Bus {
   void start(std::function<void(BusMessage)>) override {}
   void stop() override {}
   bool healthy() override { return true; }
+  bool up() const override { return true; }
+  void ask(std::function<void()>) override {}
   std::optional<std::vector<std::string>> seeks() override { return std::nullopt; }
   std::optional<size_t> seek_count() override { return std::nullopt; }
   bool add_seek(const std::string&, int64_t) override { return false; }

@@ -5,6 +5,7 @@
 // closing leaves the queue; counts; limits).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <set>
 
@@ -168,6 +169,140 @@ TEST_F(LobbyAlone, PairsThroughTheTablesAndTellsTheSeekersTheCounts) {
   lobby_.unseek(b, true);
   EXPECT_EQ(b->last("seek-ended")["reason"].as_string(), "cancelled");
   EXPECT_EQ(lobby_.seekers(), 0u);
+}
+
+// A shared queue in memory, as instances sharing Redis have it: its
+// questions wait until the test runs them (as the bus's thread would), and
+// each fails the test when asked outside one. `answers` false: Redis does
+// not answer.
+class HeldQueue final : public Bus {
+ public:
+  std::vector<std::function<void()>> questions;
+  std::vector<std::pair<int64_t, std::string>> queue;  // by time, then text
+  bool answers = true;
+  std::set<std::string> dead;  // instances no longer alive
+
+  void run() {
+    while (!questions.empty()) {
+      auto q = std::move(questions.front());
+      questions.erase(questions.begin());
+      in_question_ = true;
+      q();
+      in_question_ = false;
+    }
+  }
+  void ask(std::function<void()> q) override { questions.push_back(std::move(q)); }
+  std::optional<std::vector<std::string>> seeks() override {
+    asked();
+    if (!answers) return std::nullopt;
+    std::sort(queue.begin(), queue.end());
+    std::vector<std::string> out;
+    for (auto& e : queue) out.push_back(e.second);
+    return out;
+  }
+  std::optional<size_t> seek_count() override {
+    asked();
+    if (!answers) return std::nullopt;
+    return queue.size();
+  }
+  bool add_seek(const std::string& entry, int64_t since) override {
+    asked();
+    if (!answers) return false;
+    queue.emplace_back(since, entry);
+    return true;
+  }
+  bool take_seek(const std::string& entry) override {
+    asked();
+    if (!answers) return false;
+    auto it = std::find_if(queue.begin(), queue.end(), [&](const auto& e) { return e.second == entry; });
+    if (it == queue.end()) return false;
+    queue.erase(it);
+    return true;
+  }
+  bool is_alive(const std::string& instance) override {
+    asked();
+    return !dead.count(instance);
+  }
+  bool healthy() override {
+    asked();
+    return answers;
+  }
+  bool up() const override { return answers; }
+  void count(const std::string&, int64_t, bool, std::function<void(std::optional<int64_t>)>) override {}
+  void publish(const BusMessage&) override {}
+  void start(std::function<void(BusMessage)>) override {}
+  void stop() override {}
+  const std::string& id() const override { return id_; }
+  void alive() override {}
+
+ private:
+  void asked() const { EXPECT_TRUE(in_question_) << "the bus was asked outside its questions' thread"; }
+  bool in_question_ = false;
+  std::string id_ = "here";
+};
+
+// With other instances, the shared queue is asked on the bus's thread: a
+// seeker is answered once it has been, the seekers of two instances are
+// paired there, a cancel sent meanwhile takes the entry out after it, the
+// limit on seekers per address counts the shared queue, and while Redis
+// does not answer this instance pairs its own seekers.
+TEST_F(LobbyAlone, WithABusTheSharedQueueIsAskedOffTheLobbysThread) {
+  HeldQueue bus;
+  lobby_.set_bus(&bus);
+  auto a = seeker(1, "10.0.0.1"), b = seeker(2, "10.0.0.2");
+  // Another instance's seeker already waits.
+  bus.queue.emplace_back(5, R"({"i":"there","c":77,"b":"browser-x","a":"10.9.9.9","n":"Xu","v":"ouk","k":"","m":"","s":5})");
+  lobby_.seek(a, {"makruk", "auto", "live"}, "Ann", "browser-a", {});
+  EXPECT_TRUE(a->last("seeking").empty()) << "answered before the shared queue was asked";
+  bus.run();
+  flush();
+  EXPECT_EQ(a->last("seeking")["variant"].as_string(), "makruk");
+  EXPECT_EQ(bus.queue.size(), 2u);
+  flush();
+  bus.run();
+  flush();
+  EXPECT_EQ(a->last("lobby")["waiting"].to_number<int64_t>(), 2) << "the shared queue's length";
+  // b wants Ouk: paired with the other instance's seeker, who waited longer.
+  lobby_.seek(b, {"ouk", "", ""}, "Bo", "browser-b", {});
+  bus.run();
+  flush();
+  ASSERT_EQ(pairings_.size(), 1u);
+  EXPECT_EQ(pairings_[0].first.id, 77u);
+  EXPECT_EQ(pairings_[0].first.instance, "there");
+  EXPECT_EQ(pairings_[0].second.id, 2u);
+  EXPECT_EQ(bus.queue.size(), 1u);
+  // A seek and its cancel at once: the entry leaves the shared queue.
+  auto c = seeker(3, "10.0.0.3");
+  lobby_.seek(c, {"makruk", "declare", "turn"}, "Cy", "browser-c", {});
+  lobby_.unseek(c, true);
+  EXPECT_EQ(c->last("seek-ended")["reason"].as_string(), "cancelled");
+  bus.run();
+  flush();
+  EXPECT_EQ(bus.queue.size(), 1u) << "only a's entry is left";
+  EXPECT_TRUE(c->last("seeking").empty()) << "a cancelled seek is not told it waits";
+  // Seekers per address count the shared queue (another instance's too).
+  lobby_.set_limits(server::Lobby::Limits{20, 2, false, 200});
+  bus.queue.emplace_back(9, R"({"i":"there","c":78,"b":"browser-y","a":"10.0.0.4","n":"Yo","v":"ouk","k":"declare","m":"turn","s":9})");
+  bus.queue.emplace_back(9, R"({"i":"there","c":79,"b":"browser-z","a":"10.0.0.4","n":"Zi","v":"ouk","k":"declare","m":"turn","s":9})");
+  auto d = seeker(4, "10.0.0.4");
+  lobby_.seek(d, {"makruk", "auto", "live"}, "Di", "browser-d", {});
+  bus.run();
+  flush();
+  EXPECT_EQ(d->last("error")["msg"].as_string(), "limit.seekers");
+  EXPECT_EQ(bus.queue.size(), 3u);
+  // Redis does not answer: this instance pairs its own seekers meanwhile.
+  bus.answers = false;
+  auto e = seeker(5, "10.0.0.5"), f = seeker(6, "10.0.0.6");
+  lobby_.seek(e, {"makruk", "auto", "live"}, "Em", "browser-e", {});
+  bus.run();
+  flush();
+  EXPECT_EQ(e->last("seeking")["variant"].as_string(), "makruk");
+  lobby_.seek(f, {"makruk", "", ""}, "Fa", "browser-f", {});
+  bus.run();
+  flush();
+  ASSERT_EQ(pairings_.size(), 2u);
+  EXPECT_EQ(pairings_[1].first.id, 5u);
+  EXPECT_EQ(pairings_[1].second.id, 6u);
 }
 
 TEST_F(LobbyAlone, OnlyASeekWithinItsLimitsAsksForTheFront) {

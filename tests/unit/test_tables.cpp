@@ -1302,13 +1302,15 @@ TEST_P(Tables, SeekersAtDifferentInstancesArePaired) {
   std::random_device random;
   const std::string tag = std::to_string(random());
   auto a = seeker("10.1.0.1"), b = seeker("10.1.0.2"), waiting = seeker("10.1.0.3");
+  // The shared queue is asked on the bus's thread: the seeker hears once it answered.
   hub_->on_message(a, R"({"t":"seek","name":"Dara","variant":"ouk","counting":"declare","mode":"turn","browser":"a)" + tag + "\"}");
+  ASSERT_TRUE(run_posted_until([&] { return !a->last("seeking").empty(); }));
   EXPECT_EQ(a->last("seeking").at("variant").as_string(), "ouk");
   other->on_message(waiting, R"({"t":"seek","name":"Noi","variant":"makruk","counting":"auto","mode":"live","browser":"w)" + tag + "\"}");
+  ASSERT_TRUE(run_posted_until([&] { return !waiting->last("seeking").empty(); }));
   other->on_message(b, R"({"t":"seek","name":"Sokha","variant":"ouk","counting":"declare","mode":"","browser":"b)" + tag + "\"}");
   // b was paired at the other instance with a, who hears of it through the bus.
-  ASSERT_FALSE(b->last("paired").empty());
-  ASSERT_TRUE(run_posted_until([&] { return !a->last("paired").empty(); }));
+  ASSERT_TRUE(run_posted_until([&] { return !b->last("paired").empty() && !a->last("paired").empty(); }));
   const json::object pa = a->last("paired"), pb = b->last("paired");
   EXPECT_EQ(pa.at("code"), pb.at("code"));
   EXPECT_EQ(pa.at("seat").as_int64() + pb.at("seat").as_int64(), 1);
@@ -1321,6 +1323,7 @@ TEST_P(Tables, SeekersAtDifferentInstancesArePaired) {
   code_ = std::string(pa.at("code").as_string());
   auto seat0 = std::make_shared<FakeClient>();
   other->on_message(seat0, R"({"t":"hello","code":")" + code_ + R"(","token":")" + std::string(pa.at("token").as_string()) + "\"}");
+  ASSERT_TRUE(run_posted_until([&] { return !seat0->last("welcome").empty(); }));
   EXPECT_EQ(seat0->last("welcome").at("seat").as_int64(), 0);
   // The third waits (nobody wants Makruk live), then cancels: out of the shared queue.
   EXPECT_TRUE(waiting->last("paired").empty());
@@ -1331,13 +1334,50 @@ TEST_P(Tables, SeekersAtDifferentInstancesArePaired) {
     return false;
   };
   EXPECT_TRUE(isWaiting());
-  // Both instances count the shared queue (without reading it) for the lobby.
+  // Both instances count the shared queue (asked on the bus's thread) for the lobby.
+  auto waiting_at = [&](Hub& h) {
+    std::optional<HttpReply> answer;
+    h.lobby([&](HttpReply r) { answer = std::move(r); });
+    EXPECT_TRUE(run_posted_until([&] { return answer.has_value(); }));
+    return json::parse(answer->body).at("waiting").as_int64();
+  };
   EXPECT_EQ(hub_bus_->seek_count(), hub_bus_->seeks().value().size());
-  for (Hub* h : {hub_.get(), other.get()})
-    EXPECT_EQ(json::parse(h->lobby().body).at("waiting").as_int64(), int64_t(hub_bus_->seek_count().value()));
+  for (Hub* h : {hub_.get(), other.get()}) EXPECT_EQ(waiting_at(*h), int64_t(hub_bus_->seek_count().value()));
   other->on_message(waiting, R"({"t":"unseek"})");
+  EXPECT_EQ(waiting->last("seek-ended").at("reason").as_string(), "cancelled");
+  const int64_t after_cancel = waiting_at(*other);  // asked after the cancel's question
+  EXPECT_EQ(after_cancel, int64_t(hub_bus_->seek_count().value()));
   EXPECT_FALSE(isWaiting());
-  EXPECT_EQ(json::parse(hub_->lobby().body).at("waiting").as_int64(), int64_t(hub_bus_->seek_count().value()));
+}
+
+// With other instances, a seek and a cancel ask the shared queue on the
+// bus's thread, in order (Redis stalled: Cluster.WhileRedisIsStalled…).
+TEST_P(Tables, ASeekAndItsCancelAskTheSharedQueueInOrderOffTheHubsThread) {
+  if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
+  auto other = with_bus_and_another_instance(Posts::Queued);  // whose bus is asked nothing here
+  std::random_device random;
+  const std::string tag = std::to_string(random());
+  auto seeker = [](const std::string& ip) {
+    auto c = std::make_shared<FakeClient>();
+    c->ip = ip;
+    return c;
+  };
+  // A seek and its cancel sent at once: the cancel's question follows the
+  // seek's, so the entry leaves the shared queue.
+  auto quick = seeker(fresh_ip(1));
+  hub_->on_message(quick, R"({"t":"seek","name":"Dara","variant":"ouk","counting":"auto","mode":"turn","browser":"q)" + tag + "\"}");
+  EXPECT_TRUE(quick->last("seeking").empty()) << "answered before the bus was asked";
+  hub_->on_message(quick, R"({"t":"unseek"})");
+  EXPECT_EQ(quick->last("seek-ended").at("reason").as_string(), "cancelled");
+  bool asked = false;
+  hub_bus_->ask([&, post = queued()] { post([&] { asked = true; }); });  // after both
+  auto in_queue = [&](const std::string& mark) {
+    for (const auto& text : hub_bus_->seeks().value())
+      if (text.find(mark + tag) != std::string::npos) return true;
+    return false;
+  };
+  ASSERT_TRUE(run_posted_until([&] { return asked; }));
+  EXPECT_FALSE(in_queue("q")) << "the cancel left the seek in the shared queue";
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Tables, ::testing::Values("sqlite", "postgresql"),

@@ -66,8 +66,18 @@ class Bus {
   virtual void start(std::function<void(BusMessage)> handler) = 0;
   // Stops delivering: once it returns, the handler is not called again.
   virtual void stop() = 0;
-  // Whether the bus answers now (for /readyz).
+  // Whether the bus answers now: asks it (a round trip, within the
+  // questions' deadline). Ask it, and the queue's questions below, only on
+  // the bus's questions' thread, through ask().
   virtual bool healthy() = 0;
+  // Whether the bus answered its last question (no round trip: for
+  // /metrics).
+  virtual bool up() const = 0;
+  // Runs `question` on the bus's own thread for questions, after those asked
+  // before it: there it may ask healthy() and the queue's questions, which
+  // wait for Redis (each within the deadline, and none while it is away).
+  // Never run once the bus stops.
+  virtual void ask(std::function<void()> question) = 0;
   // A per-address count shared by the instances: how many events `key` has
   // had in the minute before `now` at all of them, recording one first when
   // `record`. Asked off the caller's thread, in order: `done` gets the count
@@ -76,7 +86,8 @@ class Bus {
   virtual void count(const std::string& key, int64_t now, bool record,
                      std::function<void(std::optional<int64_t>)> done) = 0;
 
-  // The queue of people looking for an opponent, shared by the instances:
+  // The queue of people looking for an opponent, shared by the instances
+  // (asked on the questions' thread: see ask()):
   // its entries (texts) oldest first, or nothing when the bus does not answer.
   virtual std::optional<std::vector<std::string>> seeks() = 0;
   // How many entries it holds, without reading them.
@@ -86,7 +97,7 @@ class Bus {
   // never pair the same seeker).
   virtual bool take_seek(const std::string& entry) = 0;
   // This instance's name on the bus; that it is alive (said every few
-  // seconds); whether another one still is.
+  // seconds); whether another one still is (asked on the questions' thread).
   virtual const std::string& id() const = 0;
   virtual void alive() = 0;
   virtual bool is_alive(const std::string& instance) = 0;

@@ -177,9 +177,11 @@ class RedisBus final : public Bus {
       publisher_ = nullptr;
       away_until_ = steady_ms() + away_ms_;
       away_ms_ = std::min(away_ms_ * 2, AWAY_LONGEST_MS);
+      up_ = false;
       return nullptr;
     }
     away_ms_ = AWAY_FIRST_MS;
+    up_ = true;
     return r;
   }
 
@@ -190,10 +192,24 @@ class RedisBus final : public Bus {
       if (stopping_) return;
       if (counts_.size() >= MAX_QUEUED) counts_.pop_front();  // Redis away that long: the oldest go unanswered
       counts_.push_back(Count{key, now, record, std::move(done)});
-      if (!counter_.joinable()) counter_ = std::thread([this] { answer_counts(); });
+      if (!counter_.joinable()) counter_ = std::thread([this] { answer(); });
     }
     counts_cv_.notify_one();
   }
+
+  // Never dropped (what waits for them would wait for ever); their callers
+  // bound them (a seek per connection at a time, and the seeks' limits).
+  void ask(std::function<void()> question) override {
+    {
+      std::lock_guard lock(counts_mutex_);
+      if (stopping_) return;
+      questions_.push_back(std::move(question));
+      if (!counter_.joinable()) counter_ = std::thread([this] { answer(); });
+    }
+    counts_cv_.notify_one();
+  }
+
+  bool up() const override { return up_; }
 
   std::optional<std::vector<std::string>> seeks() override {
     std::lock_guard lock(publish_mutex_);
@@ -329,9 +345,10 @@ class RedisBus final : public Bus {
     if (c) redisFree(c);
   }
 
-  // The counting thread: asks Redis each count in turn, on the questions'
-  // connection (with its deadline, and nothing asked while Redis is away).
-  void answer_counts() {
+  // The questions' thread: runs each question, and asks Redis each count, in
+  // turn, on the questions' connection (with its deadline, and nothing asked
+  // while Redis is away). A question goes before the counts waiting.
+  void answer() {
     // A sliding minute per key: a sorted set of event times, trimmed, added
     // to and counted in one step on the Redis side.
     static constexpr const char* SCRIPT =
@@ -340,12 +357,22 @@ class RedisBus final : public Bus {
         "redis.call('PEXPIRE', KEYS[1], 60000) end return redis.call('ZCARD', KEYS[1])";
     for (;;) {
       Count c;
+      std::function<void()> question;
       {
         std::unique_lock lock(counts_mutex_);
-        counts_cv_.wait(lock, [this] { return stopping_ || !counts_.empty(); });
+        counts_cv_.wait(lock, [this] { return stopping_ || !counts_.empty() || !questions_.empty(); });
         if (stopping_) return;
-        c = std::move(counts_.front());
-        counts_.pop_front();
+        if (!questions_.empty()) {
+          question = std::move(questions_.front());
+          questions_.pop_front();
+        } else {
+          c = std::move(counts_.front());
+          counts_.pop_front();
+        }
+      }
+      if (question) {
+        question();
+        continue;
       }
       const std::string full = "makruk:limit:" + c.key, at = std::to_string(c.now);
       std::optional<int64_t> total;
@@ -457,7 +484,8 @@ class RedisBus final : public Bus {
   Address address_;
   std::string id_;
   std::mutex publish_mutex_;
-  redisContext* publisher_ = nullptr;  // for the hub's questions
+  redisContext* publisher_ = nullptr;  // for the questions and counts
+  std::atomic<bool> up_{true};          // whether it answered the last one
   int64_t away_until_ = 0;              // no question before this (steady ms)
   int64_t away_ms_ = AWAY_FIRST_MS;     // the next pause after a missed question
   std::mutex queue_mutex_;
@@ -474,6 +502,7 @@ class RedisBus final : public Bus {
   std::mutex counts_mutex_;
   std::condition_variable counts_cv_;
   std::deque<Count> counts_;  // counts to ask, in order
+  std::deque<std::function<void()>> questions_;  // questions to run, in order
   std::thread counter_;
   uint64_t events_ = 0;  // makes each recorded event a member of its own
   std::mutex listener_mutex_;

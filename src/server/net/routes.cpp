@@ -54,7 +54,8 @@ const Route ROUTES[] = {
      }},
     {Method::Post, "/api/my-games", nullptr, Runs::OnHub,
      [](Parts& p, const Call& c, Hub::Respond r) { p.hub.my_games(c.body(), c.ip(), std::move(r)); }},
-    {Method::Get, "/api/lobby", [](Parts& p, const Call&) { return p.hub.lobby(); }},
+    {Method::Get, "/api/lobby", nullptr, Runs::OnHub,
+     [](Parts& p, const Call&, Hub::Respond r) { p.hub.lobby(std::move(r)); }},
     // The community's, on its own thread.
     {Method::Get, "/api/feedback", [](Parts& p, const Call&) { return p.community.feedback_list(); }, Runs::OnCommunity},
     {Method::Post, "/api/feedback", [](Parts& p, const Call& c) { return p.community.feedback_post(c.body(), c.ip()); },

@@ -1520,7 +1520,7 @@ HttpReply Hub::metrics() {
     m.gauge("store_waiting", "Writes waiting for the store writer.", double(writer_->waiting()));
   }
   if (bus_) {
-    m.gauge("bus_up", "Whether the bus (Redis) answers.", bus_->healthy() ? 1 : 0);
+    m.gauge("bus_up", "Whether the bus (Redis) answered its last question.", bus_->up() ? 1 : 0);
     m.gauge("bus_heartbeat_seconds", "How long the last heartbeat to the bus took.", bus_heartbeat_s_);
   }
   return HttpReply{200, m.text(), MetricsText::CONTENT_TYPE};
@@ -1532,9 +1532,15 @@ void Hub::ready(Respond respond) {
       "", [](Store& store) { store.table_exists(""); },
       [this, respond = std::move(respond)](std::exception_ptr error) {
         if (error) return respond(reply(503, json::object{{"status", "store unavailable"}}));
-        // The bus's own deadline bounds this question.
-        if (bus_ && !bus_->healthy()) return respond(reply(503, json::object{{"status", "bus unavailable"}}));
-        respond(reply(200, json::object{{"status", "ready"}}));
+        if (!bus_) return respond(reply(200, json::object{{"status", "ready"}}));
+        // Then the bus, on its questions' thread (its deadline bounds the question).
+        bus_->ask([this, bus = bus_, respond = std::move(respond)] {
+          const bool up = bus->healthy();
+          post_([up, respond = std::move(respond)] {
+            respond(up ? reply(200, json::object{{"status", "ready"}})
+                       : reply(503, json::object{{"status", "bus unavailable"}}));
+          });
+        });
       });
 }
 

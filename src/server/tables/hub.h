@@ -166,10 +166,13 @@ class Hub {
                          std::function<void(std::variant<RecommendingSeat, HttpReply>)> answer);
   std::variant<RecommendingSeat, HttpReply> recommending_seat(const std::string& code, const std::string& token,
                                                               const std::string& ip);
-  // GET /api/lobby: how many wait for an opponent and how many play now.
-  HttpReply lobby();
-  // GET /readyz: 200 when the hub answers and the store can be read (by the
-  // store's writer), else 503.
+  // GET /api/lobby: how many wait for an opponent and how many play now
+  // (with other instances, the shared queue's length is asked of the bus
+  // first, off the hub's thread).
+  void lobby(Respond respond);
+  HttpReply lobby();  // without a bus (tests)
+  // GET /readyz: 200 when the hub answers, the store can be read (by the
+  // store's writer) and the bus answers (on its questions' thread), else 503.
   void ready(Respond respond);
   HttpReply ready();
   // GET /metrics: this hub's figures in Prometheus' text format (the network

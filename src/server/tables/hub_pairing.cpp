@@ -247,6 +247,12 @@ int64_t Hub::playing() const {
   return playing;
 }
 
-HttpReply Hub::lobby() { return reply(200, lobby_.counts()); }
+void Hub::lobby(Respond respond) {
+  lobby_.counts([respond = std::move(respond)](json::object o) { respond(reply(200, std::move(o))); });
+}
+
+HttpReply Hub::lobby() {
+  return answered_at_once([&](Respond respond) { lobby(std::move(respond)); });
+}
 
 }  // namespace makruk::server

@@ -70,17 +70,9 @@ void Lobby::seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const s
   if (!name) return bad(why);
   const int64_t t = now_();
   const bool waiting = seekers_.count(c->id) != 0;
-  // The shared queue, read when first needed and then once only (for the
-  // limit and the pairing), so a refused request costs no read; nothing when
-  // there is no bus or it does not answer (this instance then pairs alone).
-  std::optional<std::vector<std::string>> queue;
-  bool read = false;
-  auto shared = [&]() -> const std::optional<std::vector<std::string>>& {
-    if (bus_ && !read) queue = bus_->seeks();
-    read = true;
-    return queue;
-  };
-  if (!waiting && limits_.seeks_per_address && waiting_from(c->ip, shared()) >= limits_.seeks_per_address)
+  // Without a bus, the limit on seekers per address first; with one, it is
+  // checked on the shared queue as read on the bus's thread (seek_shared).
+  if (!bus_ && !waiting && limits_.seeks_per_address && matchmaker_.waiting_from(c->ip) >= limits_.seeks_per_address)
     return refuse(Error{ErrorCode::RateLimited, Msg::LimitSeekers});
   if (!seeks_.allow(c->ip, t, limits_.seek_per_minute)) return refuse(Error{ErrorCode::RateLimited, Msg::LimitSeeks});
   // A pairing makes a table, and counts against the address's new tables:
@@ -90,9 +82,16 @@ void Lobby::seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const s
   c->greeted = true;  // a seeker has said who it is: the hello deadline does not apply
   // The front of the queue is the earliest time there is.
   const int64_t since = at_front && at_front() ? 0 : t;
-  if (shared() && seek_shared(c, wish, *name, browser, since, *queue)) return;
+  Seek mine{c->id, browser, c->ip, *name, wish, since, bus_ ? bus_->id() : ""};
+  if (bus_) return seek_shared(c, std::move(mine), waiting);
+  seek_here(c, std::move(mine));
+}
+
+void Lobby::seek_here(const std::shared_ptr<Client>& c, Seek mine) {
+  const SeekWish wish = mine.wish;
+  mine.instance.clear();
   uint64_t replaced_id = 0;
-  auto pairing = matchmaker_.seek(Seek{c->id, browser, c->ip, *name, wish, since, ""}, &replaced_id);
+  auto pairing = matchmaker_.seek(std::move(mine), &replaced_id);
   if (replaced_id) replaced(replaced_id);
   seekers_[c->id] = c;
   if (pairing) tables_.pair(*pairing);  // both leave seekers_ there
@@ -105,59 +104,120 @@ void Lobby::replaced(uint64_t id) {
   seekers_.erase(id);
 }
 
-size_t Lobby::waiting_from(const std::string& ip, const std::optional<std::vector<std::string>>& queue) const {
-  if (!bus_) return matchmaker_.waiting_from(ip);
-  size_t n = 0;
-  if (queue)
-    for (const std::string& text : *queue)
-      if (auto s = parse_seek(text); s && s->ip == ip) ++n;
-  return n;
-}
+// What a seek in the shared queue came to, on the bus's thread.
+struct Lobby::SharedSeek {
+  enum Outcome { Unanswered, TooMany, Paired, Queued } outcome = Unanswered;
+  std::optional<Seek> other;  // Paired: with whom
+  SeekWish agreed;
+  std::vector<uint64_t> replaced;  // this instance's seekers of the same browser, taken out
+  std::optional<size_t> waiting;   // the queue's length after it
+};
 
-bool Lobby::seek_shared(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& name,
-                        const std::string& browser, int64_t since, const std::vector<std::string>& queue) {
-  if (auto old = shared_seeks_.find(c->id); old != shared_seeks_.end()) {
-    bus_->take_seek(old->second);
-    shared_seeks_.erase(old);
-  }
-  Seek mine{c->id, browser, c->ip, name, wish, since, bus_->id()};
-  for (const std::string& text : queue) {
-    auto other = parse_seek(text);
-    if (!other || !bus_->is_alive(other->instance)) {  // malformed, or its instance is gone
-      bus_->take_seek(text);
-      continue;
-    }
-    if (other->instance == mine.instance && other->id == mine.id) continue;  // taken out above
-    if (!other->browser.empty() && other->browser == browser) {  // one entry per browser: this one replaces it
-      if (bus_->take_seek(text) && other->instance == mine.instance) {
-        replaced(other->id);
-        shared_seeks_.erase(other->id);
-      }
-      continue;
-    }
-    if (!limits_.pair_same_address && other->ip == c->ip) continue;  // nor one's own address
-    auto agreed = Matchmaker::agree(other->wish, wish);
-    if (!agreed || !bus_->take_seek(text)) continue;  // not compatible, or another instance took it first
-    if (other->instance == mine.instance) shared_seeks_.erase(other->id);
-    seekers_[c->id] = c;
-    tables_.pair(Pairing{*other, mine, *agreed});
-    changed();
-    return true;
-  }
+void Lobby::seek_shared(const std::shared_ptr<Client>& c, Seek mine, bool waiting) {
+  // The entry is known now, so that a cancel sent meanwhile takes it out
+  // after it (the bus's questions run in order).
   const std::string entry = seek_entry(mine);
-  if (!bus_->add_seek(entry, mine.since)) return false;
+  std::string old;
+  if (auto it = shared_seeks_.find(c->id); it != shared_seeks_.end()) old = it->second;
   shared_seeks_[c->id] = entry;
   seekers_[c->id] = c;
-  c->send(seeking(wish));
+  const size_t per_address = waiting ? 0 : limits_.seeks_per_address;
+  const bool same_address = limits_.pair_same_address;
+  Bus* bus = bus_;
+  std::weak_ptr<Client> weak = c;
+  bus->ask([this, bus, weak, mine = std::move(mine), entry, old, per_address, same_address]() mutable {
+    SharedSeek r;
+    if (!old.empty()) bus->take_seek(old);
+    auto queue = bus->seeks();
+    if (queue) r = find_shared(*bus, mine, *queue, per_address, same_address);
+    if (r.outcome == SharedSeek::Unanswered && queue && bus->add_seek(entry, mine.since))
+      r.outcome = SharedSeek::Queued;
+    if (r.outcome != SharedSeek::Unanswered) r.waiting = bus->seek_count();
+    post_([this, weak, mine = std::move(mine), entry, r = std::move(r)]() mutable {
+      shared_seek_done(weak, std::move(mine), entry, std::move(r));
+    });
+  });
+}
+
+Lobby::SharedSeek Lobby::find_shared(Bus& bus, const Seek& mine, const std::vector<std::string>& queue,
+                                     size_t per_address, bool same_address) {
+  SharedSeek r;
+  if (per_address) {
+    size_t n = 0;
+    for (const std::string& text : queue)
+      if (auto s = parse_seek(text); s && s->ip == mine.ip) ++n;
+    if (n >= per_address) {
+      r.outcome = SharedSeek::TooMany;
+      return r;
+    }
+  }
+  for (const std::string& text : queue) {
+    auto other = parse_seek(text);
+    if (!other || !bus.is_alive(other->instance)) {  // malformed, or its instance is gone
+      bus.take_seek(text);
+      continue;
+    }
+    if (other->instance == mine.instance && other->id == mine.id) continue;  // an earlier seek of its own
+    if (!other->browser.empty() && other->browser == mine.browser) {  // one entry per browser: this one replaces it
+      if (bus.take_seek(text) && other->instance == mine.instance) r.replaced.push_back(other->id);
+      continue;
+    }
+    if (!same_address && other->ip == mine.ip) continue;  // nor one's own address
+    auto agreed = Matchmaker::agree(other->wish, mine.wish);
+    if (!agreed || !bus.take_seek(text)) continue;  // not compatible, or another instance took it first
+    r.outcome = SharedSeek::Paired;
+    r.other = std::move(other);
+    r.agreed = *agreed;
+    return r;
+  }
+  return r;
+}
+
+void Lobby::shared_seek_done(const std::weak_ptr<Client>& weak, Seek mine, const std::string& entry, SharedSeek r) {
+  for (uint64_t id : r.replaced) {
+    if (id == mine.id) continue;
+    replaced(id);
+    shared_seeks_.erase(id);
+  }
+  if (r.waiting) shared_waiting_ = r.waiting;
+  auto it = shared_seeks_.find(mine.id);
+  // Still its latest seek, not cancelled meanwhile (a cancel's own question
+  // takes the entry out of the queue after this one).
+  const bool current = it != shared_seeks_.end() && it->second == entry;
+  auto c = weak.lock();
+  if (current && r.outcome != SharedSeek::Queued) shared_seeks_.erase(it);
+  switch (r.outcome) {
+    case SharedSeek::Paired:
+      // Made on the bus in order: it stands even if the seeker cancelled or
+      // left meanwhile (it then does not come to the table in time).
+      if (r.other->instance == mine.instance) shared_seeks_.erase(r.other->id);
+      if (c) seekers_[mine.id] = c;
+      tables_.pair(Pairing{*r.other, mine, r.agreed});
+      break;
+    case SharedSeek::TooMany:
+      if (!current) break;
+      seekers_.erase(mine.id);
+      if (c) c->send(error_message("", Error{ErrorCode::RateLimited, Msg::LimitSeekers}));
+      break;
+    case SharedSeek::Queued:
+      if (!current || !c) break;
+      seekers_[mine.id] = c;
+      c->send(seeking(mine.wish));
+      break;
+    case SharedSeek::Unanswered:  // the bus does not answer: this instance pairs alone meanwhile
+      if (!current || !c) break;
+      seekers_.erase(mine.id);
+      seek_here(c, std::move(mine));
+      return;
+  }
   changed();
-  return true;
 }
 
 void Lobby::unseek(const std::shared_ptr<Client>& c, bool tell) {
   // Cancelling is answered even when nothing waited (a pairing may have come first).
   if (tell) c->send(message(json::object{{"t", "seek-ended"}, {"reason", "cancelled"}}));
   if (auto shared = shared_seeks_.find(c->id); c->id && shared != shared_seeks_.end()) {
-    if (bus_) bus_->take_seek(shared->second);
+    if (bus_) bus_->ask([bus = bus_, entry = shared->second] { bus->take_seek(entry); });
     shared_seeks_.erase(shared);
     seekers_.erase(c->id);
     changed();
@@ -187,30 +247,44 @@ std::shared_ptr<Client> Lobby::take(uint64_t id) {
 
 json::object Lobby::counts() const {
   size_t waiting = matchmaker_.waiting();
-  if (bus_)
-    if (auto n = bus_->seek_count()) waiting = *n;
+  if (bus_ && shared_waiting_) waiting = *shared_waiting_;
   return json::object{{"waiting", waiting}, {"playing", tables_.playing()}};
+}
+
+void Lobby::counts(std::function<void(json::object)> then) {
+  if (!bus_) return then(counts());
+  bus_->ask([this, bus = bus_, then = std::move(then)]() mutable {
+    auto n = bus->seek_count();
+    post_([this, n, then = std::move(then)] {
+      if (n) shared_waiting_ = n;
+      then(counts());
+    });
+  });
 }
 
 void Lobby::changed() {
   if (update_pending_) return;  // one update is on its way
   update_pending_ = true;
   auto flush = [this] {
-    update_pending_ = false;
-    json::object o = counts();
-    o["t"] = "lobby";
-    auto m = message(o);
-    for (auto it = seekers_.begin(); it != seekers_.end();) {
-      if (auto c = it->second.lock()) {
-        c->send(m);
-        ++it;
-      } else {
-        it = seekers_.erase(it);
-      }
-    }
+    // With a bus, the shared queue's length is asked first (on its thread).
+    counts([this](json::object o) { send_counts(std::move(o)); });
   };
   if (defer_) defer_(limits_.update_delay_ms, std::move(flush));
   else post_(std::move(flush));
+}
+
+void Lobby::send_counts(json::object o) {
+  update_pending_ = false;
+  o["t"] = "lobby";
+  auto m = message(o);
+  for (auto it = seekers_.begin(); it != seekers_.end();) {
+    if (auto c = it->second.lock()) {
+      c->send(m);
+      ++it;
+    } else {
+      it = seekers_.erase(it);
+    }
+  }
 }
 
 }  // namespace makruk::server

@@ -3,7 +3,9 @@
 // seekers, and the counts the seekers see. It owns the queue, the seekers'
 // connections and its limits on seeking; what a pairing becomes (a table,
 // its game, its players told) is the tables' business, asked through
-// Lobby::Tables. It runs on the hub's executor; a test may drive it alone.
+// Lobby::Tables. It runs on the hub's executor, and asks the shared queue
+// on the bus's questions' thread (never waiting for it); a test may drive it
+// alone.
 #pragma once
 
 #include <boost/json/object.hpp>
@@ -70,21 +72,29 @@ class Lobby {
   // The counts changed: they go to the seekers soon, once for any number of
   // changes in between.
   void changed();
-  // {"waiting", "playing"}.
+  // {"waiting", "playing"}: with a bus, the shared queue's length as last
+  // learned (the form with `then` asks it first, off this thread).
   boost::json::object counts() const;
+  void counts(std::function<void(boost::json::object)> then);
   size_t seekers() const { return seekers_.size(); }
   // Forgets the limits' windows that have emptied.
   void sweep(int64_t now) { seeks_.sweep(now); }
   int limits_asking() const { return seeks_.asking(); }  // see AddressLimiter
 
  private:
-  // With a bus: pairs with the longest-waiting compatible seeker at any
-  // instance (`queue` as just read), or joins the shared queue; false when
-  // the bus does not take the new entry (the local queue is used meanwhile).
-  bool seek_shared(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& name,
-                   const std::string& browser, int64_t since, const std::vector<std::string>& queue);
-  // How many wait from one address (in `queue`, the shared one, with a bus).
-  size_t waiting_from(const std::string& ip, const std::optional<std::vector<std::string>>& queue) const;
+  // A seek that passed its limits, here alone.
+  void seek_here(const std::shared_ptr<Client>& c, Seek mine);
+  // With a bus, on its questions' thread: pairs with the longest-waiting
+  // compatible seeker at any instance, or joins the shared queue (or is
+  // refused there, when `waiting` is false and its address has as many
+  // waiting as it may); then, here, the seeker is told. When the bus does
+  // not answer, the seek is this instance's alone meanwhile.
+  struct SharedSeek;
+  void seek_shared(const std::shared_ptr<Client>& c, Seek mine, bool waiting);
+  static SharedSeek find_shared(Bus& bus, const Seek& mine, const std::vector<std::string>& queue,
+                                size_t per_address, bool same_address);
+  void shared_seek_done(const std::weak_ptr<Client>& c, Seek mine, const std::string& entry, SharedSeek r);
+  void send_counts(boost::json::object counts);
   void replaced(uint64_t id);  // tells a seeker its seek was replaced by a newer one of its browser
 
   Tables tables_;
@@ -96,7 +106,9 @@ class Lobby {
   Matchmaker matchmaker_;
   AddressLimiter seeks_;
   std::map<uint64_t, std::weak_ptr<Client>> seekers_;  // by client id
-  std::map<uint64_t, std::string> shared_seeks_;  // this instance's entries in the shared queue, by client id
+  // This instance's entries in the shared queue (or on their way to it), by client id.
+  std::map<uint64_t, std::string> shared_seeks_;
+  std::optional<size_t> shared_waiting_;  // the shared queue's length, as last learned
   bool update_pending_ = false;
 };
 
