@@ -8,10 +8,12 @@
 #include <boost/json.hpp>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <set>
 
 
+#include "core/notation.h"
 #include "core/position.h"
 
 #include "fake_client.h"
@@ -737,4 +739,77 @@ TEST(AddressLimiterShared, DecidesAtOnceAndLearnsTheOtherInstancesCounts) {
   auto done = bus.asked.back().done;
   late.reset();
   done(10);
+}
+
+// The CPU players driven alone, with a table of the test's own where the CPU
+// (seat 1) has White in its second game: its turn is searched once, on the engine's thread, and
+// what it found comes back through the hub's queue for the tables to play;
+// CPU tables are limited per address.
+TEST(CpuPlayersAlone, SearchTheTurnOnceAndHandTheMoveToTheTables) {
+  TableRecord r;
+  r.code = "CPUONE";
+  r.cpu_level = 1;
+  r.swap_colors = true;  // White alternates: the CPU has it in game 2
+  Table table(r);
+  table.seats().push_back(Seat{"Somchai", "h", 0});
+  table.seats().push_back(Seat{"CPU", "", 0});
+  ASSERT_TRUE(table.begin_stored(1, 1, 0, 1000, "one"));
+  ASSERT_TRUE(table.begin_stored(2, 2, 1, 1000, "two"));  // game 2, White at seat 1: the CPU's
+  std::mutex m;
+  std::condition_variable cv;
+  std::deque<std::function<void()>> posted;
+  struct Played {
+    std::string code;
+    int64_t game;
+    int version;
+    std::vector<std::string> actions;
+  };
+  std::vector<Played> played;
+  CpuPlayers cpus(CpuPlayers::Tables{[&](const std::string& code) { return code == "CPUONE" ? &table : nullptr; },
+                                     [](const std::vector<std::string>&, std::function<void()> then) { then(); },
+                                     [&](const std::string& code, int64_t game, int version,
+                                         std::vector<std::string> actions) {
+                                       played.push_back({code, game, version, std::move(actions)});
+                                     }},
+                  [] { return int64_t(5000); },
+                  [&](std::function<void()> f) {
+                    std::lock_guard lock(m);
+                    posted.push_back(std::move(f));
+                    cv.notify_all();
+                  },
+                  1);
+  cpus.set_limits(CpuPlayers::Limits{500, false, 1, 256, 8});
+  cpus.maybe_play(table);
+  EXPECT_TRUE(cpus.busy("CPUONE"));
+  cpus.maybe_play(table);  // already thinking: no second search
+  EXPECT_LE(cpus.pending(), 1u);
+  {
+    std::unique_lock lock(m);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(30), [&] { return !posted.empty(); }));
+  }
+  auto f = std::move(posted.front());
+  posted.pop_front();
+  f();
+  ASSERT_EQ(played.size(), 1u);
+  EXPECT_EQ(played[0].code, "CPUONE");
+  EXPECT_EQ(played[0].game, 2);
+  EXPECT_EQ(played[0].version, 0);
+  ASSERT_FALSE(played[0].actions.empty());
+  Position start;
+  ASSERT_TRUE(start.set(Position::start_fen(Variant::Makruk), Variant::Makruk, Counting::Automatic, nullptr));
+  EXPECT_FALSE(parse_move(start, played[0].actions.back()).is_none()) << "a legal first move for White";
+  EXPECT_TRUE(cpus.busy("CPUONE")) << "until the tables take what it found";
+  cpus.finished("CPUONE");
+  EXPECT_FALSE(cpus.busy("CPUONE"));
+  // One CPU table a minute for this address (refusals do not count).
+  EXPECT_FALSE(cpus.may_create("10.0.0.9", 5000).has_value());
+  cpus.created("CPUTWO", "10.0.0.9", 5000);
+  auto no = cpus.may_create("10.0.0.9", 5001);
+  ASSERT_TRUE(no.has_value());
+  EXPECT_EQ(no->status, 429);
+  EXPECT_EQ(no->why, Msg::LimitCpuTables);
+  EXPECT_FALSE(cpus.may_create("10.0.0.10", 5001).has_value()) << "another address";
+  EXPECT_FALSE(cpus.may_create("10.0.0.9", 65001).has_value()) << "a minute later";
+  std::lock_guard lock(m);
+  EXPECT_TRUE(posted.empty()) << "searched once";
 }

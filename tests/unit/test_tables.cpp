@@ -783,7 +783,7 @@ TEST_P(Tables, ATableNotInMemoryIsReadOffTheHubsThread) {
   // My games and the QR code read theirs the same way.
   table();  // another one in the store
   std::optional<HttpReply> games, qr;
-  hub->my_games(R"({"tables":[{"code":")" + code_ + R"(","token":")" + host_ + R"("},{"code":"WWWWWW","token":"t"}]})",
+  hub->notices().my_games(R"({"tables":[{"code":")" + code_ + R"(","token":")" + host_ + R"("},{"code":"WWWWWW","token":"t"}]})",
                 "10.9.8.4", [&games](HttpReply r) { games = std::move(r); });
   hub->qr_svg(code_, "https://makruk.example", "10.9.8.3", "", [&qr](HttpReply r) { qr = std::move(r); });
   EXPECT_FALSE(games);
@@ -837,7 +837,7 @@ TEST_P(Tables, TheMinutesWorkHealthAndPushAskNothingOnTheHubsThread) {
                                                                  {"keys", json::object{{"p256dh", webpush::b64url_encode(ua.public_raw())},
                                                                                        {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
                                    {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}});
-  HttpReply subscribed = answer([&](Hub::Respond r) { hub.push_subscribe(subscription, "10.7.7.7", std::move(r)); });
+  HttpReply subscribed = answer([&](Hub::Respond r) { hub.notices().subscribe(subscription, "10.7.7.7", std::move(r)); });
   ASSERT_EQ(subscribed.status, 200) << subscribed.body;
   EXPECT_EQ(body(subscribed)["subscribed"].as_array(), json::array({json::value(code_)}));
   EXPECT_EQ(store_->load_subscriptions(code_).size(), 1u);
@@ -877,7 +877,7 @@ TEST_P(Tables, TheMinutesWorkHealthAndPushAskNothingOnTheHubsThread) {
   EXPECT_EQ(json::parse(pushes.back().payload).as_object()["kind"].as_string(), "expired");
   // The subscription goes; the store answers the health check.
   HttpReply removed = answer([&](Hub::Respond r) {
-    hub.push_unsubscribe(R"({"endpoint":"https://push.example.net/guest"})", std::move(r));
+    hub.notices().unsubscribe(R"({"endpoint":"https://push.example.net/guest"})", std::move(r));
   });
   EXPECT_EQ(removed.body, R"({"removed":1})");
   EXPECT_EQ(answer([&](Hub::Respond r) { hub.ready(std::move(r)); }).status, 200);

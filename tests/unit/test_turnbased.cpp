@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <set>
 
 #include "server/tables/hub.h"
 #include "server/push/webpush.h"
@@ -301,7 +302,7 @@ TEST_F(TurnBased, SubscriptionsAreCheckedKeptAcrossRestartsAndDroppedWhenGone) {
   EXPECT_EQ(pushes_[0].to.endpoint, "https://p.example/x");
   EXPECT_EQ(pushes_[0].to.p256dh, key);
 
-  hub_->drop_subscription("https://p.example/x");  // the push service said 410
+  hub_->notices().drop("https://p.example/x");  // the push service said 410
   open();
   auto guest = connect(guest_);
   move(guest, "e6e5", 1);
@@ -359,4 +360,112 @@ TEST_F(TurnBased, TheTestClockIsOffUnlessEnabled) {
   EXPECT_EQ(r["now"].as_int64(), T0 + 45 * DAY);
   EXPECT_EQ(party()["status"].as_string(), "expired");
   EXPECT_EQ(hub_->advance_clock(R"({"advanceMs":-5})").status, 400);
+}
+
+// Turn notifications driven alone, with tables of the test's own: a
+// subscription is checked, stored (past the cap per seat the oldest is
+// replaced) and kept for the table in memory; an expiry pushes to both seats
+// in their languages; wrong tokens are unknown; subscribing is limited per
+// address; a gone subscription is dropped; My games shows the seat.
+TEST(TurnNoticesAlone, SubscribesCapsPushesAndDrops) {
+  testing_helpers::TempDb db{"makruk-notices"};
+  auto store = open_sqlite_store(db.path());
+  StoreWriter writer(*store);
+  TableRecord r;
+  r.code = "NOTICE";
+  r.mode = "turn";
+  store->create_table(r, SeatRecord{r.code, 0, "Somchai", hash_token("host")});
+  store->add_seat(SeatRecord{r.code, 1, "Dara", hash_token("guest")});
+  Table table(r);
+  table.seats().push_back(Seat{"Somchai", hash_token("host"), 0});
+  table.seats().push_back(Seat{"Dara", hash_token("guest"), 0});
+  int64_t clock = T0;
+  int opened = 0, wrong = 0;
+  TurnNotices notices(
+      TurnNotices::Tables{[&](const std::vector<std::string>& codes, std::function<void()> then) {
+                            opened += int(codes.size());
+                            then();
+                          },
+                          [](const std::string&) { return true; },
+                          [&](const auto& pairs, const std::string&, TurnNotices::Seats& seats,
+                              std::vector<std::string>& unknown) -> std::optional<Error> {
+                            for (const auto& [code, token] : pairs) {
+                              int seat = code == table.code() ? table.seat_of_token(hash_token(token)) : -1;
+                              if (seat >= 0) seats.emplace_back(&table, seat);
+                              else unknown.push_back(code), ++wrong;
+                            }
+                            return std::nullopt;
+                          },
+                          [&](const std::string& code) { return code == table.code(); }},
+      [&] { return clock; });
+  notices.set_writer(&writer);
+  notices.set_limits(TurnNotices::Limits{4, 2, 4});
+  std::vector<webpush::Delivery> pushes;
+  std::optional<HttpReply> answer;
+  auto at_once = [&](auto ask) {
+    answer.reset();
+    ask([&](HttpReply reply) { answer = std::move(reply); });
+    EXPECT_TRUE(answer.has_value());
+    return answer.value_or(HttpReply{});
+  };
+  auto subscribe = [&](const std::string& token, const std::string& endpoint, const std::string& lang) {
+    webpush::KeyPair ua = webpush::KeyPair::generate();
+    json::object req{{"subscription", json::object{{"endpoint", endpoint},
+                                                   {"keys", json::object{{"p256dh", webpush::b64url_encode(ua.public_raw())},
+                                                                         {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
+                     {"lang", lang},
+                     {"tables", json::array{json::object{{"code", "NOTICE"}, {"token", token}},
+                                            json::object{{"code", "WRONG1"}, {"token", "x"}}}}};
+    return at_once([&](auto respond) { notices.subscribe(json::serialize(req), "10.0.0.1", respond); });
+  };
+  EXPECT_EQ(notices.push_key().status, 503) << "no push until it is set up";
+  EXPECT_EQ(subscribe("host", "https://push.example.net/a", "th").status, 503);
+  notices.set_push("KEY", [&](webpush::Delivery d) { pushes.push_back(std::move(d)); }, false);
+  EXPECT_EQ(body(notices.push_key())["publicKey"], "KEY");
+  // Two browsers of the host, then a third: the oldest is replaced.
+  EXPECT_EQ(subscribe("host", "https://push.example.net/a", "th").body, R"({"subscribed":["NOTICE"],"unknown":["WRONG1"]})");
+  clock += 1000;
+  EXPECT_EQ(subscribe("host", "https://push.example.net/b", "th").status, 200);
+  clock += 1000;
+  EXPECT_EQ(subscribe("guest", "https://push.example.net/g", "km").status, 200);
+  clock += 1000;
+  EXPECT_EQ(subscribe("host", "https://push.example.net/c", "en").status, 200);
+  EXPECT_EQ(store->load_subscriptions("NOTICE").size(), 3u) << "host: b and c; guest: g";
+  EXPECT_EQ(opened, 8) << "each request's tables were asked to be read first";
+  EXPECT_EQ(wrong, 4);
+  EXPECT_EQ(subscribe("host", "https://push.example.net/d", "en").status, 429) << "4 a minute per address";
+  // The table's time ran out: both seats are told, each browser in its language.
+  notices.notify(table, -1, "expired");
+  ASSERT_EQ(pushes.size(), 3u);
+  std::set<std::string> to;
+  for (const auto& d : pushes) {
+    to.insert(d.to.endpoint);
+    auto p = json::parse(d.payload).as_object();
+    EXPECT_EQ(p["kind"], "expired");
+    EXPECT_EQ(p["lang"], d.to.endpoint.ends_with("/g") ? "km" : d.to.endpoint.ends_with("/b") ? "th" : "en");
+  }
+  EXPECT_EQ(to, (std::set<std::string>{"https://push.example.net/b", "https://push.example.net/c",
+                                       "https://push.example.net/g"}));
+  // The push service said one is gone: dropped here and from the store.
+  notices.drop("https://push.example.net/g");
+  pushes.clear();
+  notices.notify(table, -1, "expired");
+  EXPECT_EQ(pushes.size(), 2u);
+  EXPECT_EQ(store->load_subscriptions("NOTICE").size(), 2u);
+  // Unsubscribing removes a browser; a table leaving memory keeps nothing here.
+  EXPECT_EQ(at_once([&](auto respond) {
+              notices.unsubscribe(R"({"endpoint":"https://push.example.net/b"})", respond);
+            }).body,
+            R"({"removed":1})");
+  notices.forget("NOTICE");
+  pushes.clear();
+  notices.notify(table, -1, "expired");
+  EXPECT_TRUE(pushes.empty());
+  // My games: the guest's seat, not started.
+  auto games = body(at_once([&](auto respond) {
+    notices.my_games(R"({"tables":[{"code":"NOTICE","token":"guest"}]})", "10.0.0.1", respond);
+  }));
+  ASSERT_EQ(games["games"].as_array().size(), 1u);
+  EXPECT_EQ(games["games"].as_array()[0].at("seat"), 1);
+  EXPECT_EQ(games["games"].as_array()[0].at("opponent"), "Somchai");
 }

@@ -53,7 +53,7 @@ const Route ROUTES[] = {
        p.hub.event_ics(c.code(), c.base(), c.ip(), c.query("k"), std::move(r));
      }},
     {Method::Post, "/api/my-games", nullptr, Runs::OnHub,
-     [](Parts& p, const Call& c, Hub::Respond r) { p.hub.my_games(c.body(), c.ip(), std::move(r)); }},
+     [](Parts& p, const Call& c, Hub::Respond r) { p.hub.notices().my_games(c.body(), c.ip(), std::move(r)); }},
     {Method::Get, "/api/lobby", nullptr, Runs::OnHub,
      [](Parts& p, const Call&, Hub::Respond r) { p.hub.lobby(std::move(r)); }},
     // The community's, on its own thread.
@@ -76,11 +76,11 @@ const Route ROUTES[] = {
        return p.community.admin_recommendation_update(c.params.at(0), c.body(), c.auth(), c.ip());
      },
      Runs::OnCommunity},
-    {Method::Get, "/api/push/key", [](Parts& p, const Call&) { return p.hub.push_key(); }},
+    {Method::Get, "/api/push/key", [](Parts& p, const Call&) { return p.hub.notices().push_key(); }},
     {Method::Post, "/api/push/subscribe", nullptr, Runs::OnHub,
-     [](Parts& p, const Call& c, Hub::Respond r) { p.hub.push_subscribe(c.body(), c.ip(), std::move(r)); }},
+     [](Parts& p, const Call& c, Hub::Respond r) { p.hub.notices().subscribe(c.body(), c.ip(), std::move(r)); }},
     {Method::Post, "/api/push/unsubscribe", nullptr, Runs::OnHub,
-     [](Parts& p, const Call& c, Hub::Respond r) { p.hub.push_unsubscribe(c.body(), std::move(r)); }},
+     [](Parts& p, const Call& c, Hub::Respond r) { p.hub.notices().unsubscribe(c.body(), std::move(r)); }},
     {Method::Post, "/api/test/clock",
      [](Parts& p, const Call& c) {
        return p.hub.test_clock_enabled() ? p.hub.advance_clock(c.body()) : error_body(404, "not-found", Msg::NoEndpoint);

@@ -164,7 +164,7 @@ int run_server(const ServerOptions& o) {
     so.subject = o.push_subject;
     so.allow_private = o.push_allow_http;  // tests: a push service on loopback
     sender = std::make_unique<webpush::Sender>(std::move(vapid), so, [&hub_ioc, &hub](const std::string& endpoint) {
-      asio::post(hub_ioc, [&hub, endpoint] { hub.drop_subscription(endpoint); });
+      asio::post(hub_ioc, [&hub, endpoint] { hub.notices().drop(endpoint); });
     });
     hub.set_push(publicKey, [s = sender.get()](webpush::Delivery d) { s->send(std::move(d)); }, o.push_allow_http);
   } catch (const std::exception& e) {

@@ -315,9 +315,30 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
                              return creates_.allow(ip, this->now(), limits_.create_per_minute, false);
                            }},
              [this] { return this->now(); }, post_),
+      notices_(TurnNotices::Tables{[this](const std::vector<std::string>& codes,
+                                          std::function<void()> then) { open_all_then(codes, std::move(then)); },
+                                   [this](const std::string& ip) { return credential_lookup_allowed(ip); },
+                                   [this](const auto& tables, const std::string& ip, auto& seats, auto& unknown) {
+                                     return resolve_seats(tables, ip, seats, unknown);
+                                   },
+                                   [this](const std::string& code) { return tables_.count(code) != 0; }},
+               [this] { return this->now(); }),
       own_writer_(std::make_unique<StoreWriter>(store)),
       writer_(own_writer_.get()),
-      cpu_(cpu_threads) {
+      cpus_(CpuPlayers::Tables{[this](const std::string& code) -> Table* {
+                                 auto it = tables_.find(code);
+                                 return it == tables_.end() ? nullptr : &it->second;
+                               },
+                               [this](const std::vector<std::string>& codes, std::function<void()> then) {
+                                 open_all_then(codes, std::move(then));
+                               },
+                               [this](const std::string& code, int64_t game, int version,
+                                      std::vector<std::string> actions) {
+                                 play_cpu(code, game, version, std::move(actions));
+                               }},
+            [this] { return this->now(); }, post_, cpu_threads) {
+  notices_.set_writer(writer_);
+  cpus_.set_writer(writer_);
   set_limits(limits_);
 }
 
@@ -325,11 +346,16 @@ void Hub::set_limits(const HubLimits& limits) {
   limits_ = limits;
   lobby_.set_limits(Lobby::Limits{limits.seek_per_minute, limits.seeks_per_address, limits.pair_same_address,
                                   limits.presence_delay_ms});
+  notices_.set_limits(
+      TurnNotices::Limits{limits.subscribe_per_minute, limits.subscriptions_per_seat, limits.push_services_per_seat});
+  cpus_.set_limits(CpuPlayers::Limits{limits.cpu_max_ms, limits.cpu_pause, limits.cpu_per_minute, limits.cpu_queue,
+                                      limits.cpu_queue_per_address});
 }
 
 void Hub::set_defer(Defer defer) {
   defer_ = std::move(defer);
   lobby_.set_defer(defer_);
+  cpus_.set_defer(defer_);
 }
 
 Hub::~Hub() {
@@ -382,8 +408,8 @@ Table& Hub::opened(const std::string& code, TableData data, std::vector<Subscrip
   p.everyone_left(std::max(p.last_present(), started_at_));
   p.opened_at = now();
   auto it = tables_.emplace(code, std::move(p)).first;
-  for (SubscriptionRecord& s : subscriptions) subscriptions_[code].push_back(std::move(s));
-  maybe_cpu(it->second);
+  notices_.opened(code, std::move(subscriptions));
+  cpus_.maybe_play(it->second);
   return it->second;
 }
 
@@ -458,7 +484,7 @@ void Hub::open_all_then(std::vector<std::string> codes, std::function<void()> th
 
 bool Hub::idle(const std::string& code, const Table& p, int64_t t) const {
   return p.nobody_connected() && t - std::max(p.last_present(), p.opened_at) >= limits_.table_idle_ms &&
-         !cpu_busy_.count(code) && !presence_pending_.count(code) && !watchers_.count(code) && !storing_.count(code) &&
+         !cpus_.busy(code) && !presence_pending_.count(code) && !watchers_.count(code) && !storing_.count(code) &&
          !leaving_.count(code);
 }
 
@@ -491,8 +517,8 @@ void Hub::close_idle_tables() {
 
 void Hub::forget_table(const std::string& code) {
   states_.erase(code);
-  subscriptions_.erase(code);
-  cpu_owner_.erase(code);
+  notices_.forget(code);
+  cpus_.forget(code);
   tables_.erase(code);
 }
 
@@ -521,7 +547,7 @@ void Hub::expire_if_due(Table& p) {
         if (!p->expire_stored(x)) return reload(*p);  // read again meanwhile: the store has it
         publish(*p);
         broadcast(*p, true, true);
-        notify(*p, -1, "expired");
+        notices_.notify(*p, -1, "expired");
       });
 }
 
@@ -555,7 +581,9 @@ void Hub::tick() {
         });
       });
   close_idle_tables();
-  for (AddressLimiter* l : limiters()) l->sweep(now);
+  for (const auto& [l, name] : limiters()) l->sweep(now);
+  notices_.limiter().sweep(now);
+  cpus_.limiter().sweep(now);
   std::erase_if(fronts_taken_, [&](const auto& f) { return now - f.second > limits_.front_again_ms; });
 }
 
@@ -569,14 +597,19 @@ std::string Hub::new_code() {
   }
 }
 
-std::array<AddressLimiter*, 8> Hub::limiters() {
-  return {&wrong_codes_, &creates_, &joins_, &cpu_creates_, &subscribes_, &proof_misses_, &proof_stamps_, &credentials_};
+std::array<std::pair<AddressLimiter*, const char*>, 6> Hub::limiters() {
+  return {{{&wrong_codes_, "wrong-codes"},
+           {&creates_, "create"},
+           {&joins_, "join"},
+           {&proof_misses_, "proof-misses"},
+           {&proof_stamps_, "proof"},
+           {&credentials_, "credentials"}}};
 }
 
 int Hub::limits_asking() {
   int n = 0;
-  for (const AddressLimiter* l : limiters()) n += l->asking();
-  return n + lobby_.limits_asking();
+  for (const auto& [l, name] : limiters()) n += l->asking();
+  return n + lobby_.limits_asking() + notices_.limiter().asking() + cpus_.limiter().asking();
 }
 
 // Wrong table codes are limited per address, so codes cannot be enumerated.
@@ -631,10 +664,8 @@ std::optional<HttpReply> Hub::check_new_table(const std::string& body, const std
     if (startsAt > created + 366LL * 24 * 3600 * 1000) return bad_request(Msg::StartsAtFar);
   }
   if (cpuPresent) {
-    if (!cpu_creates_.allow(ip, created, limits_.cpu_per_minute, false)) return rate_limited(Msg::LimitCpuTables);
-    if ((limits_.cpu_queue && cpu_.pending() >= limits_.cpu_queue) ||
-        (limits_.cpu_queue_per_address && cpu_.pending_for(ip) >= limits_.cpu_queue_per_address))
-      return reply(503, error_json("busy", Msg::CpuBusy));
+    if (auto no = cpus_.may_create(ip, created))
+      return no->status == 503 ? reply(503, error_json("busy", no->why)) : rate_limited(no->why);
   }
   if (!fen.empty()) {
     if (fen.size() > 120) return bad_request(Msg::FenTooLong);
@@ -685,12 +716,9 @@ void Hub::store_new_table(TableRecord r, const std::string& host_name, const std
           return store_new_table(std::move(r), host_name, ip, std::move(respond), attempt + 1);
         if (error) return respond(storage_failed(error));
         creates_.allow(ip, r.created_at, limits_.create_per_minute);
-        if (r.cpu_level) {
-          cpu_creates_.allow(ip, r.created_at, limits_.cpu_per_minute);
-          cpu_owner_[r.code] = ip;
-        }
+        if (r.cpu_level) cpus_.created(r.code, ip, r.created_at);
         auto [it, _] = tables_.emplace(r.code, std::move(*made));
-        maybe_cpu(it->second);
+        cpus_.maybe_play(it->second);
         respond(reply(201, json::object{{"code", r.code},
                                         {"link", invite_link("", it->second)},
                                         {"token", token},
@@ -1260,12 +1288,12 @@ void Hub::table_action(const std::shared_ptr<Client>& c, const std::string& type
 
 void Hub::finish_change(const std::shared_ptr<Client>& c, const std::string& id, int seat, const std::string& type,
                         Table& p, bool table_changed, bool state_changed, int from) {
-  if (p.cpu_level()) cpu_owner_[p.code()] = c->ip;  // the CPU's next search is for this client
+  if (p.cpu_level()) cpus_.works_for(p.code(), c->ip);  // the CPU's next search is for this client
   json::object ack{{"t", "ack"}, {"v", p.game() ? p.game()->version : 0}};
   if (!id.empty()) ack["id"] = id;
   c->send(message(ack));
   after_change(p, table_changed, state_changed, from);
-  notify(p, seat, type);
+  notices_.notify(p, seat, type);
 }
 
 void Hub::write_then(const std::string& code, StoreWriter::Work work, std::function<void(Table*, std::exception_ptr)> then) {
@@ -1361,82 +1389,23 @@ void Hub::after_change(Table& p, bool table_changed, bool state_changed, int fro
   publish(p, from);
   broadcast(p, table_changed, state_changed);
   watch_first_move(p);
-  maybe_cpu(p);
+  cpus_.maybe_play(p);
 }
 
-void Hub::maybe_cpu(Table& p) {
-  if (!p.game() || !cpu_to_act(*p.game(), p.cpu_level()) || cpu_busy_.count(p.code())) return;
-  if (!bus_) return search_cpu(p);
-  // Instances sharing the store: the one that claims the turn searches it.
-  // The claim is written on the table's lane (after its writes); the table
-  // counts as busy meanwhile, so that it is claimed once.
-  const std::string code = p.code();
-  const int64_t t = now(), until = t + limits_.cpu_max_ms + CPU_LEASE_MARGIN_MS;
-  auto claimed = std::make_shared<bool>(false);
-  cpu_busy_.insert(code);
-  writer_->submit(
-      code, [code, t, until, claimed](Store& store) { *claimed = store.claim_cpu_turn(code, t, until); },
-      [this, code, claimed](std::exception_ptr error) {
-        cpu_busy_.erase(code);
-        // Another instance holds it, or the store is away (the scan tries again).
-        if (error || !*claimed) return;
-        auto it = tables_.find(code);
-        if (it == tables_.end()) return;
-        Table& p = it->second;
-        if (p.game() && cpu_to_act(*p.game(), p.cpu_level())) search_cpu(p);
-      });
-}
-
-void Hub::search_cpu(Table& p) {
-  const LiveGame& g = *p.game();
-  // The CPU (seat 1) moves on its turn, and answers a draw offered to it at once.
-  const bool offered = g.game.draw_offer() && g.seat_of(*g.game.draw_offer()) == 0;
-  cpu_busy_.insert(p.code());
-  std::string code = p.code();
-  int64_t game = g.id;
-  int version = g.version;
-  CpuJob job;
-  job.position = g.game.position();
-  job.level = p.cpu_level();
-  job.max_ms = limits_.cpu_max_ms;
-  job.answer_offer = offered;
-  job.cpu = g.seat_of(WHITE) == 1 ? WHITE : BLACK;
-  auto owner = cpu_owner_.find(code);
-  job.owner = owner == cpu_owner_.end() ? "" : owner->second;
-  // Levels 1-5 answer no sooner than a short pause (0.95 s at level 1 down to
-  // 0.35 s at level 5, give or take a quarter): an instant reply reads as abrupt.
-  int64_t pause = 0;
-  if (limits_.cpu_pause && job.level <= 5 && defer_) {
-    const int64_t base = 1100 - 150 * job.level;
-    pause = base * 3 / 4 + int64_t(rng_() % uint64_t(base / 2 + 1));
-  }
-  const int64_t ready_at = now() + pause;
-  job.done = [this, code, game, version, ready_at](std::vector<std::string> actions) {
-    post_([this, code, game, version, ready_at, actions = std::move(actions)]() mutable {
-      const int64_t wait = ready_at - now();
-      if (wait <= 0) return on_cpu_result(code, game, version, std::move(actions));
-      defer_(wait, [this, code, game, version, actions = std::move(actions)]() mutable {
-        on_cpu_result(code, game, version, std::move(actions));
-      });
-    });
-  };
-  cpu_.submit(std::move(job));
-}
-
-void Hub::on_cpu_result(const std::string& code, int64_t game, int version, std::vector<std::string> actions) {
+void Hub::play_cpu(const std::string& code, int64_t game, int version, std::vector<std::string> actions) {
   // A player's action of this table is being stored: the CPU's follows it.
   if (storing_.count(code)) {
     waiting_[code].push_back([this, code, game, version, actions = std::move(actions)]() mutable {
-      on_cpu_result(code, game, version, std::move(actions));
+      play_cpu(code, game, version, std::move(actions));
     });
     return;
   }
-  cpu_busy_.erase(code);
+  cpus_.finished(code);
   Table* p = find(code);
   if (!p || !p->game()) return;
   // The game moved on while the CPU thought (the player offered a draw, say):
   // think again from where it is now.
-  if (p->game()->id != game || p->game()->version != version) return maybe_cpu(*p);
+  if (p->game()->id != game || p->game()->version != version) return cpus_.maybe_play(*p);
   std::vector<PreparedAction> chain;
   chain.reserve(actions.size());  // each is prepared on the one before
   for (const std::string& a : actions) {
@@ -1467,7 +1436,7 @@ void Hub::recommending_seat(const std::string& raw_code, const std::string& toke
 
 std::variant<RecommendingSeat, HttpReply> Hub::recommending_seat(const std::string& code, const std::string& token,
                                                                  const std::string& ip) {
-  std::vector<std::pair<Table*, int>> seats;
+  TurnNotices::Seats seats;
   std::vector<std::string> unknown;
   if (auto e = resolve_seats({{code, token}}, ip, seats, unknown)) return error_reply(*e);
   if (seats.empty()) return error_reply(Error{ErrorCode::Forbidden, Msg::TokenNoSeat});
@@ -1511,7 +1480,7 @@ HttpReply Hub::metrics() {
   for (const auto& [code, clients] : watchers_) watching += clients.size();
   m.gauge("table_clients", "Connections at a table (players and spectators).", double(watching));
   m.counter("actions_stored_total", "Game actions (moves and others) stored and applied.", double(actions_stored_));
-  m.gauge("cpu_queue", "CPU searches waiting for a thread.", double(cpu_.pending()));
+  m.gauge("cpu_queue", "CPU searches waiting for a thread.", double(cpus_.pending()));
   m.gauge("seekers", "People here waiting for an opponent.", double(lobby_.seekers()));
   if (writer_) {
     m.counter("store_writes_total", "Pieces of work the store writer ran.", double(writer_->jobs()));
@@ -1560,6 +1529,73 @@ HttpReply Hub::advance_clock(const std::string& body) {
   clock_offset_ += ms;
   tick();
   return reply(200, json::object{{"now", now()}});
+}
+
+HttpReply Hub::my_games(const std::string& body, const std::string& ip) {
+  return answered_at_once([&](Respond respond) { notices_.my_games(body, ip, std::move(respond)); });
+}
+
+HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
+  return answered_at_once([&](Respond respond) { notices_.subscribe(body, ip, std::move(respond)); });
+}
+
+HttpReply Hub::push_unsubscribe(const std::string& body) {
+  return answered_at_once([&](Respond respond) { notices_.unsubscribe(body, std::move(respond)); });
+}
+
+// ---------------------------------------------------------------- seats of tokens, calendar files
+
+std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string, std::string>>& tables,
+                                        const std::string& ip, TurnNotices::Seats& seats,
+                                        std::vector<std::string>& unknown) {
+  for (const auto& [code, token] : tables) {
+    if (!credential_lookup_allowed(ip)) return Error{ErrorCode::RateLimited, Msg::LimitWrongCodes};
+    Table* p = find(code);
+    int seat = p ? p->seat_of_token(hash_token(token)) : -1;
+    if (seat >= 0) {
+      seats.emplace_back(p, seat);
+      continue;
+    }
+    wrong_credential(ip);
+    if (!code_guess_allowed(ip, true)) return Error{ErrorCode::RateLimited, Msg::LimitWrongCodes};
+    unknown.push_back(code);
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::string ics_time(int64_t ms) {
+  std::string iso = iso_time(ms);  // 2026-11-30T02:20:39Z
+  std::string out;
+  for (char c : iso)
+    if (c != '-' && c != ':') out += c;
+  return out;
+}
+
+}  // namespace
+
+void Hub::event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
+                    const std::string& key, Respond respond) {
+  answer_once_open(code, would_open(code, ip, !key.empty(), false),
+                   [this, code, base_url, ip, key] { return event_ics(code, base_url, ip, key); }, std::move(respond));
+}
+
+HttpReply Hub::event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
+                          const std::string& key) {
+  std::optional<Error> e;
+  Table* p = find_guarded(code, ip, e, key);
+  if (!p) return error_reply(*e);
+  const TableRecord& r = p->record();
+  if (!r.starts_at) return error_reply(Error{ErrorCode::NotFound, Msg::NoStartTime});
+  std::string game = r.variant == "ouk" ? "Ouk Chatrang" : "Makruk";
+  std::string link = invite_link(base_url, *p);
+  std::string ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//makruk//tables//EN\r\nCALSCALE:GREGORIAN\r\n"
+                    "METHOD:PUBLISH\r\nBEGIN:VEVENT\r\nUID:" + code + "-" + std::to_string(r.starts_at) +
+                    "@makruk\r\nDTSTAMP:" + ics_time(now()) + "\r\nDTSTART:" + ics_time(r.starts_at) +
+                    "\r\nDURATION:PT30M\r\nSUMMARY:" + game + " (" + code + ")\r\nDESCRIPTION:Table " + code +
+                    ": " + link + "\r\nURL:" + link + "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+  return HttpReply{200, ics, "text/calendar; charset=utf-8"};
 }
 
 }  // namespace makruk::server

@@ -1,20 +1,22 @@
 // The hub owns the tables and speaks the API's messages. It is plain C++:
 // the network layer calls it on one executor (never concurrently) and hands
-// it Clients to send to. CPU moves are searched on the engine pool's threads
-// and come back through `post`, the hub's own queue; the tables' actions,
-// new tables and seats are stored by a StoreWriter's threads (which also
-// read a table that is not in memory), whose answers come back the same way.
+// it Clients to send to. The tables' actions, new tables and seats are stored
+// by a StoreWriter's threads (which also read a table that is not in
+// memory), whose answers come back through `post`, the hub's own queue.
 //
-// Its sources: hub.cpp (tables in play, messages, games, the CPU's turns,
-// limits), hub_instances.cpp (the bus between instances), hub_push.cpp
-// (turn-based tables, Web Push, My games), hub_pairing.cpp (the tables of
-// paired seekers); what they share is in hub_detail.h. Parts of their own:
-// finding an opponent (the lobby, lobby.h, which the hub holds and which
-// asks the tables to make what it pairs); the feedback board and
-// recommendations (community/community.h), which ask the hub only whose
-// seat a token is (recommending_seat); each game's record by its own link
-// (records/game_records.h). A test drives the hub with FakeClients, a Store
-// and a Bus of its choosing.
+// Its sources: hub.cpp (tables in play, messages, games, limits),
+// hub_instances.cpp (the bus between instances), hub_pairing.cpp (the tables
+// of paired seekers); what they share is in hub_detail.h. Parts of their own,
+// which the hub holds and which ask the tables through an interface of their
+// own: finding an opponent (lobby.h: it asks the tables to make what it
+// pairs); turn notifications (turn_notices.h, Web Push and My games: it asks
+// them to read tables and whose seats tokens hold); the CPU players
+// (cpu_players.h: their searches on the engine's threads, their claims and
+// limits; they hand the tables what they found to play). Beside it: the
+// feedback board and recommendations (community/community.h), which ask the
+// hub only whose seat a token is (recommending_seat); each game's record by
+// its own link (records/game_records.h). A test drives the hub with
+// FakeClients, a Store and a Bus of its choosing.
 #pragma once
 
 #include <array>
@@ -32,23 +34,20 @@
 #include <variant>
 
 #include "server/address_limiter.h"
+#include "server/http_reply.h"
 #include "server/buses/bus.h"
 #include "server/cpu/cpu.h"
 #include "server/tables/client.h"
+#include "server/tables/cpu_players.h"
 #include "server/tables/lobby.h"
 #include "server/tables/table.h"
+#include "server/tables/turn_notices.h"
 #include "server/tables/matchmaker.h"
 #include "server/stores/store.h"
 #include "server/stores/store_writer.h"
 #include "server/push/webpush.h"
 
 namespace makruk::server {
-
-struct HttpReply {
-  int status = 200;
-  std::string body;
-  std::string content_type = "application/json";
-};
 
 // What one address, or the whole server, may ask of the hub. Every "per
 // minute" limit counts per client address over a sliding minute; 0 means
@@ -116,7 +115,11 @@ class Hub {
   // on with other tables while they are stored (a table's own messages wait
   // for it, in order). Without one (nullptr) they are written at once on
   // `store`, before the call returns. The writer must outlive its use.
-  void set_writer(StoreWriter* writer) { writer_ = writer ? writer : own_writer_.get(); }
+  void set_writer(StoreWriter* writer) {
+    writer_ = writer ? writer : own_writer_.get();
+    notices_.set_writer(writer_);
+    cpus_.set_writer(writer_);
+  }
 
   // Opens the stored tables where the CPU owes a reply (call once, before
   // serving); every other table is read from the store when it is opened.
@@ -178,27 +181,22 @@ class Hub {
   // GET /metrics: this hub's figures in Prometheus' text format (the network
   // layer decides who may see them).
   HttpReply metrics();
-  // The player's view of the tables whose tokens a browser holds.
-  void my_games(const std::string& body, const std::string& ip, Respond respond);
+  // Turn notifications (Web Push, My games): a part of its own, on the
+  // hub's executor (turn_notices.h). The forms returning the reply are for a
+  // hub that writes at once (tests, tools).
+  TurnNotices& notices() { return notices_; }
+  void set_push(std::string public_key, std::function<void(webpush::Delivery)> deliver, bool allow_http) {
+    notices_.set_push(std::move(public_key), std::move(deliver), allow_http);
+  }
   HttpReply my_games(const std::string& body, const std::string& ip);
-
-  // Web Push: `deliver` hands a message to the sender (it must not block);
-  // `public_key` is the VAPID key, base64url; plain-http endpoints are refused
-  // unless `allow_http` (tests).
-  void set_push(std::string public_key, std::function<void(webpush::Delivery)> deliver, bool allow_http);
-  HttpReply push_key() const;
-  void push_subscribe(const std::string& body, const std::string& ip, Respond respond);
   HttpReply push_subscribe(const std::string& body, const std::string& ip);
-  void push_unsubscribe(const std::string& body, Respond respond);
   HttpReply push_unsubscribe(const std::string& body);
-  // The push service said the subscription is gone (404/410).
-  void drop_subscription(const std::string& endpoint);
 
   // Ends the turn-based tables whose 45 days have run out (called every minute).
   void tick();
   // Instances sharing the store: plays the CPU turns whose searching
   // instance let its lease run out (it died); call every few seconds.
-  void scan_cpu();
+  void scan_cpu() { cpus_.scan(); }
   // Instances sharing the store: says again who is at each table here (every
   // PRESENCE_HEARTBEAT_MS), and forgets what an instance silent for two of
   // those said; call every few seconds.
@@ -252,9 +250,6 @@ class Hub {
   // absent are not read): `then` runs once all are read.
   void open_all_then(std::vector<std::string> codes, std::function<void()> then);
   void release_absent(const std::string& code);
-  // The codes of a request's table list (My games, a push subscription) that
-  // its address may look up now (nothing for a malformed request).
-  std::vector<std::string> codes_to_read(const std::string& body, const std::string& ip);
   // A message, after the connection's rate limit (on_message) and once the
   // table of its hello is in memory.
   void handle(const std::shared_ptr<Client>& c, const std::string& text);
@@ -304,45 +299,15 @@ class Hub {
   // live one once the store has when it was left).
   void close_idle_tables();
   bool idle(const std::string& code, const Table& p, int64_t t) const;
-  // Its per-address limits (the lobby's and the community's are theirs).
-  std::array<AddressLimiter*, 8> limiters();
+  // Its per-address limits, each with its name on the bus (the lobby's,
+  // the turn notifications' and the community's are theirs).
+  std::array<std::pair<AddressLimiter*, const char*>, 6> limiters();
   void forget_table(const std::string& code);
   void expire_if_due(Table& p);
-  // Pushes to the seats that must now act after `actor` did `type` (turn-based tables).
-  // With other instances, a table's push subscriptions are read again from
-  // the store first, off this thread (a browser may have subscribed at
-  // another instance).
-  void notify(Table& p, int actor, const std::string& kind);
-  struct Push {
-    int seat = 0;
-    std::string kind, opponent, move;
-    bool over = false;  // the game is over: its result and why
-    std::string result, reason;
-  };
-  void deliver(const std::string& code, const std::vector<Push>& pushes,
-               const std::vector<SubscriptionRecord>& subscriptions);
-  // The seat each (code, token) pair holds; wrong pairs go to `unknown` and
-  // count as wrong codes (an error once the address is limited).
+  // The seat each (code, token) pair holds (TurnNotices::Tables).
   std::optional<Error> resolve_seats(const std::vector<std::pair<std::string, std::string>>& tables,
-                                     const std::string& ip, std::vector<std::pair<Table*, int>>& seats,
+                                     const std::string& ip, TurnNotices::Seats& seats,
                                      std::vector<std::string>& unknown);
-  void forget_subscription(const std::string& endpoint);  // in memory only
-  // A push subscription checked: the record to store (its code and seat set
-  // for each), the seats it is for with what this instance knows of their
-  // subscriptions, and the pairs that hold no seat; then stored off this
-  // thread and answered.
-  struct SubscriptionPlan {
-    SubscriptionRecord rec;
-    struct Seat {
-      std::string code;
-      int seat = 0;
-      std::vector<SubscriptionRecord> list;
-    };
-    std::vector<Seat> seats;
-    std::vector<std::string> unknown;
-  };
-  std::variant<SubscriptionPlan, HttpReply> check_subscription(const std::string& body, const std::string& ip);
-  void subscribe(const std::string& body, const std::string& ip, Respond respond);
   // Sends the table's players-and-spectators update to its watchers soon,
   // once for any number of changes in between.
   void presence_changed(Table& p);
@@ -456,11 +421,9 @@ class Hub {
   void check_first_move(const std::string& code);
   // A quick message (a fixed phrase) from a player, to everyone at the table.
   void say(const std::shared_ptr<Client>& c, Table& p, const std::string& id, const std::string& phrase);
-  // The CPU's turn at a table: searched here (with other instances, once this
-  // one has claimed its lease, on the writer's lane).
-  void maybe_cpu(Table& p);
-  void search_cpu(Table& p);
-  void on_cpu_result(const std::string& code, int64_t game, int version, std::vector<std::string> actions);
+  // The CPU's actions at a table (found by cpus_): played as a player's,
+  // after the table's write on its way.
+  void play_cpu(const std::string& code, int64_t game, int version, std::vector<std::string> actions);
 
   Store& store_;
   Post post_;
@@ -469,7 +432,7 @@ class Hub {
   std::map<std::string, std::set<std::shared_ptr<Client>>> watchers_;
   HubLimits limits_;
   Defer defer_;
-  AddressLimiter wrong_codes_, creates_, joins_, cpu_creates_, subscribes_;
+  AddressLimiter wrong_codes_, creates_, joins_;
   // The version last sent to a table's watchers, and its whole state once made.
   struct CachedState {
     int64_t game = 0;
@@ -478,13 +441,7 @@ class Hub {
   };
   std::map<std::string, CachedState> states_;  // by table code, while someone watches
   std::set<std::string> presence_pending_;  // tables with a presence update on its way
-  std::set<std::string> cpu_busy_;  // tables whose CPU is thinking
-  std::map<std::string, std::string> cpu_owner_;  // table code -> the address its CPU works for
   std::mt19937_64 rng_;
-  std::map<std::string, std::vector<SubscriptionRecord>> subscriptions_;  // by table code
-  std::function<void(webpush::Delivery)> deliver_;
-  std::string push_public_key_;
-  bool push_allow_http_ = false;
   bool test_clock_ = false;
   std::atomic<int64_t> clock_offset_{0};
   int64_t started_at_ = 0;
@@ -498,6 +455,7 @@ class Hub {
   std::map<std::string, int64_t> fronts_taken_;  // tables whose front-of-queue seek was used, and when
   uint64_t next_client_id_ = 0;
   Lobby lobby_;
+  TurnNotices notices_;
   Bus* bus_ = nullptr;
   std::mutex bus_inbox_mutex_;
   std::deque<BusMessage> bus_inbox_;  // from the bus's thread
@@ -512,7 +470,7 @@ class Hub {
   std::map<std::string, std::vector<std::function<void()>>> opening_;  // tables being read, and what waits for them
   std::map<std::string, int> absent_;  // codes just read and not found (held while what waited for them runs)
   std::map<std::string, std::deque<std::function<void()>>> waiting_;  // their messages meanwhile, in order
-  CpuPool cpu_;
+  CpuPlayers cpus_;
 };
 
 // A table's messages that may wait for its action being stored, and one
@@ -526,9 +484,6 @@ constexpr size_t BUS_SLICE = 32;
 // and this many turn-based tables are ended by one tick.
 constexpr int CPU_TURNS_AT_START = 100000;
 constexpr int EXPIRIES_PER_TICK = 1000;
-// The lease on a CPU turn lasts the search's time cap and this much more
-// (the wait for a CPU thread, the pause of the low levels).
-constexpr int64_t CPU_LEASE_MARGIN_MS = 10000;
 // Instances tell each other who is at their tables this often.
 constexpr int64_t PRESENCE_HEARTBEAT_MS = 30000;
 

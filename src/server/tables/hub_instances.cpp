@@ -44,7 +44,7 @@ void Hub::refreshed(Table& p, TableData data) {
   fresh.carry_presence_from(p);
   p = std::move(fresh);
   broadcast(p, true, true);
-  maybe_cpu(p);
+  cpus_.maybe_play(p);
 }
 
 bool Hub::seat_may_be_elsewhere(const std::string& code, const std::string& token, const std::string& ip) {
@@ -53,31 +53,14 @@ bool Hub::seat_may_be_elsewhere(const std::string& code, const std::string& toke
          it->second.seat_of_token(hash_token(token)) < 0 && code_guess_allowed(ip, false);
 }
 
-void Hub::scan_cpu() {
-  if (!bus_) return;
-  // Asked of the store, and the tables read, off this thread.
-  auto owed = std::make_shared<std::vector<std::string>>();
-  writer_->submit(
-      "", [owed, at = now()](Store& store) { *owed = store.cpu_turn_tables(at, EXPIRIES_PER_TICK); },
-      [this, owed](std::exception_ptr error) {
-        if (error) return;  // the store is away: the next scan asks again
-        open_all_then(*owed, [this, owed] {
-          for (const std::string& code : *owed)
-            if (Table* p = find(code); p && !cpu_busy_.count(code)) maybe_cpu(*p);
-        });
-      });
-}
-
 void Hub::set_bus(Bus* bus) {
   if (bus_) bus_->stop();
   bus_ = bus;
   // The per-address limits count across the instances.
-  const std::pair<AddressLimiter*, const char*> limiters[] = {
-      {&wrong_codes_, "wrong-codes"}, {&creates_, "create"},       {&joins_, "join"},
-      {&cpu_creates_, "cpu"},         {&subscribes_, "subscribe"},
-      {&proof_misses_, "proof-misses"}, {&proof_stamps_, "proof"}, {&credentials_, "credentials"}};
-  for (const auto& [limiter, name] : limiters) limiter->share(bus, name);
+  for (const auto& [limiter, name] : limiters()) limiter->share(bus, name);
   lobby_.set_bus(bus);
+  notices_.set_bus(bus);
+  cpus_.set_bus(bus);
   if (bus_) bus_->alive();
   if (bus_)
     bus_->start([this](BusMessage m) {
@@ -201,13 +184,13 @@ void Hub::on_bus(const BusMessage& m) {
   if (!m.actions.empty() && p.apply_stored(m.game, m.version, m.actions, m.at)) {
     broadcast(p, p.game()->game.over(), true);
     watch_first_move(p);
-    return maybe_cpu(p);
+    return cpus_.maybe_play(p);
   }
   if (m.started && p.game() && p.game()->id >= m.game) return;  // begun here already
   if (m.started && p.begin_stored(m.game, m.started, m.white, m.at, m.public_id)) {
     broadcast(p, true, true);
     watch_first_move(p);
-    return maybe_cpu(p);
+    return cpus_.maybe_play(p);
   }
   reload(p);
 }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <utility>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,9 @@ struct Seat {
 std::string random_token();
 #ifdef MAKRUK_FUZZ_REPLAY
 void seed_for_replay(uint64_t seed);  // the hub fuzzer's build only (hub.cpp)
+#ifdef MAKRUK_FUZZ_REPLAY
+std::mt19937_64& replay_rng();  // the generator it seeds
+#endif
 #endif
 
 struct LiveGame {

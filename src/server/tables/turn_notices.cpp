@@ -1,8 +1,8 @@
-// The hub for turn-based tables: Web Push to the player who must act, My
-// games, calendar events.
-#include "server/tables/hub.h"
+#include "server/tables/turn_notices.h"
 
+#include <algorithm>
 #include <boost/json.hpp>
+#include <set>
 
 #include "server/tables/hub_detail.h"
 
@@ -11,9 +11,19 @@ namespace makruk::server {
 namespace json = boost::json;
 using namespace detail;
 
-// ---------------------------------------------------------------- turn-based tables and Web Push
+TurnNotices::TurnNotices(Tables tables, std::function<int64_t()> now)
+    : tables_(std::move(tables)), now_(std::move(now)) {}
 
-void Hub::notify(Table& p, int actor, const std::string& kind) {
+void TurnNotices::set_bus(Bus* bus) {
+  shared_ = bus != nullptr;
+  subscribes_.share(bus, "subscribe");
+}
+
+void TurnNotices::opened(const std::string& code, std::vector<SubscriptionRecord> subscriptions) {
+  for (SubscriptionRecord& s : subscriptions) subscriptions_[code].push_back(std::move(s));
+}
+
+void TurnNotices::notify(const Table& p, int actor, const std::string& kind) {
   if (!p.turn_based() || !deliver_) return;
   // What each seat is told, from the table as it is now.
   std::vector<Push> pushes;
@@ -44,7 +54,7 @@ void Hub::notify(Table& p, int actor, const std::string& kind) {
   }
   if (pushes.empty()) return;
   const std::string code = p.code();
-  if (!bus_) {  // one instance: every subscription was made here
+  if (!shared_) {  // one instance: every subscription was made here
     if (auto it = subscriptions_.find(code); it != subscriptions_.end()) deliver(code, pushes, it->second);
     return;
   }
@@ -55,7 +65,7 @@ void Hub::notify(Table& p, int actor, const std::string& kind) {
       code, [read, code](Store& store) { *read = store.load_subscriptions(code); },
       [this, read, code, pushes = std::move(pushes)](std::exception_ptr error) {
         if (!error) {
-          if (tables_.count(code)) {
+          if (tables_.in_memory(code)) {
             if (read->empty()) subscriptions_.erase(code);
             else subscriptions_[code] = *read;
           }
@@ -66,7 +76,7 @@ void Hub::notify(Table& p, int actor, const std::string& kind) {
       });
 }
 
-void Hub::deliver(const std::string& code, const std::vector<Push>& pushes,
+void TurnNotices::deliver(const std::string& code, const std::vector<Push>& pushes,
                   const std::vector<SubscriptionRecord>& subscriptions) {
   for (const Push& push : pushes)
     for (const SubscriptionRecord& s : subscriptions) {
@@ -86,16 +96,16 @@ void Hub::deliver(const std::string& code, const std::vector<Push>& pushes,
     }
 }
 
-void Hub::set_push(std::string public_key, std::function<void(webpush::Delivery)> deliver, bool allow_http) {
-  push_public_key_ = std::move(public_key);
+void TurnNotices::set_push(std::string public_key, std::function<void(webpush::Delivery)> deliver, bool allow_http) {
+  public_key_ = std::move(public_key);
   deliver_ = std::move(deliver);
-  push_allow_http_ = allow_http;
+  allow_http_ = allow_http;
 }
 
-HttpReply Hub::push_key() const {
-  if (push_public_key_.empty())
+HttpReply TurnNotices::push_key() const {
+  if (public_key_.empty())
     return reply(503, error_json("unavailable", Msg::PushUnavailable));
-  return reply(200, json::object{{"publicKey", push_public_key_}});
+  return reply(200, json::object{{"publicKey", public_key_}});
 }
 
 namespace {
@@ -161,50 +171,28 @@ std::vector<std::string> to_replace(std::vector<SubscriptionRecord> list, const 
 
 }  // namespace
 
-std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string, std::string>>& tables,
-                                        const std::string& ip, std::vector<std::pair<Table*, int>>& seats,
-                                        std::vector<std::string>& unknown) {
-  for (const auto& [code, token] : tables) {
-    if (!credential_lookup_allowed(ip)) return Error{ErrorCode::RateLimited, Msg::LimitWrongCodes};
-    Table* p = find(code);
-    int seat = p ? p->seat_of_token(hash_token(token)) : -1;
-    if (seat >= 0) {
-      seats.emplace_back(p, seat);
-      continue;
-    }
-    wrong_credential(ip);
-    if (!code_guess_allowed(ip, true)) return Error{ErrorCode::RateLimited, Msg::LimitWrongCodes};
-    unknown.push_back(code);
-  }
-  return std::nullopt;
+void TurnNotices::subscribe(const std::string& body, const std::string& ip, Respond respond) {
+  const bool reads = deliver_ && subscribes_.allow(ip, now_(), limits_.subscribe_per_minute, false);
+  tables_.open_all(reads ? codes_to_read(body, ip) : std::vector<std::string>{},
+                   [this, body, ip, respond = std::move(respond)]() mutable { store(body, ip, std::move(respond)); });
 }
 
-void Hub::push_subscribe(const std::string& body, const std::string& ip, Respond respond) {
-  const bool reads = deliver_ && subscribes_.allow(ip, now(), limits_.subscribe_per_minute, false);
-  open_all_then(reads ? codes_to_read(body, ip) : std::vector<std::string>{},
-                [this, body, ip, respond = std::move(respond)]() mutable { subscribe(body, ip, std::move(respond)); });
-}
-
-HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
-  return answered_at_once([&](Respond respond) { push_subscribe(body, ip, std::move(respond)); });
-}
-
-void Hub::subscribe(const std::string& body, const std::string& ip, Respond respond) {
-  auto checked = check_subscription(body, ip);
+void TurnNotices::store(const std::string& body, const std::string& ip, Respond respond) {
+  auto checked = check(body, ip);
   if (auto* refused = std::get_if<HttpReply>(&checked)) return respond(std::move(*refused));
-  auto plan = std::make_shared<SubscriptionPlan>(std::move(std::get<SubscriptionPlan>(checked)));
+  auto plan = std::make_shared<Plan>(std::move(std::get<Plan>(checked)));
   if (plan->seats.empty())
     return respond(reply(200, json::object{{"subscribed", json::array{}},
                                            {"unknown", json::array(plan->unknown.begin(), plan->unknown.end())}}));
   // Written off this thread, on the first table's lane. Each seat keeps its
   // newest few browsers, at a few push services: a new one past a cap
   // replaces the oldest (with other instances, of those the store has).
-  const bool shared = bus_ != nullptr;
-  const size_t per_seat = limits_.subscriptions_per_seat, services = limits_.push_services_per_seat;
+  const bool shared = shared_;
+  const size_t per_seat = limits_.per_seat, services = limits_.services_per_seat;
   writer_->submit(
       plan->seats.front().code,
       [plan, shared, per_seat, services](Store& store) {
-        for (SubscriptionPlan::Seat& s : plan->seats) {
+        for (Plan::Seat& s : plan->seats) {
           if (shared) s.list = store.load_subscriptions(s.code);
           for (const std::string& endpoint : to_replace(s.list, plan->rec, s.seat, per_seat, services)) {
             store.remove_seat_subscription(endpoint, s.code, s.seat);
@@ -221,24 +209,24 @@ void Hub::subscribe(const std::string& body, const std::string& ip, Respond resp
       [this, plan, respond = std::move(respond)](std::exception_ptr error) {
         if (error) return respond(storage_failed(error));
         json::array subscribed;
-        for (SubscriptionPlan::Seat& s : plan->seats) {
+        for (Plan::Seat& s : plan->seats) {
           subscribed.push_back(json::value(s.code));
-          if (!tables_.count(s.code)) continue;
+          if (!tables_.in_memory(s.code)) continue;
           // Of this seat, what the store now has; of the others, what this
           // instance knows (or, with other instances, what the store had).
           auto& list = subscriptions_[s.code];
-          std::erase_if(list, [&](const SubscriptionRecord& r) { return r.seat == s.seat || bus_; });
+          std::erase_if(list, [&](const SubscriptionRecord& r) { return r.seat == s.seat || shared_; });
           for (SubscriptionRecord& r : s.list)
-            if (r.seat == s.seat || bus_) list.push_back(std::move(r));
+            if (r.seat == s.seat || shared_) list.push_back(std::move(r));
         }
         respond(reply(200, json::object{{"subscribed", std::move(subscribed)},
                                         {"unknown", json::array(plan->unknown.begin(), plan->unknown.end())}}));
       });
 }
 
-std::variant<Hub::SubscriptionPlan, HttpReply> Hub::check_subscription(const std::string& body, const std::string& ip) {
+std::variant<TurnNotices::Plan, HttpReply> TurnNotices::check(const std::string& body, const std::string& ip) {
   if (!deliver_) return push_key();
-  if (!subscribes_.allow(ip, now(), limits_.subscribe_per_minute)) return rate_limited(Msg::LimitSubscriptions);
+  if (!subscribes_.allow(ip, now_(), limits_.subscribe_per_minute)) return rate_limited(Msg::LimitSubscriptions);
   Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
@@ -257,7 +245,7 @@ std::variant<Hub::SubscriptionPlan, HttpReply> Hub::check_subscription(const std
     return bad_request(Msg::PushSubscriptionShape);
   std::string origin = webpush::origin_of(endpoint);
   if (endpoint.size() > 2048 || origin.empty()) return bad_request(Msg::PushEndpointUrl);
-  if (!push_allow_http_) {
+  if (!allow_http_) {
     if (origin.rfind("https://", 0) != 0) return bad_request(Msg::PushEndpointHttps);
     // Push services have public names: refuse addresses and local names, so
     // that the server cannot be made to post to its own network.
@@ -283,10 +271,10 @@ std::variant<Hub::SubscriptionPlan, HttpReply> Hub::check_subscription(const std
   } catch (const std::exception&) {
     return bad_request(Msg::PushP256dh);
   }
-  SubscriptionPlan plan;
-  plan.rec = SubscriptionRecord{endpoint, "", 0, p256dh, auth, lang, now()};
-  std::vector<std::pair<Table*, int>> seats;
-  if (auto e = resolve_seats(*tables, ip, seats, plan.unknown)) return error_reply(*e);
+  Plan plan;
+  plan.rec = SubscriptionRecord{endpoint, "", 0, p256dh, auth, lang, now_()};
+  Seats seats;
+  if (auto e = tables_.resolve_seats(*tables, ip, seats, plan.unknown)) return error_reply(*e);
   for (const auto& [p, seat] : seats) {
     auto it = subscriptions_.find(p->code());
     plan.seats.push_back({p->code(), seat, it == subscriptions_.end() ? std::vector<SubscriptionRecord>{} : it->second});
@@ -294,7 +282,7 @@ std::variant<Hub::SubscriptionPlan, HttpReply> Hub::check_subscription(const std
   return plan;
 }
 
-void Hub::push_unsubscribe(const std::string& body, Respond respond) {
+void TurnNotices::unsubscribe(const std::string& body, Respond respond) {
   Message why;
   std::string endpoint;
   auto o = parse_object(body, why);
@@ -307,46 +295,41 @@ void Hub::push_unsubscribe(const std::string& body, Respond respond) {
       endpoint, [removed, endpoint](Store& store) { *removed = store.remove_subscription(endpoint); },
       [this, removed, endpoint, respond = std::move(respond)](std::exception_ptr error) {
         if (error) return respond(storage_failed(error));
-        forget_subscription(endpoint);
+        forget_endpoint(endpoint);
         respond(reply(200, json::object{{"removed", *removed}}));
       });
 }
 
-HttpReply Hub::push_unsubscribe(const std::string& body) {
-  return answered_at_once([&](Respond respond) { push_unsubscribe(body, std::move(respond)); });
-}
-
-void Hub::forget_subscription(const std::string& endpoint) {
+void TurnNotices::forget_endpoint(const std::string& endpoint) {
   for (auto it = subscriptions_.begin(); it != subscriptions_.end();) {
     std::erase_if(it->second, [&](const SubscriptionRecord& s) { return s.endpoint == endpoint; });
     it = it->second.empty() ? subscriptions_.erase(it) : std::next(it);
   }
 }
 
-void Hub::drop_subscription(const std::string& endpoint) {
-  forget_subscription(endpoint);
+void TurnNotices::drop(const std::string& endpoint) {
+  forget_endpoint(endpoint);
   // Removed off this thread; when that fails it stays in storage, and is
   // dropped again after the next failed delivery.
   writer_->submit(endpoint, [endpoint](Store& store) { store.remove_subscription(endpoint); },
                   [](std::exception_ptr) {});
 }
 
-std::vector<std::string> Hub::codes_to_read(const std::string& body, const std::string& ip) {
+std::vector<std::string> TurnNotices::codes_to_read(const std::string& body, const std::string& ip) {
   Message why;
   auto o = parse_object(body, why);
   auto tables = o ? table_list(*o, why) : std::nullopt;
   std::vector<std::string> codes;
-  if (tables && credential_lookup_allowed(ip))
+  if (tables && tables_.credential_lookup_allowed(ip))
     for (const auto& [code, token] : *tables) codes.push_back(code);
   return codes;
 }
 
-void Hub::my_games(const std::string& body, const std::string& ip, Respond respond) {
-  open_all_then(codes_to_read(body, ip),
-                [this, body, ip, respond = std::move(respond)] { respond(my_games(body, ip)); });
+void TurnNotices::my_games(const std::string& body, const std::string& ip, Respond respond) {
+  tables_.open_all(codes_to_read(body, ip), [this, body, ip, respond = std::move(respond)] { respond(games(body, ip)); });
 }
 
-HttpReply Hub::my_games(const std::string& body, const std::string& ip) {
+HttpReply TurnNotices::games(const std::string& body, const std::string& ip) {
   Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
@@ -359,8 +342,8 @@ HttpReply Hub::my_games(const std::string& body, const std::string& ip) {
   };
   std::vector<Entry> entries;
   std::vector<std::string> unknown;
-  std::vector<std::pair<Table*, int>> seats;
-  if (auto e = resolve_seats(*tables, ip, seats, unknown)) return error_reply(*e);
+  Seats seats;
+  if (auto e = tables_.resolve_seats(*tables, ip, seats, unknown)) return error_reply(*e);
   for (const auto& [p, seat] : seats) {
     const std::string& code = p->code();
     const TableRecord& r = p->record();
@@ -396,41 +379,6 @@ HttpReply Hub::my_games(const std::string& body, const std::string& ip) {
   json::array games;
   for (Entry& e : entries) games.push_back(std::move(e.o));
   return reply(200, json::object{{"games", std::move(games)}, {"unknown", json::array(unknown.begin(), unknown.end())}});
-}
-
-namespace {
-
-std::string ics_time(int64_t ms) {
-  std::string iso = iso_time(ms);  // 2026-11-30T02:20:39Z
-  std::string out;
-  for (char c : iso)
-    if (c != '-' && c != ':') out += c;
-  return out;
-}
-
-}  // namespace
-
-void Hub::event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
-                    const std::string& key, Respond respond) {
-  answer_once_open(code, would_open(code, ip, !key.empty(), false),
-                   [this, code, base_url, ip, key] { return event_ics(code, base_url, ip, key); }, std::move(respond));
-}
-
-HttpReply Hub::event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
-                          const std::string& key) {
-  std::optional<Error> e;
-  Table* p = find_guarded(code, ip, e, key);
-  if (!p) return error_reply(*e);
-  const TableRecord& r = p->record();
-  if (!r.starts_at) return error_reply(Error{ErrorCode::NotFound, Msg::NoStartTime});
-  std::string game = r.variant == "ouk" ? "Ouk Chatrang" : "Makruk";
-  std::string link = invite_link(base_url, *p);
-  std::string ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//makruk//tables//EN\r\nCALSCALE:GREGORIAN\r\n"
-                    "METHOD:PUBLISH\r\nBEGIN:VEVENT\r\nUID:" + code + "-" + std::to_string(r.starts_at) +
-                    "@makruk\r\nDTSTAMP:" + ics_time(now()) + "\r\nDTSTART:" + ics_time(r.starts_at) +
-                    "\r\nDURATION:PT30M\r\nSUMMARY:" + game + " (" + code + ")\r\nDESCRIPTION:Table " + code +
-                    ": " + link + "\r\nURL:" + link + "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
-  return HttpReply{200, ics, "text/calendar; charset=utf-8"};
 }
 
 }  // namespace makruk::server
