@@ -1,5 +1,6 @@
 #include "pgn.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "movegen.h"
@@ -180,22 +181,170 @@ bool read_tag(std::string_view s, size_t& i, std::string& name, std::string& val
 
 bool is_result(std::string_view t) { return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*"; }
 
-// "12." "12..." "12…" or a number glued to a move ("12.e4"): the number's length, 0 if none.
+// A result as written elsewhere ("½-½", "1/2"), in PGN's form; empty if none.
+std::string result_token(std::string_view t) {
+  if (is_result(t)) return std::string(t);
+  if (t == "\u00BD-\u00BD" || t == "1/2" || t == "\u00BD") return "1/2-1/2";
+  return "";
+}
+
+// Thai digits (๐-๙) as ASCII ones, for move numbers.
+std::string ascii_digits(std::string_view t) {
+  std::string out;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (i + 2 < t.size() && static_cast<unsigned char>(t[i]) == 0xE0 && static_cast<unsigned char>(t[i + 1]) == 0xB9 &&
+        static_cast<unsigned char>(t[i + 2]) >= 0x90 && static_cast<unsigned char>(t[i + 2]) <= 0x99) {
+      out += char('0' + (static_cast<unsigned char>(t[i + 2]) - 0x90));
+      i += 2;
+      continue;
+    }
+    out += t[i];
+  }
+  return out;
+}
+
+// "12." "12..." "12…" "12)" or a number glued to a move ("12.e4"), in ASCII
+// or Thai digits: the number's length, 0 if none.
 size_t number_prefix(std::string_view t) {
   size_t i = 0;
-  while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+  for (;;) {
+    if (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) {
+      ++i;
+    } else if (i + 2 < t.size() && static_cast<unsigned char>(t[i]) == 0xE0 &&
+               static_cast<unsigned char>(t[i + 1]) == 0xB9 && static_cast<unsigned char>(t[i + 2]) >= 0x90 &&
+               static_cast<unsigned char>(t[i + 2]) <= 0x99) {
+      i += 3;
+    } else {
+      break;
+    }
+  }
   if (i == 0 || i == t.size()) return 0;
   size_t j = i;
-  while (j < t.size() && t[j] == '.') ++j;
+  while (j < t.size() && (t[j] == '.' || t[j] == ')')) ++j;
   if (t.substr(j).starts_with("\u2026")) j += 3;
   return j > i ? j : 0;
 }
 
+// Spaces as other pages write them (no-break, narrow, thin, ideographic) as
+// plain ones.
+std::string plain_spaces(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const std::string_view rest = text.substr(i);
+    size_t n = 0;
+    if (rest.starts_with("\u00A0")) n = 2;
+    else if (rest.starts_with("\u202F") || rest.starts_with("\u2009") || rest.starts_with("\u3000")) n = 3;
+    if (n) {
+      out += ' ';
+      i += n - 1;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+bool is_file(char c) { return c >= 'a' && c <= 'h'; }
+bool is_rank(char c) { return c >= '1' && c <= '8'; }
+bool is_square(std::string_view t) { return t.size() == 2 && is_file(t[0]) && is_rank(t[1]); }
+// A piece letter standing alone ("N b 1 - c 3"), of any notation read here.
+bool is_piece_letter(std::string_view t) {
+  return t.size() == 1 && std::string_view("KMSNRPBQFkmsnrq").find(t[0]) != std::string_view::npos;
+}
+
+// Long algebraic written with spaces ("c 3 - c 4", "N b 1 - c 3"): the
+// pieces of one move joined again. Tokens that are not such pieces pass as
+// they are.
+std::vector<std::string> joined_moves(std::vector<std::string> tokens) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    std::string t = tokens[i];
+    // A file and a rank apart: one square.
+    if (t.size() == 1 && is_file(t[0]) && i + 1 < tokens.size() && tokens[i + 1].size() == 1 && is_rank(tokens[i + 1][0]))
+      t += tokens[++i];
+    // A piece letter alone before a square.
+    if (is_piece_letter(t) && i + 1 < tokens.size()) {
+      std::string next = tokens[i + 1];
+      if (next.size() == 1 && is_file(next[0]) && i + 2 < tokens.size() && tokens[i + 2].size() == 1 &&
+          is_rank(tokens[i + 2][0])) {
+        t += next + tokens[i + 2];
+        i += 2;
+      } else if (next.size() >= 2 && is_square(std::string_view(next).substr(0, 2))) {
+        t += next;
+        ++i;
+      }
+    }
+    // A dash, 'x' or ':' alone between two squares.
+    if (!out.empty() && (t == "-" || t == "x" || t == ":") && i + 1 < tokens.size()) {
+      std::string to = tokens[i + 1];
+      size_t used = 1;
+      if (to.size() == 1 && is_file(to[0]) && i + 2 < tokens.size() && tokens[i + 2].size() == 1 &&
+          is_rank(tokens[i + 2][0])) {
+        to += tokens[i + 2];
+        used = 2;
+      }
+      const std::string& before = out.back();
+      if (before.size() >= 2 && is_square(std::string_view(before).substr(before.size() - 2)) && to.size() >= 2 &&
+          is_square(std::string_view(to).substr(0, 2))) {
+        out.back() += t + to;
+        i += used;
+        continue;
+      }
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// A move in the letters other sites use, read as ours: PlayOK's and
+// SchemingMind's B (khon) and Q (met), F (the met as a Ferz), the promoted
+// pawn as P (which may also be read as a pawn: both readings are tried) and
+// promotions written "=P", "=Q", "=F" or a letter after the square; then
+// whatever the move box reads (notation.h: parse_typed_move). A null move
+// when none of its readings is legal, with the reason.
+Move read_foreign(const Position& pos, std::string token, TypedError& why) {
+  while (!token.empty() && (token.back() == '+' || token.back() == '#' || token.back() == '!' || token.back() == '?'))
+    token.pop_back();
+  for (std::string_view promo : {"=P", "=Q", "=F", "=M", "=p", "=q", "=f", "=m"})
+    if (token.size() > promo.size() && token.ends_with(promo)) token.resize(token.size() - promo.size());
+  // "dxc6M": a pawn's promotion written without '='.
+  if (token.size() >= 3 && std::string_view("MQFP").find(token.back()) != std::string_view::npos &&
+      is_rank(token[token.size() - 2]))
+    token.pop_back();
+  std::vector<std::string> readings;
+  if (!token.empty() && (token[0] == 'B' || token[0] == 'Q' || token[0] == 'F'))
+    readings.push_back((token[0] == 'B' ? "S" : "M") + token.substr(1));
+  else if (!token.empty() && token[0] == 'P')
+    readings = {"M" + token.substr(1), token.substr(1)};  // the promoted pawn, or a pawn
+  else
+    readings.push_back(token);
+  Move found;
+  why = TypedError::Bad;
+  for (const std::string& r : readings) {
+    TypedError e = TypedError::None;
+    Move m = parse_typed_move(pos, r, &e);
+    if (!m.is_none()) {
+      if (!found.is_none() && !(found == m)) {
+        why = TypedError::Ambiguous;  // two readings, two moves: no guess
+        return Move();
+      }
+      found = m;
+    } else if (e == TypedError::Illegal || e == TypedError::Ambiguous) {
+      if (why != TypedError::Ambiguous) why = e;
+    }
+  }
+  if (!found.is_none()) why = TypedError::None;
+  return found;
+}
+
 }  // namespace
 
-std::optional<PgnGame> read_pgn(std::string_view text, Variant fallback, Why error) {
-  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a byte-order mark
-  if (text.size() > 1000000) return fail(error, Msg::PgnTooLong), std::nullopt;
+std::optional<PgnGame> read_pgn(std::string_view raw, Variant fallback, Why error) {
+  if (raw.starts_with("\xEF\xBB\xBF")) raw.remove_prefix(3);  // a byte-order mark
+  if (raw.size() > 1000000) return fail(error, Msg::PgnTooLong), std::nullopt;
+  const std::string plain = plain_spaces(raw);
+  std::string_view text = plain;
   PgnGame g;
   g.variant = fallback;
   size_t i = 0;
@@ -217,29 +366,37 @@ std::optional<PgnGame> read_pgn(std::string_view text, Variant fallback, Why err
   }
   std::string fen;
   bool variantGiven = false;
+  // Tag names in any case ("variant", "fen").
+  auto named = [](std::string_view name, std::string_view want) {
+    return name.size() == want.size() &&
+           std::equal(name.begin(), name.end(), want.begin(), [](char a, char b) { return std::tolower(a) == std::tolower(b); });
+  };
   for (const auto& [k, v] : g.tags) {
-    if (k == "Variant") {
+    if (named(k, "Variant")) {
       auto v2 = parse_pgn_variant(v);
       if (!v2) return fail(error, {Msg::PgnVariant, {{"variant", v}}}), std::nullopt;
       g.variant = *v2;
       variantGiven = true;
-    } else if (k == "FEN") {
+    } else if (named(k, "FEN")) {
       fen = v;
-    } else if (k == "Result" && is_result(v)) {
-      g.result = v;
+    } else if (named(k, "Result") && !result_token(v).empty()) {
+      g.result = result_token(v);
     }
   }
   (void)variantGiven;
   std::string_view rest = text.substr(i);
-  // A FEN alone: every rank given, nothing else.
+  // A FEN alone, or on the first line before the moves: every rank given.
   if (g.tags.empty()) {
     std::string_view t = rest;
-    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.remove_suffix(1);
+    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
+    const size_t eol = t.find('\n');
+    std::string_view line = t.substr(0, eol);
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.remove_suffix(1);
     size_t slashes = 0;
-    for (char c : t) slashes += c == '/';
-    if (slashes == 7 && t.find('\n') == std::string_view::npos) {
-      fen = std::string(t);
-      rest = {};
+    for (char c : line) slashes += c == '/';
+    if (slashes == 7) {
+      fen = std::string(line);
+      rest = eol == std::string_view::npos ? std::string_view{} : t.substr(eol + 1);
     }
   }
   Position pos;
@@ -249,7 +406,9 @@ std::optional<PgnGame> read_pgn(std::string_view text, Variant fallback, Why err
     return fail(error, {Msg::PgnFen, {{"reason", std::move(why)}}}), std::nullopt;
   g.fen = fen.empty() ? "" : pos.fen();
 
-  // The moves.
+  // The moves: the movetext's tokens first (comments, variations and NAGs
+  // left out, the spaced long algebraic joined), up to a result.
+  std::vector<std::string> tokens;
   size_t j = 0;
   int depth = 0;  // inside variations
   while (j < rest.size()) {
@@ -282,29 +441,48 @@ std::optional<PgnGame> read_pgn(std::string_view text, Variant fallback, Why err
     }
     size_t end = j;
     while (end < rest.size() && !std::isspace(static_cast<unsigned char>(rest[end])) && rest[end] != '{' &&
-           rest[end] != '(' && rest[end] != ')' && rest[end] != ';')
+           rest[end] != '(' && rest[end] != ';')
       ++end;
+    // A ')' ends a token unless it closes a move number ("12)").
     std::string_view token = rest.substr(j, end - j);
-    j = end;
+    if (const size_t close = token.find(')'); close != std::string_view::npos) {
+      const size_t number = number_prefix(token);
+      if (!(number && close < number)) token = token.substr(0, close);
+    }
+    j += token.size();
     if (depth > 0 || token.starts_with("$")) continue;  // a variation, or a NAG
-    if (is_result(token)) {
-      g.result = std::string(token);
+    if (std::string r = result_token(token); !r.empty()) {
+      g.result = std::move(r);
       break;  // the end of the game
     }
     token.remove_prefix(number_prefix(token));
     while (token.starts_with(".")) token.remove_prefix(1);
-    if (token.empty()) continue;  // a move number alone
+    // A move number alone, or an annotation or draw mark apart ("!?", "=").
+    if (token.empty() || token.find_first_not_of("!?=") == std::string_view::npos) continue;
+    tokens.emplace_back(token);
+    if (tokens.size() > 20000) return fail(error, Msg::PgnTooManyMoves), std::nullopt;
+  }
+  if (depth > 0) return fail(error, Msg::PgnVariationOpen), std::nullopt;
+  for (const std::string& token : joined_moves(std::move(tokens))) {
     const int number = pos.game_ply() / 2 + 1;
     Message sanWhy, coordWhy(Msg::Detail);  // Detail: no coordinates' reason yet
     Move m = parse_san(pos, token, &sanWhy);
     if (m.is_none()) m = parse_move(pos, token, &coordWhy);
+    TypedError typed = TypedError::None;
+    if (m.is_none()) m = read_foreign(pos, token, typed);
     if (m.is_none()) {
       MoveList legal;
       generate_legal(pos, legal);
-      // Well-formed coordinates (e6e4) that are not a legal move there are
-      // illegal, not unreadable: the coordinates' reason says so.
+      // Well-formed coordinates (e6e4) that are not a legal move there, or a
+      // move another notation names but that is not legal, are illegal, not
+      // unreadable; two readings of one text, ambiguous.
       const bool coordinates = coordWhy.id != Msg::Detail && coordWhy.id != Msg::MoveMalformed;
-      Message reason = legal.size == 0 ? Message(Msg::PgnNoLegalMove) : coordinates ? coordWhy : sanWhy;
+      Message reason = legal.size == 0                         ? Message(Msg::PgnNoLegalMove)
+                       : coordinates                           ? coordWhy
+                       : sanWhy.id != Msg::SanMalformed        ? sanWhy
+                       : typed == TypedError::Illegal          ? Message{Msg::MoveIllegal, {{"move", token}}}
+                       : typed == TypedError::Ambiguous        ? Message{Msg::SanAmbiguous, {{"move", token}}}
+                                                               : sanWhy;
       return fail(error, {Msg::PgnMove,
                           {{"number", number},
                            {"side", side_arg(pos.side_to_move() == WHITE)},
@@ -316,7 +494,6 @@ std::optional<PgnGame> read_pgn(std::string_view text, Variant fallback, Why err
     pos.do_move(m);
     if (g.moves.size() > 2000) return fail(error, Msg::PgnTooManyMoves), std::nullopt;
   }
-  if (depth > 0) return fail(error, Msg::PgnVariationOpen), std::nullopt;
   return g;
 }
 

@@ -173,8 +173,11 @@ TEST(Pgn, BadInputIsRefusedNamingTheMove) {
   std::string error;
   EXPECT_FALSE(read_pgn("1. e4 d5 2. Kb5 Nd7", Variant::Makruk, &error));
   EXPECT_EQ(error, "2. Kb5: illegal move 'Kb5'");
+  EXPECT_FALSE(read_pgn("1. e4 d5 2. exd5 Zd8", Variant::Makruk, &error));
+  EXPECT_EQ(error, "2... Zd8: malformed SAN 'Zd8'");
+  // Q is the met elsewhere (PlayOK): well-formed, and illegal there.
   EXPECT_FALSE(read_pgn("1. e4 d5 2. exd5 Qd8", Variant::Makruk, &error));
-  EXPECT_EQ(error, "2... Qd8: malformed SAN 'Qd8'");
+  EXPECT_EQ(error, "2... Qd8: illegal move 'Qd8'");
   // Well-formed coordinates that are not legal there are illegal, not malformed.
   EXPECT_FALSE(read_pgn("e3e4 e6e4", Variant::Makruk, &error));
   EXPECT_EQ(error, "1... e6e4: illegal move 'e6e4'");
@@ -192,6 +195,83 @@ TEST(Pgn, BadInputIsRefusedNamingTheMove) {
   EXPECT_FALSE(read_pgn("1. Nd2 Nd7 2. Nc4 Ne7 3. Nxd6# Sf6", Variant::Makruk, &error));
   EXPECT_EQ(error, "3... Sf6: the game is over there (no legal move)");
   EXPECT_FALSE(read_pgn(std::string(1000001, ' '), Variant::Makruk, &error));
+}
+
+// The records people have, in the forms other places write them: each
+// reads whole, to the same moves as our own notation.
+TEST(Pgn, PlayOkAndSchemingMindLettersAreRead) {
+  std::string error;
+  // B for the khon, Q for the met; "=" draw marks and "½-½" (SchemingMind).
+  auto g = read_pgn("[Event \"PlayOK\"]\n\n1. Bc2 Bc7 2. Qf2 Qe7 = 3. e4 \u00BD-\u00BD", Variant::Makruk, &error);
+  ASSERT_TRUE(g) << error;
+  EXPECT_EQ(g->moves, (std::vector<std::string>{"c1c2", "c8c7", "e1f2", "d8e7", "e3e4"}));
+  EXPECT_EQ(g->result, "1/2-1/2");
+  // Promotions written =P, =Q, =F, =M or a letter after the square; the
+  // promoted pawn moving on as P.
+  const std::string promote = "[FEN \"4k3/8/8/4P3/8/8/8/3K4 w - - 0 1\"]\n\n";
+  for (const char* written : {"e6=P", "e6=Q", "e6=F", "e6=M", "e6M", "e6"}) {
+    auto p = read_pgn(promote + "1. " + written + " Kd8 2. Pf7", Variant::Makruk, &error);
+    ASSERT_TRUE(p) << written << ": " << error;
+    EXPECT_EQ(p->moves, (std::vector<std::string>{"e5e6m", "e8d8", "e6f7"})) << written;
+  }
+  // P read both ways: a pawn to c5 and the met to c5 are both legal, so the
+  // importer says so instead of guessing; a pawn-only P is fine.
+  EXPECT_FALSE(read_pgn("[FEN \"4k3/8/8/8/2PM4/8/8/3K4 w - - 0 1\"]\n1. Pc5", Variant::Makruk, &error));
+  EXPECT_EQ(error, "1. Pc5: ambiguous SAN 'Pc5'");
+  auto pawn = read_pgn("[FEN \"4k3/8/8/8/2P5/8/8/3K4 w - - 0 1\"]\n1. Pc5", Variant::Makruk, &error);
+  ASSERT_TRUE(pawn) << error;
+  EXPECT_EQ(pawn->moves, (std::vector<std::string>{"c4c5"}));
+}
+
+TEST(Pgn, LongAlgebraicCapturesAndMoveNumbersAsOthersWriteThem) {
+  std::string error;
+  // chessvariants.com: spaced long algebraic, "1)" numbers, annotations apart.
+  auto spaced = read_pgn("1)   c 3 - c 4   c 6 - c 5\n2)   N b 1 - d 2 !?   N b 8 - d 7", Variant::Makruk, &error);
+  ASSERT_TRUE(spaced) << error;
+  EXPECT_EQ(spaced->moves, (std::vector<std::string>{"c3c4", "c6c5", "b1d2", "b8d7"}));
+  // Captures with ':' or '×', a lower-case knight, no numbers at all, and
+  // no-break spaces copied from a web page.
+  for (const char* capture : {"exd5", "e:d5", "e\u00D7d5", "ed5", "e4xd5", "e4-d5"}) {
+    auto c = read_pgn(std::string("e4\u00A0d5 ") + capture + " nd7", Variant::Makruk, &error);
+    ASSERT_TRUE(c) << capture << ": " << error;
+    EXPECT_EQ(c->moves, (std::vector<std::string>{"e3e4", "d6d5", "e4d5", "b8d7"})) << capture;
+  }
+  // Thai digits in the numbers, and our Thai notation.
+  auto thai = read_pgn("\u0E51. e4 d5 \u0E52. exd5", Variant::Makruk, &error);
+  ASSERT_TRUE(thai) << error;
+  EXPECT_EQ(thai->moves.size(), 3u);
+  std::mt19937 rng(11);
+  for (int i = 0; i < 20; ++i) {
+    Game game = random_game(Variant::Makruk, rng, 40);
+    Position pos;
+    ASSERT_TRUE(pos.set(Position::start_fen(Variant::Makruk), Variant::Makruk, Counting::Automatic, nullptr));
+    std::string text;
+    int ply = 0;
+    for (const std::string& m : moves_of(game)) {
+      if (ply % 2 == 0) text += std::to_string(ply / 2 + 1) + ". ";
+      Move move = parse_move(pos, m);
+      text += move_to_thai_san(pos, move) + " ";
+      pos.do_move(move);
+      ++ply;
+    }
+    auto back = read_pgn(text, Variant::Makruk, &error);
+    ASSERT_TRUE(back) << error << "\n" << text;
+    EXPECT_EQ(back->moves, moves_of(game)) << text;
+  }
+}
+
+TEST(Pgn, TagNamesInAnyCaseAndAFenLineBeforeTheMoves) {
+  std::string error;
+  auto ouk = read_pgn("[variant \"cambodian\"]\n[result \"0-1\"]\n\n1. e4", Variant::Makruk, &error);
+  ASSERT_TRUE(ouk) << error;
+  EXPECT_EQ(ouk->variant, Variant::Ouk);
+  auto fen = read_pgn("[fen \"4k3/8/8/4P3/8/8/8/3K4 w - - 0 1\"]\n1. e6", Variant::Makruk, &error);
+  ASSERT_TRUE(fen) << error;
+  EXPECT_EQ(fen->moves, (std::vector<std::string>{"e5e6m"}));
+  auto line = read_pgn("4k3/8/8/4P3/8/8/8/3K4 w - - 0 1\r\n1. e6 Kd8\r\n", Variant::Makruk, &error);
+  ASSERT_TRUE(line) << error;
+  EXPECT_EQ(line->fen.substr(0, 17), "4k3/8/8/4P3/8/8/8");
+  EXPECT_EQ(line->moves, (std::vector<std::string>{"e5e6m", "e8d8"}));
 }
 
 // Exported games replayed by Debian's Fairy-Stockfish (11.1, whose Makruk
