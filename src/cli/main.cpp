@@ -14,6 +14,7 @@
 #include "core/messages.h"
 #include "core/notation.h"
 #include "core/perft.h"
+#include "core/pgn.h"
 #include "engine/bench.h"
 #include "engine/egtb.h"
 #include "engine/match.h"
@@ -75,6 +76,131 @@ void print_adjudicate_error(const std::string& message, int ply) {
   w.key("ply").number(ply);
   w.end_object();
   std::cout << w.str() << std::endl;
+}
+
+// `makruk pgn`: every game of a file of records, checked, and printed as
+// JSON (one line each), as PGN, or as a list of moves in one notation.
+struct PgnOptions {
+  std::string file = "-";
+  std::string variant = "makruk";
+  std::string to = "json";
+};
+
+int run_pgn(const PgnOptions& o) {
+  Variant fallback;
+  if (!parse_variant(o.variant, fallback)) {
+    std::cerr << "makruk pgn: unknown variant '" << o.variant << "' (makruk, ouk, cambodian, ouk-chatrang)\n";
+    return EXIT_BAD_INPUT;
+  }
+  if (o.to != "json" && o.to != "pgn" && o.to != "san" && o.to != "thai" && o.to != "coords") {
+    std::cerr << "makruk pgn: unknown form '" << o.to << "' (json, pgn, san, thai, coords)\n";
+    return EXIT_BAD_INPUT;
+  }
+  std::string text;
+  {
+    std::ifstream file;
+    if (o.file != "-") {
+      file.open(o.file, std::ios::binary);
+      if (!file) {
+        std::cerr << "makruk pgn: cannot read '" << o.file << "'\n";
+        return EXIT_BAD_INPUT;
+      }
+    }
+    std::istream& in = o.file == "-" ? std::cin : file;
+    constexpr size_t MOST = 256u << 20;  // a large collection, not a disk
+    std::string chunk(1 << 16, '\0');
+    while (in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0) {
+      text.append(chunk.data(), size_t(in.gcount()));
+      if (text.size() > MOST) {
+        std::cerr << "makruk pgn: the file is larger than 256 MiB\n";
+        return EXIT_BAD_INPUT;
+      }
+    }
+  }
+  int refused = 0, number = 0;
+  for (std::string_view one : split_pgn_games(text)) {
+    ++number;
+    Message why;
+    auto g = read_pgn(one, fallback, &why);
+    if (!g) {
+      ++refused;
+      const std::string said = why.english();
+      std::cerr << "game " << number << ": " << said << "\n";
+      if (o.to == "json") {
+        json::Writer w;
+        w.begin_object();
+        w.key("game").number(number);
+        w.key("ok").boolean(false);
+        w.key("error").string(said);
+        w.key("msg").string(message_id(why.id));
+        w.end_object();
+        std::cout << w.str() << "\n";
+      }
+      continue;
+    }
+    // The moves in each notation, from the start.
+    Position pos;
+    const std::string start = g->fen.empty() ? std::string(Position::start_fen(g->variant)) : g->fen;
+    pos.set(start, g->variant, Counting::Automatic, nullptr);
+    std::vector<std::string> san, thai;
+    for (const std::string& m : g->moves) {
+      Move move = parse_move(pos, m);
+      san.push_back(move_to_san(pos, move));
+      thai.push_back(move_to_thai_san(pos, move));
+      pos.do_move(move);
+    }
+    if (o.to == "json") {
+      json::Writer w;
+      w.begin_object();
+      w.key("game").number(number);
+      w.key("ok").boolean(true);
+      w.key("variant").string(variant_name(g->variant));
+      w.key("fen").string(start);
+      w.key("tags").begin_object();
+      for (const auto& [k, v] : g->tags) w.key(k).string(v);
+      w.end_object();
+      w.key("result").string(g->result);
+      for (const auto& [name, list] : {std::pair<const char*, const std::vector<std::string>*>{"moves", &g->moves},
+                                       {"san", &san},
+                                       {"thai", &thai}}) {
+        w.key(name).begin_array();
+        for (const std::string& m : *list) w.string(m);
+        w.end_array();
+      }
+      w.end_object();
+      std::cout << w.str() << "\n";
+      continue;
+    }
+    if (o.to != "pgn") {
+      const std::vector<std::string>& list = o.to == "san" ? san : o.to == "thai" ? thai : g->moves;
+      std::string line;
+      for (const std::string& m : list) line += (line.empty() ? "" : " ") + m;
+      std::cout << line << "\n";
+      continue;
+    }
+    // As our PGN: the game as our rules play it; moves past the end they
+    // give it (a count run out, bare kings) are left out, and said so.
+    std::string error;
+    auto game = Game::create(g->variant, Counting::Automatic, g->fen, &error);
+    size_t played = 0;
+    for (; game && played < g->moves.size() && !game->over(); ++played)
+      if (!game->apply(g->moves[played], &error)) break;
+    if (!game) {
+      ++refused;
+      std::cerr << "game " << number << ": " << error << "\n";
+      continue;
+    }
+    if (played < g->moves.size())
+      std::cerr << "game " << number << ": our rules end the game after ply " << played << " ("
+                << reason_string(game->reason()) << "); the " << g->moves.size() - played
+                << " plies after it are left out\n";
+    PgnTags tags;
+    for (const auto& [k, v] : g->tags)
+      if (k != "Variant" && k != "FEN" && k != "SetUp" && k != "Result" && k != "Termination" && k != "Counting")
+        tags.emplace_back(k, v);
+    std::cout << write_pgn(*game, tags) << "\n";
+  }
+  return refused ? EXIT_BAD_INPUT : 0;
 }
 
 int run_adjudicate(const Options& o) {
@@ -274,6 +400,12 @@ int main(int argc, char** argv) {
   adjCmd->add_option("--fen", o.fen, "start from this position");
   adjCmd->add_option("--counting", o.counting, "how counts start: auto or declare");
   adjCmd->add_option("actions", o.actions, "moves (e3e4, d5d6m) and count:w, stop:b, claim:w, resign:b, expire");
+
+  PgnOptions po;
+  auto* pgnCmd = app.add_subcommand("pgn", "check a file of game records and print them as JSON, PGN or moves");
+  pgnCmd->add_option("file", po.file, "the file (default: standard input, also '-')");
+  pgnCmd->add_option("--variant", po.variant, "for records without a Variant tag (default makruk)");
+  pgnCmd->add_option("--to", po.to, "json (default: a line per game), pgn, san, thai or coords");
 
   auto* uciCmd = app.add_subcommand("uci", "speak UCI on standard input and output");
   auto* messagesCmd = app.add_subcommand("messages", "list every message a player can be shown, as JSON");
@@ -501,6 +633,7 @@ int main(int argc, char** argv) {
   }
   if (*perftCmd) return run_perft(o);
   if (*adjCmd) return run_adjudicate(o);
+  if (*pgnCmd) return run_pgn(po);
   if (*uciCmd) return engine::uci_loop(std::cin, std::cout);
   if (*messagesCmd) {
     std::cout << messages_json();

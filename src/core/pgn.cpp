@@ -497,4 +497,36 @@ std::optional<PgnGame> read_pgn(std::string_view raw, Variant fallback, Why erro
   return g;
 }
 
+std::vector<std::string_view> split_pgn_games(std::string_view text) {
+  std::vector<std::string_view> games;
+  size_t start = 0;
+  bool moves = false;   // the current game's moves have begun
+  bool comment = false;  // inside { }
+  for (size_t i = 0; i < text.size();) {
+    const size_t eol = std::min(text.find('\n', i), text.size());
+    std::string_view line = text.substr(i, eol - i);
+    size_t lead = 0;
+    while (lead < line.size() && (line[lead] == ' ' || line[lead] == '\t' || line[lead] == '\r')) ++lead;
+    if (!comment && lead < line.size()) {
+      if (line[lead] == '[') {
+        if (moves) {  // the next game's tags
+          games.push_back(text.substr(start, i - start));
+          start = i;
+          moves = false;
+        }
+      } else if (!line.substr(lead).starts_with("\xEF\xBB\xBF")) {
+        moves = true;
+      }
+    }
+    for (char c : line) {
+      if (c == '{') comment = true;
+      else if (c == '}') comment = false;
+      else if (c == ';' && !comment) break;  // the rest of the line is a comment
+    }
+    i = eol + 1;
+  }
+  if (start < text.size() || games.empty()) games.push_back(text.substr(start));
+  return games;
+}
+
 }  // namespace makruk

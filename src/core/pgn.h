@@ -49,4 +49,10 @@ struct PgnGame {
 // messages.h: pgn.*).
 std::optional<PgnGame> read_pgn(std::string_view text, Variant fallback, Why error);
 
+// The games of a text that holds several (a collection): each game's text, in
+// order, to read with read_pgn. A game begins where the text does or with its
+// tags: a line beginning with '[' after a game's moves (outside a comment)
+// begins the next one. A text without such a line is one game.
+std::vector<std::string_view> split_pgn_games(std::string_view text);
+
 }  // namespace makruk

@@ -568,5 +568,62 @@ expect_rc 2
 echo "$err" | grep -q "needs --dir" || fail "expected --dir asked for"
 pass
 
+test_case "pgn: a collection of records checked and converted"
+cat >"$TMP/games.pgn" <<'PGN'
+[Event "One"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+
+1. Nd2 Nd7 2. Nc4 Ne7 3. Nxd6# 1-0
+
+[Event "Two"]
+[variant "cambodian"]
+
+1. e4 {a comment
+[a line in it that looks like a tag]} d5 2. Bc2 Zz9 *
+
+[Event "Three"]
+[FEN "4k3/8/8/4P3/8/8/8/3K4 w - - 0 1"]
+
+1. e6=P Kd8 2. Pf7 *
+PGN
+run pgn "$TMP/games.pgn"
+expect_rc 2
+[ "$(lines)" = 3 ] || fail "expected a JSON line per game, got $(lines)"
+has '{"game":1,"ok":true,"variant":"makruk"'
+has '"moves":["b1d2","b8d7","d2c4","g8e7","c4d6"],"san":["Nd2","Nd7","Nc4","Ne7","Nxd6#"]'
+has '{"game":2,"ok":false,"error":"2... Zz9: malformed SAN '"'"'Zz9'"'"'","msg":"pgn.move"}'
+has '"moves":["e5e6m","e8d8","e6f7"],"san":["e6=M","Kd8","Mf7"]'
+err_has "game 2: 2... Zz9: malformed SAN"
+run pgn --to san "$TMP/games.pgn"
+expect_rc 2
+has "Nd2 Nd7 Nc4 Ne7 Nxd6#"
+has "e6=M Kd8 Mf7"
+run pgn --to coords "$TMP/games.pgn"
+has "e5e6m e8d8 e6f7"
+# As our PGN: a game our rules end early (bare kings) keeps its moves up to there.
+printf '[FEN "rk6/8/8/8/8/8/8/R2K4 w - - 0 1"]\n1. Rxa8+ Kxa8 2. Kd2 Kb7 *\n' >"$TMP/bare.pgn"
+run pgn --to pgn "$TMP/bare.pgn"
+expect_rc 0
+has '[Termination "bare kings"]'
+has "1. Rxa8+ Kxa8 {bare kings} 1/2-1/2"
+err_has "our rules end the game after ply 2"
+# Standard input, and what it refuses.
+printf '1. e4 d5\n' >"$TMP/in"
+run pgn --to coords <"$TMP/in"
+expect_rc 0
+[ "$out" = "e3e4 d6d5" ] || fail "expected the moves from standard input, got '$out'"
+run pgn --to xml "$TMP/games.pgn"
+expect_rc 2
+err_has "unknown form 'xml'"
+run pgn "$TMP/none.pgn"
+expect_rc 2
+err_has "cannot read"
+run pgn --variant chess "$TMP/games.pgn"
+expect_rc 2
+err_has "unknown variant 'chess'"
+pass
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -274,6 +274,28 @@ TEST(Pgn, TagNamesInAnyCaseAndAFenLineBeforeTheMoves) {
   EXPECT_EQ(line->moves, (std::vector<std::string>{"e5e6m", "e8d8"}));
 }
 
+// A collection: each game's tags begin it; a line that looks like a tag in a
+// comment does not; a text without tags after moves is one game.
+TEST(Pgn, ACollectionIsSplitIntoItsGames) {
+  const std::string text =
+      "[Event \"One\"]\n\n1. e4 d5 {a comment\n[not a tag]} 2. exd5 *\n\n"
+      "[Event \"Two\"]\n[Variant \"cambodian\"]\n\n1. Nd2 ; [nor this]\n1-0\n"
+      "[Event \"Three\"]\n1. e4 *";
+  auto games = split_pgn_games(text);
+  ASSERT_EQ(games.size(), 3u);
+  std::string error;
+  auto one = read_pgn(games[0], Variant::Makruk, &error);
+  ASSERT_TRUE(one) << error;
+  EXPECT_EQ(one->moves.size(), 3u);
+  auto two = read_pgn(games[1], Variant::Makruk, &error);
+  ASSERT_TRUE(two) << error;
+  EXPECT_EQ(two->variant, Variant::Ouk);
+  EXPECT_EQ(two->result, "1-0");
+  EXPECT_EQ(read_pgn(games[2], Variant::Makruk, &error)->moves.size(), 1u);
+  EXPECT_EQ(split_pgn_games("e4 d5 exd5").size(), 1u);
+  EXPECT_EQ(split_pgn_games("").size(), 1u);
+}
+
 // Exported games replayed by Debian's Fairy-Stockfish (11.1, whose Makruk
 // rules agree with ours): the moves read back from our PGN lead it to the same
 // position. (Its Ouk Chatrang rules are outdated: Makruk only.)
