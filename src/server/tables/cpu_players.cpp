@@ -15,11 +15,7 @@ CpuPlayers::CpuPlayers(Tables tables, std::function<int64_t()> now, Post post, i
     : tables_(std::move(tables)),
       now_(std::move(now)),
       post_(std::move(post)),
-#ifdef MAKRUK_FUZZ_REPLAY
-      rng_(replay_rng()()),
-#else
-      rng_(std::random_device{}()),
-#endif
+      rng_(random_seed()),
       pool_(threads) {}
 
 void CpuPlayers::set_bus(Bus* bus) {

@@ -284,6 +284,14 @@ std::mt19937_64& replay_rng() {
 void seed_for_replay(uint64_t seed) { replay_rng().seed(seed); }
 #endif
 
+uint64_t random_seed() {
+#ifdef MAKRUK_FUZZ_REPLAY
+  return replay_rng()();
+#else
+  return std::random_device{}();
+#endif
+}
+
 std::string random_token() {
   unsigned char bytes[16];
 #ifdef MAKRUK_FUZZ_REPLAY
@@ -305,11 +313,7 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
     : store_(store),
       post_(std::move(post)),
       now_(std::move(now)),
-#ifdef MAKRUK_FUZZ_REPLAY
-      rng_(replay_rng()()),
-#else
-      rng_(std::random_device{}()),
-#endif
+      rng_(random_seed()),
       lobby_(Lobby::Tables{[this](const Pairing& p) { pair(p); }, [this] { return playing(); },
                            [this](const std::string& ip) {
                              return creates_.allow(ip, this->now(), limits_.create_per_minute, false);

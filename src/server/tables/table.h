@@ -9,7 +9,6 @@
 #include <optional>
 #include <set>
 #include <utility>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -39,11 +38,11 @@ struct Seat {
 
 // 128 random bits, in hex (seat tokens, invite keys, game links).
 std::string random_token();
+// A seed for a random generator: from the OS, or in the hub fuzzer's build
+// from the generator it seeds (so that an input replays the same).
+uint64_t random_seed();
 #ifdef MAKRUK_FUZZ_REPLAY
 void seed_for_replay(uint64_t seed);  // the hub fuzzer's build only (hub.cpp)
-#ifdef MAKRUK_FUZZ_REPLAY
-std::mt19937_64& replay_rng();  // the generator it seeds
-#endif
 #endif
 
 struct LiveGame {
