@@ -1372,7 +1372,8 @@ TEST_P(Tables, ASeekAndItsCancelAskTheSharedQueueInOrderOffTheHubsThread) {
   bool asked = false;
   hub_bus_->ask([&, post = queued()] { post([&] { asked = true; }); });  // after both
   auto in_queue = [&](const std::string& mark) {
-    for (const auto& text : hub_bus_->seeks().value())
+    const auto queue = hub_bus_->seeks();
+    for (const auto& text : queue.value())
       if (text.find(mark + tag) != std::string::npos) return true;
     return false;
   };
