@@ -306,7 +306,8 @@ std::vector<std::string> joined_moves(std::vector<std::string> tokens) {
 Move read_foreign(const Position& pos, std::string token, TypedError& why) {
   while (!token.empty() && (token.back() == '+' || token.back() == '#' || token.back() == '!' || token.back() == '?'))
     token.pop_back();
-  for (std::string_view promo : {"=P", "=Q", "=F", "=M", "=p", "=q", "=f", "=m"})
+  // ("=M" is the move box's own.)
+  for (std::string_view promo : {"=P", "=Q", "=F", "=p", "=q", "=f"})
     if (token.size() > promo.size() && token.ends_with(promo)) token.resize(token.size() - promo.size());
   // "dxc6M": a pawn's promotion written without '='.
   if (token.size() >= 3 && std::string_view("MQFP").find(token.back()) != std::string_view::npos &&

@@ -82,7 +82,10 @@ class CpuPlayers {
   void scan();
 
   size_t pending() const { return pool_.pending(); }
-  AddressLimiter& limiter() { return creates_; }
+  // Forgets the limit's windows that have emptied; its counts asked of the
+  // bus and not yet answered (see AddressLimiter).
+  void sweep(int64_t now) { creates_.sweep(now); }
+  int limits_asking() const { return creates_.asking(); }
 
  private:
   void search(Table& p);

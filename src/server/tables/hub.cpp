@@ -586,8 +586,9 @@ void Hub::tick() {
       });
   close_idle_tables();
   for (const auto& [l, name] : limiters()) l->sweep(now);
-  notices_.limiter().sweep(now);
-  cpus_.limiter().sweep(now);
+  lobby_.sweep(now);
+  notices_.sweep(now);
+  cpus_.sweep(now);
   std::erase_if(fronts_taken_, [&](const auto& f) { return now - f.second > limits_.front_again_ms; });
 }
 
@@ -613,7 +614,7 @@ std::array<std::pair<AddressLimiter*, const char*>, 6> Hub::limiters() {
 int Hub::limits_asking() {
   int n = 0;
   for (const auto& [l, name] : limiters()) n += l->asking();
-  return n + lobby_.limits_asking() + notices_.limiter().asking() + cpus_.limiter().asking();
+  return n + lobby_.limits_asking() + notices_.limits_asking() + cpus_.limits_asking();
 }
 
 // Wrong table codes are limited per address, so codes cannot be enumerated.

@@ -110,7 +110,6 @@ struct Lobby::SharedSeek {
   std::optional<Seek> other;  // Paired: with whom
   SeekWish agreed;
   std::vector<uint64_t> replaced;  // this instance's seekers of the same browser, taken out
-  std::optional<size_t> waiting;   // the queue's length after it
 };
 
 void Lobby::seek_shared(const std::shared_ptr<Client>& c, Seek mine, bool waiting) {
@@ -132,7 +131,6 @@ void Lobby::seek_shared(const std::shared_ptr<Client>& c, Seek mine, bool waitin
     if (queue) r = find_shared(*bus, mine, *queue, per_address, same_address);
     if (r.outcome == SharedSeek::Unanswered && queue && bus->add_seek(entry, mine.since))
       r.outcome = SharedSeek::Queued;
-    if (r.outcome != SharedSeek::Unanswered) r.waiting = bus->seek_count();
     post_([this, weak, mine = std::move(mine), entry, r = std::move(r)]() mutable {
       shared_seek_done(weak, std::move(mine), entry, std::move(r));
     });
@@ -179,7 +177,6 @@ void Lobby::shared_seek_done(const std::weak_ptr<Client>& weak, Seek mine, const
     replaced(id);
     shared_seeks_.erase(id);
   }
-  if (r.waiting) shared_waiting_ = r.waiting;
   auto it = shared_seeks_.find(mine.id);
   // Still its latest seek, not cancelled meanwhile (a cancel's own question
   // takes the entry out of the queue after this one).

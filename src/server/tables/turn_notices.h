@@ -85,7 +85,10 @@ class TurnNotices {
   void opened(const std::string& code, std::vector<SubscriptionRecord> subscriptions);
   void forget(const std::string& code) { subscriptions_.erase(code); }
 
-  AddressLimiter& limiter() { return subscribes_; }
+  // Forgets the limit's windows that have emptied; its counts asked of the
+  // bus and not yet answered (see AddressLimiter).
+  void sweep(int64_t now) { subscribes_.sweep(now); }
+  int limits_asking() const { return subscribes_.asking(); }
 
  private:
   struct Push {
