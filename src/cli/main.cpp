@@ -92,8 +92,9 @@ int run_pgn(const PgnOptions& o) {
     std::cerr << "makruk pgn: unknown variant '" << o.variant << "' (makruk, ouk, cambodian, ouk-chatrang)\n";
     return EXIT_BAD_INPUT;
   }
-  if (o.to != "json" && o.to != "pgn" && o.to != "san" && o.to != "thai" && o.to != "coords") {
-    std::cerr << "makruk pgn: unknown form '" << o.to << "' (json, pgn, san, thai, coords)\n";
+  if (o.to != "json" && o.to != "pgn" && o.to != "san" && o.to != "thai" && o.to != "thai-local" && o.to != "khmer" &&
+      o.to != "coords") {
+    std::cerr << "makruk pgn: unknown form '" << o.to << "' (json, pgn, san, thai, thai-local, khmer, coords)\n";
     return EXIT_BAD_INPUT;
   }
   std::string text;
@@ -142,11 +143,13 @@ int run_pgn(const PgnOptions& o) {
     Position pos;
     const std::string start = g->fen.empty() ? std::string(Position::start_fen(g->variant)) : g->fen;
     pos.set(start, g->variant, Counting::Automatic, nullptr);
-    std::vector<std::string> san, thai;
+    std::vector<std::string> san, thai, thaiLocal, khmer;
     for (const std::string& m : g->moves) {
       Move move = parse_move(pos, m);
       san.push_back(move_to_san(pos, move));
       thai.push_back(move_to_thai_san(pos, move));
+      thaiLocal.push_back(move_in_script(pos, move, Script::Thai));
+      khmer.push_back(move_in_script(pos, move, Script::Khmer));
       pos.do_move(move);
     }
     if (o.to == "json") {
@@ -162,7 +165,9 @@ int run_pgn(const PgnOptions& o) {
       w.key("result").string(g->result);
       for (const auto& [name, list] : {std::pair<const char*, const std::vector<std::string>*>{"moves", &g->moves},
                                        {"san", &san},
-                                       {"thai", &thai}}) {
+                                       {"thai", &thai},
+                                       {"thaiLocal", &thaiLocal},
+                                       {"khmer", &khmer}}) {
         w.key(name).begin_array();
         for (const std::string& m : *list) w.string(m);
         w.end_array();
@@ -172,7 +177,11 @@ int run_pgn(const PgnOptions& o) {
       continue;
     }
     if (o.to != "pgn") {
-      const std::vector<std::string>& list = o.to == "san" ? san : o.to == "thai" ? thai : g->moves;
+      const std::vector<std::string>& list = o.to == "san"          ? san
+                                             : o.to == "thai"       ? thai
+                                             : o.to == "thai-local" ? thaiLocal
+                                             : o.to == "khmer"      ? khmer
+                                                                    : g->moves;
       std::string line;
       for (const std::string& m : list) line += (line.empty() ? "" : " ") + m;
       std::cout << line << "\n";
@@ -405,7 +414,9 @@ int main(int argc, char** argv) {
   auto* pgnCmd = app.add_subcommand("pgn", "check a file of game records and print them as JSON, PGN or moves");
   pgnCmd->add_option("file", po.file, "the file (default: standard input, also '-')");
   pgnCmd->add_option("--variant", po.variant, "for records without a Variant tag (default makruk)");
-  pgnCmd->add_option("--to", po.to, "json (default: a line per game), pgn, san, thai or coords");
+  pgnCmd->add_option("--to", po.to,
+                     "json (default: a line per game), pgn, san, thai (Fairy-Stockfish's), thai-local or khmer (as the "
+                     "game screen writes them), coords");
 
   auto* uciCmd = app.add_subcommand("uci", "speak UCI on standard input and output");
   auto* messagesCmd = app.add_subcommand("messages", "list every message a player can be shown, as JSON");

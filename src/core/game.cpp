@@ -94,15 +94,24 @@ bool Game::refuse_if_over(Why error) const {
   return true;
 }
 
+bool Game::play_on() {
+  if (!over() || ended_ || count_legal(pos_) == 0) return false;
+  ended_ = Ended{plies(), result_, reason_};
+  result_ = Result::Ongoing;
+  reason_ = Reason::None;
+  return true;
+}
+
 void Game::evaluate_end(Color mover) {
   const Count& count = pos_.count();
   if (count_legal(pos_) == 0) {
     if (!pos_.in_check()) return finish(Result::Draw, Reason::Stalemate);
     // D9: a declared count still running when its own side mates gives a draw.
-    if (counting() == Counting::Declaration && count.running() && count.side == mover)
+    if (counting() == Counting::Declaration && count.running() && count.side == mover && !ended_)
       return finish(Result::Draw, Reason::CountMate);
     return finish(win_for(mover), Reason::Checkmate);
   }
+  if (ended_) return;  // played on past our rules' end: only a mate or stalemate ends it
   if (popcount(pos_.pieces()) == 2) return finish(Result::Draw, Reason::BareKings);
   if (variant() == Variant::Ouk && !can_checkmate(pos_, WHITE) && !can_checkmate(pos_, BLACK))
     return finish(Result::Draw, Reason::InsufficientMaterial);

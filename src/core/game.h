@@ -93,6 +93,22 @@ class Game {
   // Plies played (moves only, not the other actions).
   int plies() const { return int(keys_.size()) - 1; }
 
+  // Where our rules ended a game that went on (play_on): after which ply, how and why.
+  struct Ended {
+    int ply = 0;
+    Result result = Result::Ongoing;
+    Reason reason = Reason::None;
+  };
+  // For the analysis of a record that goes on past the end our rules give it
+  // (a count run out or claimed late, bare kings, a repetition, material that
+  // cannot mate, an agreed draw or a resignation): the game goes on from there.
+  // The end is kept (ended()); from then on only a checkmate or stalemate ends
+  // the game (a count runs on past its limit). A game plays on once: false,
+  // changing nothing, when it is not over, has played on before, or has no
+  // move left to play.
+  bool play_on();
+  const std::optional<Ended>& ended() const { return ended_; }
+
  private:
   explicit Game(const Position& pos, std::string startFen);
   bool refuse_if_over(Why error) const;
@@ -113,6 +129,7 @@ class Game {
   std::optional<Color> draw_offer_;
   std::optional<Color> draw_declined_;
   int offered_at_[2] = {-1, -1};  // the ply of each side's last offer
+  std::optional<Ended> ended_;  // where the game ended before it went on (play_on)
 };
 
 }  // namespace makruk

@@ -103,6 +103,7 @@ namespace makruk {
   X(PgnTooManyMoves, "pgn.too-many-moves", "too many moves (at most 2,000)")                                       \
   X(PgnMove, "pgn.move", "{number}{side|white:.|black:...} {move}: {reason}")                                      \
   X(PgnNoLegalMove, "pgn.no-legal-move", "the game is over there (no legal move)")                                 \
+  X(PgnUnreadable, "pgn.unreadable", "unreadable move '{move}' (no notation the importer knows)")                  \
   /* requests to the server */                                                                                     \
   X(JsonMalformed, "request.json", "malformed JSON: {detail}")                                                     \
   X(JsonNotObject, "request.not-object", "expected a JSON object")                                                 \

@@ -175,6 +175,10 @@ constexpr std::pair<std::string_view, char> LOCAL_PIECES[] = {
     {"ม็", 'M'}, {"ข", 'K'}, {"ค", 'S'}, {"ม", 'N'}, {"ร", 'R'},
     {"ស្ត", 'K'}, {"ន", 'M'}, {"គ", 'S'}, {"ស", 'N'}, {"ទ", 'R'}};
 
+// The pieces' letters by their Latin ones (K M S N R), in each script.
+constexpr std::string_view THAI_PIECES[] = {"ข", "ม็", "ค", "ม", "ร"};
+constexpr std::string_view KHMER_PIECES[] = {"ស្ត", "ន", "គ", "ស", "ទ"};
+
 void replace_all(std::string& s, std::string_view from, std::string_view to) {
   for (size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += to.size()) s.replace(at, from.size(), to);
 }
@@ -191,6 +195,40 @@ void files_before_digits(std::string& s) {
 }
 
 }  // namespace
+
+std::string move_in_script(const Position& pos, Move m, Script script) {
+  const bool thai = script == Script::Thai;
+  const auto& files = thai ? THAI_FILES : KHMER_FILES;
+  const auto& digits = thai ? THAI_DIGITS : KHMER_DIGITS;
+  const auto& pieces = thai ? THAI_PIECES : KHMER_PIECES;
+  auto square = [&](int file, int rank) { return std::string(files[file]) + std::string(digits[rank + 1]); };
+  // From the SAN: [piece][file][rank][x]square[=M][+#]
+  const std::string text = move_to_san(pos, m);
+  std::string_view san = text;
+  std::string mark;
+  if (!san.empty() && (san.back() == '+' || san.back() == '#')) mark = san.back(), san.remove_suffix(1);
+  const bool promo = san.ends_with("=M");
+  if (promo) san.remove_suffix(2);
+  const std::string_view to = san.substr(san.size() - 2);
+  san.remove_suffix(2);
+  const bool capture = san.ends_with("x");
+  if (capture) san.remove_suffix(1);
+  std::string out;
+  constexpr std::string_view LETTERS = "KMSNR";
+  const bool piece = !san.empty() && LETTERS.find(san.front()) != std::string_view::npos;
+  if (piece) out += pieces[LETTERS.find(san.front())], san.remove_prefix(1);
+  const int fromFile = file_of(m.from()), fromRank = rank_of(m.from());
+  const bool byFile = !san.empty() && san.front() >= 'a' && san.front() <= 'h';
+  const bool byRank = !san.empty() && san.back() >= '1' && san.back() <= '8';
+  if (!piece && byFile) out += square(fromFile, fromRank);  // a pawn capture: the square it leaves
+  else if (byFile && byRank) out += square(fromFile, fromRank);
+  else if (byFile) out += files[fromFile];
+  else if (byRank) out += square(fromFile, fromRank);
+  if (capture) out += "×";
+  out += square(to[0] - 'a', to[1] - '1');
+  if (promo) out += std::string("=") + std::string(pieces[1]);
+  return out + mark;
+}
 
 std::string_view typed_error_string(TypedError e) {
   switch (e) {

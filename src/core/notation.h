@@ -22,6 +22,12 @@ Move parse_move(const Position& pos, std::string_view text, Why error = nullptr)
 std::string move_to_san(const Position& pos, Move m);
 // The same with Thai piece letters (ข ม็ ค ม ร), promotion written "=ม็".
 std::string move_to_thai_san(const Position& pos, Move m);
+// A move as the game screen writes it in Thai or Khmer: the script's piece
+// letters (ข ม็ ค ม ร / ស្ត ន គ ស ទ), files and digits, × for a capture, =ม็ / =ន
+// for a promotion; a pawn capture, and a piece told apart by its rank, name the
+// whole square they leave ("ข๓×ค๔"), so that parse_typed_move reads it back.
+enum class Script { Thai, Khmer };
+std::string move_in_script(const Position& pos, Move m, Script script);
 // Parses SAN (check marks optional, "=M" optional on promotions).
 Move parse_san(const Position& pos, std::string_view text, Why error = nullptr);
 

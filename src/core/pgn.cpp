@@ -188,21 +188,6 @@ std::string result_token(std::string_view t) {
   return "";
 }
 
-// Thai digits (๐-๙) as ASCII ones, for move numbers.
-std::string ascii_digits(std::string_view t) {
-  std::string out;
-  for (size_t i = 0; i < t.size(); ++i) {
-    if (i + 2 < t.size() && static_cast<unsigned char>(t[i]) == 0xE0 && static_cast<unsigned char>(t[i + 1]) == 0xB9 &&
-        static_cast<unsigned char>(t[i + 2]) >= 0x90 && static_cast<unsigned char>(t[i + 2]) <= 0x99) {
-      out += char('0' + (static_cast<unsigned char>(t[i + 2]) - 0x90));
-      i += 2;
-      continue;
-    }
-    out += t[i];
-  }
-  return out;
-}
-
 // "12." "12..." "12…" "12)" or a number glued to a move ("12.e4"), in ASCII
 // or Thai digits: the number's length, 0 if none.
 size_t number_prefix(std::string_view t) {
@@ -483,7 +468,7 @@ std::optional<PgnGame> read_pgn(std::string_view raw, Variant fallback, Why erro
                        : sanWhy.id != Msg::SanMalformed        ? sanWhy
                        : typed == TypedError::Illegal          ? Message{Msg::MoveIllegal, {{"move", token}}}
                        : typed == TypedError::Ambiguous        ? Message{Msg::SanAmbiguous, {{"move", token}}}
-                                                               : sanWhy;
+                                                               : Message{Msg::PgnUnreadable, {{"move", token}}};
       return fail(error, {Msg::PgnMove,
                           {{"number", number},
                            {"side", side_arg(pos.side_to_move() == WHITE)},

@@ -4,17 +4,18 @@
 // file builds natively (MAKRUK_API_MAIN) into a program that answers the same
 // calls line by line, which the tests compare with the WebAssembly build.
 //
-//   mk_game(variant, counting, fen, actions)   the game after the actions (and what each side may do)
-//   mk_search(variant, fen, actions, depth, ms, lines) the engine's best moves there
-//   mk_pgn(text, variant)                       a PGN, move list or FEN read (pgn.h)
-//   mk_positions(variant, counting, fen, actions) the FEN before the first move and after each
+//   mk_game(variant, counting, fen, actions, playOn) the game after the actions (and what each side may do)
+//   mk_search(variant, fen, actions, depth, ms, lines, playOn) the engine's best moves there
+//   mk_pgn(text, variant, index)                a PGN, move list or FEN read (pgn.h); a collection's games
+//   mk_positions(variant, counting, fen, actions, playOn) the FEN before the first move and after each
 //   mk_typed(variant, fen, text)                 a move as a player typed it (notation.h)
 //   mk_level_move(variant, counting, fen, actions, level, seed) what the CPU at a level does there
 //   mk_network(variant, bytes, size)             the learned evaluation mk_level_move plays with
 //
 // variant: "makruk" or "ouk"; counting: "auto" or "declare"; fen: empty for
 // the usual start; actions: space-separated, as the server records them
-// ("e3e4 count:b d6d5"). Each answer is one JSON object, valid until the next
+// ("e3e4 count:b d6d5"); playOn: 1 where a record read for analysis goes on past
+// the end our rules give the game (Game::play_on), else 0. Each answer is one JSON object, valid until the next
 // call: {"ok":false,"error":"…","msg":"…","args":{…}} for bad input (the error
 // in English, and as a message id with its parameters: core/messages.h).
 #include <algorithm>
@@ -62,9 +63,10 @@ const char* fail(const Message& why, std::string_view error = {}) {
   return answer.c_str();
 }
 
-// The game from the arguments, or nothing (and *error).
+// The game from the arguments, or nothing (and *error). With `playOn`, a move after the
+// end our rules give the game plays on past it (Game::play_on: a record read for analysis).
 std::optional<Game> replay(std::string_view variant, std::string_view counting, std::string_view fen,
-                           std::string_view actions, Message* error) {
+                           std::string_view actions, Message* error, bool playOn = false) {
   if (variant != "makruk" && variant != "ouk") {
     *error = Msg::VariantBad;
     return std::nullopt;
@@ -83,8 +85,10 @@ std::optional<Game> replay(std::string_view variant, std::string_view counting, 
     while (j < actions.size() && actions[j] != ' ') ++j;
     if (j > i) {
       ++n;
-      if (!game->apply(actions.substr(i, j - i), error)) {
-        *error = Message(Msg::ActionFailed, {{"n", n}, {"action", actions.substr(i, j - i)}, {"reason", *error}});
+      const std::string_view action = actions.substr(i, j - i);
+      if (playOn && game->over() && is_move_action(action)) game->play_on();
+      if (!game->apply(action, error)) {
+        *error = Message(Msg::ActionFailed, {{"n", n}, {"action", action}, {"reason", *error}});
         return std::nullopt;
       }
     }
@@ -106,9 +110,9 @@ engine::nnue::Networks level_networks;
 
 extern "C" {
 
-const char* mk_game(const char* variant, const char* counting, const char* fen, const char* actions) {
+const char* mk_game(const char* variant, const char* counting, const char* fen, const char* actions, int playOn) {
   Message error;
-  auto game = replay(variant, counting, fen, actions, &error);
+  auto game = replay(variant, counting, fen, actions, &error, playOn != 0);
   if (!game) return fail(error);
   // The moves in both notations, from the start.
   std::string san = "[", thai = "[";
@@ -155,6 +159,17 @@ const char* mk_game(const char* variant, const char* counting, const char* fen, 
     answer += "null";
   }
   answer += ",\"repetitions\":" + std::to_string(game->repetitions());
+  // Where our rules ended a game that went on past it (playOn).
+  answer += ",\"ended\":";
+  if (const auto& e = game->ended()) {
+    answer += "{\"ply\":" + std::to_string(e->ply) + ",\"result\":";
+    quote(answer, result_string(e->result));
+    answer += ",\"reason\":";
+    quote(answer, reason_string(e->reason));
+    answer += "}";
+  } else {
+    answer += "null";
+  }
   // What each side may do besides moving, as the server's state says it (game_now in
   // src/server/tables/hub.cpp): start a count, stop its own, claim a draw; and the offer standing.
   const bool declare = !game->over() && game->counting() == Counting::Declaration;
@@ -172,9 +187,10 @@ const char* mk_game(const char* variant, const char* counting, const char* fen, 
 
 // The best `lines` moves (1 to 8), each with its score and line, best first; the
 // first is also given as best, score and pv.
-const char* mk_search(const char* variant, const char* fen, const char* actions, int depth, int ms, int lines) {
+const char* mk_search(const char* variant, const char* fen, const char* actions, int depth, int ms, int lines,
+                      int playOn) {
   Message error;
-  auto game = replay(variant, "auto", fen, actions, &error);
+  auto game = replay(variant, "auto", fen, actions, &error, playOn != 0);
   if (!game) return fail(error);
   if (count_legal(game->position()) == 0) return fail(Msg::NoLegalMove);
   static engine::Engine* eng = new engine::Engine();  // one, kept for its hash table
@@ -208,9 +224,10 @@ const char* mk_search(const char* variant, const char* fen, const char* actions,
   return answer.c_str();
 }
 
-const char* mk_positions(const char* variant, const char* counting, const char* fen, const char* actions) {
+const char* mk_positions(const char* variant, const char* counting, const char* fen, const char* actions,
+                         int playOn) {
   Message error;
-  auto game = replay(variant, counting, fen, actions, &error);
+  auto game = replay(variant, counting, fen, actions, &error, playOn != 0);
   if (!game) return fail(error);
   auto start = Game::create(game->variant(), game->counting(), game->start_fen(), &error);
   Position pos = start->position();
@@ -284,10 +301,52 @@ const char* mk_network(const char* variant, const unsigned char* bytes, int size
   return answer.c_str();
 }
 
-const char* mk_pgn(const char* text, const char* variant) {
+// The game `index` (from 0) of the text; when the text holds several, "games" lists each
+// (read or refused, its tags and length) so that one can be picked, also when the one asked
+// for is refused.
+const char* mk_pgn(const char* text, const char* variant, int index) {
+  const Variant fallback = std::string_view(variant) == "ouk" ? Variant::Ouk : Variant::Makruk;
+  const std::vector<std::string_view> texts = split_pgn_games(text);
+  const size_t pick = index < 0 ? 0 : std::min(size_t(index), texts.size() - 1);
+  auto tags = [](std::string& out, const PgnTags& t) {
+    out += "{";
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (i) out += ',';
+      quote(out, t[i].first);
+      out += ':';
+      quote(out, t[i].second);
+    }
+    out += "}";
+  };
+  std::string games;
+  if (texts.size() > 1) {
+    games = ",\"index\":" + std::to_string(pick) + ",\"games\":[";
+    for (size_t i = 0; i < texts.size(); ++i) {
+      Message why;
+      auto g = read_pgn(texts[i], fallback, &why);
+      if (i) games += ',';
+      games += g ? "{\"ok\":true" : "{\"ok\":false";
+      if (g) {
+        games += ",\"plies\":" + std::to_string(g->moves.size()) + ",\"result\":";
+        quote(games, g->result);
+        games += ",\"tags\":";
+        tags(games, g->tags);
+      } else {
+        games += ",\"error\":";
+        quote(games, why.english());
+      }
+      games += "}";
+    }
+    games += "]";
+  }
   Message error;
-  auto g = read_pgn(text, std::string_view(variant) == "ouk" ? Variant::Ouk : Variant::Makruk, &error);
-  if (!g) return fail(error);
+  auto g = read_pgn(texts[pick], fallback, &error);
+  if (!g) {
+    fail(error);
+    answer.pop_back();  // the closing brace: the list follows
+    answer += games + "}";
+    return answer.c_str();
+  }
   answer = "{\"ok\":true,\"variant\":";
   quote(answer, g->variant == Variant::Ouk ? "ouk" : "makruk");
   answer += ",\"fen\":";
@@ -299,14 +358,9 @@ const char* mk_pgn(const char* text, const char* variant) {
   }
   answer += "],\"result\":";
   quote(answer, g->result);
-  answer += ",\"tags\":{";
-  for (size_t i = 0; i < g->tags.size(); ++i) {
-    if (i) answer += ',';
-    quote(answer, g->tags[i].first);
-    answer += ':';
-    quote(answer, g->tags[i].second);
-  }
-  answer += "}}";
+  answer += ",\"tags\":";
+  tags(answer, g->tags);
+  answer += games + "}";
   return answer.c_str();
 }
 
@@ -318,9 +372,9 @@ const char* mk_pgn(const char* text, const char* variant) {
 #include <iostream>
 #include <iterator>
 
-// One call per line, fields separated by tabs: "game\tVARIANT\tCOUNTING\tFEN\tACTIONS"
+// One call per line, fields separated by tabs: "game\tVARIANT\tCOUNTING\tFEN\tACTIONS[\tPLAYON]"
 // (or "positions\t…" with the same fields), "typed\tVARIANT\tFEN\tTEXT",
-// "search\tVARIANT\tFEN\tACTIONS\tDEPTH[\tLINES]", "pgn\tTEXT\tVARIANT" (TEXT with "\n" for
+// "search\tVARIANT\tFEN\tACTIONS\tDEPTH[\tLINES]", "pgn\tTEXT\tVARIANT[\tINDEX]" (TEXT with "\n" for
 // new lines), "level\tVARIANT\tCOUNTING\tFEN\tACTIONS\tLEVEL\tSEED" or "network\tVARIANT\tFILE";
 // one JSON answer per line. For
 // searches the node count and time go to standard error.
@@ -333,16 +387,18 @@ int main() {
       if (j == std::string::npos) break;
       i = j;
     }
-    if (f[0] == "game" && f.size() == 5) {
-      std::cout << mk_game(f[1].c_str(), f[2].c_str(), f[3].c_str(), f[4].c_str()) << "\n";
+    const int last = std::atoi(f.back().c_str());  // the optional last field: play on, or the game's index
+    if (f[0] == "game" && (f.size() == 5 || f.size() == 6)) {
+      std::cout << mk_game(f[1].c_str(), f[2].c_str(), f[3].c_str(), f[4].c_str(), f.size() == 6 ? last : 0) << "\n";
     } else if (f[0] == "typed" && f.size() == 4) {
       std::cout << mk_typed(f[1].c_str(), f[2].c_str(), f[3].c_str()) << "\n";
-    } else if (f[0] == "positions" && f.size() == 5) {
-      std::cout << mk_positions(f[1].c_str(), f[2].c_str(), f[3].c_str(), f[4].c_str()) << "\n";
-    } else if (f[0] == "pgn" && f.size() == 3) {
+    } else if (f[0] == "positions" && (f.size() == 5 || f.size() == 6)) {
+      std::cout << mk_positions(f[1].c_str(), f[2].c_str(), f[3].c_str(), f[4].c_str(), f.size() == 6 ? last : 0)
+                << "\n";
+    } else if (f[0] == "pgn" && (f.size() == 3 || f.size() == 4)) {
       std::string text = f[1];  // "\n" stands for a new line
       for (size_t k; (k = text.find("\\n")) != std::string::npos;) text.replace(k, 2, "\n");
-      std::cout << mk_pgn(text.c_str(), f[2].c_str()) << "\n";
+      std::cout << mk_pgn(text.c_str(), f[2].c_str(), f.size() == 4 ? last : 0) << "\n";
     } else if (f[0] == "level" && f.size() == 7) {
       std::cout << mk_level_move(f[1].c_str(), f[2].c_str(), f[3].c_str(), f[4].c_str(), std::atoi(f[5].c_str()),
                                  std::atof(f[6].c_str()))
@@ -355,7 +411,7 @@ int main() {
     } else if (f[0] == "search" && (f.size() == 5 || f.size() == 6)) {
       auto t0 = std::chrono::steady_clock::now();
       const int lines = f.size() == 6 ? std::atoi(f[5].c_str()) : 1;
-      std::cout << mk_search(f[1].c_str(), f[2].c_str(), f[3].c_str(), std::atoi(f[4].c_str()), 0, lines) << "\n";
+      std::cout << mk_search(f[1].c_str(), f[2].c_str(), f[3].c_str(), std::atoi(f[4].c_str()), 0, lines, 0) << "\n";
       std::cerr << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() << " ms\n";
     } else {
       std::cout << "{\"ok\":false,\"error\":\"unknown call\"}\n";

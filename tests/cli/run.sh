@@ -593,15 +593,25 @@ expect_rc 2
 [ "$(lines)" = 3 ] || fail "expected a JSON line per game, got $(lines)"
 has '{"game":1,"ok":true,"variant":"makruk"'
 has '"moves":["b1d2","b8d7","d2c4","g8e7","c4d6"],"san":["Nd2","Nd7","Nc4","Ne7","Nxd6#"]'
-has '{"game":2,"ok":false,"error":"2... Zz9: malformed SAN '"'"'Zz9'"'"'","msg":"pgn.move"}'
+has '{"game":2,"ok":false,"error":"2... Zz9: unreadable move '"'"'Zz9'"'"' (no notation the importer knows)","msg":"pgn.move"}'
 has '"moves":["e5e6m","e8d8","e6f7"],"san":["e6=M","Kd8","Mf7"]'
-err_has "game 2: 2... Zz9: malformed SAN"
+err_has "game 2: 2... Zz9: unreadable move"
 run pgn --to san "$TMP/games.pgn"
 expect_rc 2
 has "Nd2 Nd7 Nc4 Ne7 Nxd6#"
 has "e6=M Kd8 Mf7"
 run pgn --to coords "$TMP/games.pgn"
 has "e5e6m e8d8 e6f7"
+# Thai and Khmer as the game screen writes them (read back by the move box and the importer).
+run pgn --to thai-local "$TMP/games.pgn"
+has "มง๒ มง๗ มค๔ มจ๗ ม×ง๖#"
+has "จ๖=ม็ ขง๘ ม็ฉ๗"
+run pgn --to khmer "$TMP/games.pgn"
+has "សឃ២ សឃ៧ សគ៤ សង៧ ស×ឃ៦#"
+printf '1. សឃ២ សឃ៧ 2. มค๔ *\n' >"$TMP/local.txt"
+run pgn --to coords "$TMP/local.txt"
+expect_rc 0
+[ "$out" = "b1d2 b8d7 d2c4" ] || fail "expected Khmer and Thai moves read back, got '$out'"
 # As our PGN: a game our rules end early (bare kings) keeps its moves up to there.
 printf '[FEN "rk6/8/8/8/8/8/8/R2K4 w - - 0 1"]\n1. Rxa8+ Kxa8 2. Kd2 Kb7 *\n' >"$TMP/bare.pgn"
 run pgn --to pgn "$TMP/bare.pgn"

@@ -274,6 +274,19 @@ TEST(Counting, LastMove_AnythingButMateDraws) {
   EXPECT_EQ(g.reason(), Reason::CountExpired);
 }
 
+TEST(Counting, PlayOn_PastAnExpiredCountTheGameGoesOn) {
+  // A record that goes on where the count was claimed late (Game::play_on, for analysis).
+  Game g = make(MAKRUK, AUTO, "7k/8/8/8/1S1S4/1NK5/6R1/R7 b - - 0 1");
+  ASSERT_TRUE(Play(g, {"h8h7", "a1a7"}));
+  ASSERT_EQ(g.reason(), Reason::CountExpired);
+  ASSERT_TRUE(g.play_on());
+  ASSERT_TRUE(Play(g, {"h7h8", "a7a6", "h8h7", "a6a5"}));
+  EXPECT_FALSE(g.over());
+  EXPECT_TRUE(g.position().count().expired);  // the count stays where it ran out
+  EXPECT_EQ(g.ended()->ply, 2);
+  EXPECT_EQ(g.ended()->reason, Reason::CountExpired);
+}
+
 TEST(Counting, WorkedCheck_MakrukBoardCount_HunterGets64Moves) {
   // White K+R+N v Black K+N, pawnless: Black's board count from 0.
   Game g = make(MAKRUK, AUTO, "4k3/8/8/8/3n4/8/8/R3K1N1 b - - 0 1");

@@ -422,48 +422,6 @@ TEST(RoundTrip, FromMidgamePositions) {
 // ---------------------------------------------------------------------------
 // Typed moves (the game screen's move box)
 
-namespace {
-
-// A move as the game screen writes it in Thai or Khmer (notation.ts): local piece
-// letters, files and digits; a pawn capture, or a piece told apart by its rank,
-// names the whole square it leaves.
-std::string local_text(const Position& pos, Move m, bool khmer) {
-  static const char* TH_FILES[] = {"ก", "ข", "ค", "ง", "จ", "ฉ", "ช", "ญ"};
-  static const char* KM_FILES[] = {"ក", "ខ", "គ", "ឃ", "ង", "ច", "ឆ", "ជ"};
-  static const char* TH_DIGITS[] = {"๑", "๒", "๓", "๔", "๕", "๖", "๗", "๘"};
-  static const char* KM_DIGITS[] = {"១", "២", "៣", "៤", "៥", "៦", "៧", "៨"};
-  auto square = [&](Square s) {
-    return std::string(khmer ? KM_FILES[file_of(s)] : TH_FILES[file_of(s)]) +
-           (khmer ? KM_DIGITS[rank_of(s)] : TH_DIGITS[rank_of(s)]);
-  };
-  std::string san = move_to_san(pos, m), out;
-  std::string_view v = san;
-  while (!v.empty() && (v.back() == '+' || v.back() == '#')) v.remove_suffix(1);
-  const bool promo = v.ends_with("=M");
-  if (promo) v.remove_suffix(2);
-  const bool capture = v.find('x') != std::string_view::npos;
-  if (v[0] >= 'A' && v[0] <= 'Z') {
-    const std::string_view letters = "KMSNR";
-    static const char* TH[] = {"ข", "ม็", "ค", "ม", "ร"};
-    static const char* KM[] = {"ស្ត", "ន", "គ", "ស", "ទ"};
-    const size_t i = letters.find(v[0]);
-    out += khmer ? KM[i] : TH[i];
-    v.remove_prefix(1);
-  }
-  std::string_view which = v.substr(0, v.size() - 2 - capture);
-  const bool pawn = out.empty();
-  if ((pawn && !which.empty()) || (which.size() == 1 && which[0] >= '1' && which[0] <= '8') || which.size() == 2)
-    out += square(m.from());
-  else if (which.size() == 1)
-    out += khmer ? KM_FILES[which[0] - 'a'] : TH_FILES[which[0] - 'a'];
-  if (capture) out += "×";
-  out += square(m.to());
-  if (promo) out += khmer ? "=ន" : "=ม็";
-  return out;
-}
-
-}  // namespace
-
 TEST(TypedMove, EveryLegalMoveInEveryFormAPlayerTypes) {
   std::mt19937 rng(99);
   int checked = 0;
@@ -483,7 +441,7 @@ TEST(TypedMove, EveryLegalMoveInEveryFormAPlayerTypes) {
           std::string lower = bare;
           if (lower[0] >= 'A' && lower[0] <= 'Z') lower[0] = char(lower[0] - 'A' + 'a');
           for (const std::string& text : {san, bare, no_x, lower, c, c.substr(0, 2) + "-" + c.substr(2), " " + c + " ",
-                                          local_text(pos, m, false), local_text(pos, m, true)}) {
+                                          move_in_script(pos, m, Script::Thai), move_in_script(pos, m, Script::Khmer)}) {
             TypedError why;
             EXPECT_EQ(parse_typed_move(pos, text, &why), m)
                 << pos.fen() << " '" << text << "' (" << typed_error_string(why) << ")";
@@ -542,4 +500,22 @@ TEST(TypedMove, WhatPlayersTypeAndWhatIsRefused) {
   // Promotion, with or without "=M", in any script.
   Position promo = from_fen("4k3/8/8/3P4/8/8/8/K7 w - - 0 1");
   for (const char* t : {"d6", "d6=M", "d5d6", "d5d6m", "ง๖=ม็", "ឃ៦=ន"}) EXPECT_EQ(typed(promo, t), "d5d6m") << t;
+}
+
+// The game screen's Thai and Khmer (notation.ts), written by the core for `makruk pgn`.
+TEST(TypedMove, ThaiAndKhmerAsTheGameScreenWritesThem) {
+  auto in = [](std::string_view fen, std::string_view move, Script script) {
+    const Position pos = from_fen(fen);
+    return move_in_script(pos, parse_move(pos, move), script);
+  };
+  const std::string_view start = Position::MAKRUK_START;
+  EXPECT_EQ(in(start, "b1d2", Script::Thai), "มง๒");
+  EXPECT_EQ(in(start, "b1d2", Script::Khmer), "សឃ២");
+  EXPECT_EQ(in(start, "e3e4", Script::Thai), "จ๔");
+  EXPECT_EQ(in(start, "e3e4", Script::Khmer), "ង៤");
+  EXPECT_EQ(in("4k3/8/8/8/2p5/1P6/8/4K3 w - - 0 1", "b3c4", Script::Thai), "ข๓×ค๔");
+  EXPECT_EQ(in("k7/8/8/8/8/8/8/1N3N1K w - - 0 1", "f1d2", Script::Thai), "มฉง๒");
+  EXPECT_EQ(in("4k3/8/8/3P4/8/8/8/K7 w - - 0 1", "d5d6m", Script::Thai), "ง๖=ม็");
+  EXPECT_EQ(in("4k3/8/8/3P4/8/8/8/K7 w - - 0 1", "d5d6m", Script::Khmer), "ឃ៦=ន");
+  EXPECT_EQ(in("k7/8/1K6/8/8/8/8/7R w - - 0 1", "h1h8", Script::Khmer), "ទជ៨#");
 }

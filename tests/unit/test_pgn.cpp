@@ -174,7 +174,7 @@ TEST(Pgn, BadInputIsRefusedNamingTheMove) {
   EXPECT_FALSE(read_pgn("1. e4 d5 2. Kb5 Nd7", Variant::Makruk, &error));
   EXPECT_EQ(error, "2. Kb5: illegal move 'Kb5'");
   EXPECT_FALSE(read_pgn("1. e4 d5 2. exd5 Zd8", Variant::Makruk, &error));
-  EXPECT_EQ(error, "2... Zd8: malformed SAN 'Zd8'");
+  EXPECT_EQ(error, "2... Zd8: unreadable move 'Zd8' (no notation the importer knows)");
   // Q is the met elsewhere (PlayOK): well-formed, and illegal there.
   EXPECT_FALSE(read_pgn("1. e4 d5 2. exd5 Qd8", Variant::Makruk, &error));
   EXPECT_EQ(error, "2... Qd8: illegal move 'Qd8'");

@@ -184,6 +184,50 @@ TEST(Rules, BareKings_LoadedPositionDrawsAtOnce) {
   expect_end(g, Result::Draw, Reason::BareKings);
 }
 
+// A record read for analysis may go on past the end our rules give the game
+// (Game::play_on): the end is kept, the moves go on, only a mate or stalemate ends it.
+TEST(Rules, PlayOn_PastBareKingsTheEndIsKeptAndTheKingsMoveOn) {
+  Game g = make(MAKRUK, "8/8/4k3/4M3/8/8/8/4K3 b - - 0 1");
+  ASSERT_TRUE(Play(g, {"e6e5"}));
+  expect_end(g, Result::Draw, Reason::BareKings);
+  EXPECT_TRUE(Refused(g, "e1e2"));
+  ASSERT_TRUE(g.play_on());
+  EXPECT_FALSE(g.over());
+  ASSERT_TRUE(g.ended());
+  EXPECT_EQ(g.ended()->ply, 1);
+  EXPECT_EQ(g.ended()->result, Result::Draw);
+  EXPECT_EQ(g.ended()->reason, Reason::BareKings);
+  ASSERT_TRUE(Play(g, {"e1e2", "e5d4", "e2d2"}));
+  EXPECT_FALSE(g.over());  // bare kings again and again: it goes on
+  EXPECT_GT(g.legal_moves().size, 0);
+  EXPECT_EQ(g.plies(), 4);
+  EXPECT_FALSE(g.play_on());  // not over
+  EXPECT_EQ(g.ended()->ply, 1);
+}
+
+TEST(Rules, PlayOn_AfterAResignationAMateStillEndsTheGame) {
+  Game g = make(MAKRUK, "k7/8/1K6/8/8/8/8/7R w - - 0 1");
+  ASSERT_TRUE(Play(g, {"resign:b"}));
+  expect_end(g, Result::WhiteWins, Reason::Resignation);
+  ASSERT_TRUE(g.play_on());
+  ASSERT_TRUE(Play(g, {"h1h8"}));
+  expect_end(g, Result::WhiteWins, Reason::Checkmate);
+  EXPECT_EQ(g.ended()->ply, 0);
+  EXPECT_EQ(g.ended()->reason, Reason::Resignation);
+  EXPECT_FALSE(g.play_on());  // mated: no move is left, and it played on once already
+}
+
+TEST(Rules, PlayOn_RefusedWhileTheGameRunsOrNoMoveIsLeft) {
+  Game running = make(MAKRUK, "");
+  EXPECT_FALSE(running.play_on());
+  EXPECT_FALSE(running.ended());
+  Game mated = make(MAKRUK, "k7/8/1K6/8/8/8/8/7R w - - 0 1");
+  ASSERT_TRUE(Play(mated, {"h1h8"}));
+  EXPECT_FALSE(mated.play_on());
+  expect_end(mated, Result::WhiteWins, Reason::Checkmate);
+  EXPECT_FALSE(mated.ended());
+}
+
 // Makruk: b1d2 b8d7 d2b1 d7b8 returns to the start.
 const std::vector<std::string_view> KNIGHT_SHUFFLE = {"b1d2", "b8d7", "d2b1", "d7b8"};
 

@@ -17,11 +17,15 @@ const native = path.resolve(process.argv[3] || path.join(root, 'build', 'makruk_
 const require = createRequire(import.meta.url);
 const factory = require(path.join(wasmDir, 'makruk.js'));
 const core = await factory({ wasmBinary: fs.readFileSync(path.join(wasmDir, 'makruk.wasm')) });
-const game = core.cwrap('mk_game', 'string', ['string', 'string', 'string', 'string']);
-const searchLines = core.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number', 'number']);
+const gameOn = core.cwrap('mk_game', 'string', ['string', 'string', 'string', 'string', 'number']);
+const game = (variant, counting, fen, actions) => gameOn(variant, counting, fen, actions, 0);
+const searchOn = core.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number', 'number', 'number']);
+const searchLines = (variant, fen, moves, depth, ms, lines) => searchOn(variant, fen, moves, depth, ms, lines, 0);
 const search = (variant, fen, moves, depth, ms) => searchLines(variant, fen, moves, depth, ms, 1);
-const pgn = core.cwrap('mk_pgn', 'string', ['string', 'string']);
-const positionsOf = core.cwrap('mk_positions', 'string', ['string', 'string', 'string', 'string']);
+const pgnAt = core.cwrap('mk_pgn', 'string', ['string', 'string', 'number']);
+const pgn = (text, variant) => pgnAt(text, variant, 0);
+const positionsOn = core.cwrap('mk_positions', 'string', ['string', 'string', 'string', 'string', 'number']);
+const positionsOf = (variant, counting, fen, actions) => positionsOn(variant, counting, fen, actions, 0);
 const typed = core.cwrap('mk_typed', 'string', ['string', 'string', 'string']);
 
 // A small seeded generator, so that a failure can be replayed.
@@ -50,6 +54,8 @@ for (const variant of ['makruk', 'ouk']) {
           calls.push(['positions', variant, counting, fen, line].join('\t'));
           answers.push(JSON.stringify(JSON.parse(positionsOf(variant, counting, fen, line))));
         }
+        if (a.ok && a.result !== '*' && ['bare-kings', 'count-expired', 'repetition', 'insufficient-material', 'resignation', 'agreement'].includes(a.reason))
+          playOn(variant, counting, fen, actions);
         if (!a.ok || a.result !== '*') break;
         // Now and then an action that is not a move (often refused: the refusal must agree too).
         if (rand(10) === 0) {
@@ -74,6 +80,23 @@ for (const variant of ['makruk', 'ouk']) {
     }
   }
 }
+// A game our rules ended with moves left (a count, bare kings…) played on, as the analysis
+// board plays on a record that goes past that end: a few plies more, the end kept.
+function playOn(variant, counting, fen, actions) {
+  const line = [...actions];
+  for (let k = 0; k < 6; k++) {
+    const best = JSON.parse(searchOn(variant, fen, line.join(' '), 1, 0, 1, 1));
+    if (!best.ok || !best.best || best.best === '0000') return;
+    line.push(best.best);
+    const b = JSON.parse(gameOn(variant, counting, fen, line.join(' '), 1));
+    calls.push(['game', variant, counting, fen, line.join(' '), '1'].join('\t'));
+    answers.push(JSON.stringify(b));
+    calls.push(['positions', variant, counting, fen, line.join(' '), '1'].join('\t'));
+    answers.push(JSON.stringify(JSON.parse(positionsOn(variant, counting, fen, line.join(' '), 1))));
+    if (!b.ok || !b.ended) throw new Error(`no play on past the end: ${variant} ${counting} ${line.join(' ')}`);
+    if (b.result !== '*') return;
+  }
+}
 // PGN, move lists and FENs read on both (texts with new lines written as "\\n" for the native side).
 const TEXTS = ['1. e4 d5 2. Kb5 Nd7', '[Variant "Cambodian"]\n1. e4 {a comment} (1. d4) d5 $1 *', '8/8/4k3/8/8/3MK3/8/7R b - - 0 30',
   'e3e4 d6d5 e4d5', '[Event "unclosed]\n1. e4', '1. e4 { never closed', '[Variant "chess"]\n1. e4', ''];
@@ -82,6 +105,12 @@ for (const text of TEXTS)
     calls.push(['pgn', text.replaceAll('\n', '\\n'), v].join('\t'));
     answers.push(JSON.stringify(JSON.parse(pgn(text, v))));
   }
+// A collection: its games listed, each picked by its index (a refused one too).
+const COLLECTION = '[White "A"]\n1. e4 d5 *\n\n[White "B"]\n1. e4 Kz9 *\n\n[White "C"]\n[Variant "cambodian"]\n1. e4 *\n';
+for (const index of [0, 1, 2, 7]) {
+  calls.push(['pgn', COLLECTION.replaceAll('\n', '\\n'), 'makruk', String(index)].join('\t'));
+  answers.push(JSON.stringify(JSON.parse(pgnAt(COLLECTION, 'makruk', index))));
+}
 const run = spawnSync(native, [], { input: calls.join('\n') + '\n', maxBuffer: 1 << 30, encoding: 'utf8' });
 if (run.status !== 0) throw new Error(`native: ${run.stderr || run.status}`);
 const expected = run.stdout.trim().split('\n');

@@ -13,10 +13,10 @@ declare const makrukCore: (opts: { locateFile: (f: string) => string }) => Promi
 
 importScripts('/core/makruk.js');
 const ready = makrukCore({ locateFile: (f) => `/core/${f}` }).then((m) => ({
-  game: m.cwrap('mk_game', 'string', ['string', 'string', 'string', 'string']),
-  search: m.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number', 'number']),
-  pgn: m.cwrap('mk_pgn', 'string', ['string', 'string']),
-  positions: m.cwrap('mk_positions', 'string', ['string', 'string', 'string', 'string']),
+  game: m.cwrap('mk_game', 'string', ['string', 'string', 'string', 'string', 'number']),
+  search: m.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number', 'number', 'number']),
+  pgn: m.cwrap('mk_pgn', 'string', ['string', 'string', 'number']),
+  positions: m.cwrap('mk_positions', 'string', ['string', 'string', 'string', 'string', 'number']),
   typed: m.cwrap('mk_typed', 'string', ['string', 'string', 'string']),
   level: m.cwrap('mk_level_move', 'string', ['string', 'string', 'string', 'string', 'number', 'number']),
   network: (variant: string, bytes: Uint8Array): string => {
@@ -47,12 +47,12 @@ async function withNetwork(api: Awaited<typeof ready>, variant: string): Promise
 }
 
 type Call =
-  | { id: number; call: 'game'; args: [string, string, string, string] }
-  | { id: number; call: 'pgn'; args: [string, string] }
-  | { id: number; call: 'positions'; args: [string, string, string, string] }
+  | { id: number; call: 'game'; args: [string, string, string, string, number] }
+  | { id: number; call: 'pgn'; args: [string, string, number] }
+  | { id: number; call: 'positions'; args: [string, string, string, string, number] }
   | { id: number; call: 'typed'; args: [string, string, string] }
   | { id: number; call: 'level'; args: [string, string, string, string, number, number] }
-  | { id: number; call: 'search'; args: [string, string, string, number, number] };
+  | { id: number; call: 'search'; args: [string, string, string, number, number, number] };
 
 self.onmessage = async (e: MessageEvent<Call>) => {
   const m = e.data;
@@ -78,12 +78,12 @@ self.onmessage = async (e: MessageEvent<Call>) => {
     postMessage({ id: m.id, result: JSON.parse(api.positions(...m.args)) });
     return;
   }
-  const [variant, fen, actions, depth, lines] = m.args;
+  const [variant, fen, actions, depth, lines, playOn] = m.args;
   let last: { ok: boolean; nodes?: number } | null = null;
   let total = 0;  // nodes over every depth
   const t0 = performance.now();
   for (let d = 1; d <= depth; d++) {
-    last = JSON.parse(api.search(variant, fen, actions, d, 0, lines)) as { ok: boolean; nodes?: number };
+    last = JSON.parse(api.search(variant, fen, actions, d, 0, lines, playOn)) as { ok: boolean; nodes?: number };
     if (!last.ok) break;
     total += last.nodes ?? 0;
     postMessage({ id: m.id, progress: { ...last, total, ms: performance.now() - t0 } });

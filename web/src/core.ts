@@ -23,6 +23,30 @@ export interface CoreGame extends MessageRef {
   canStop: Record<Color, boolean>;
   canClaim: boolean;
   drawOffer: Color | null;
+  /** Where our rules ended a game that went on past it (asked for with `playOn`): after which ply, how and why. */
+  ended: { ply: number; result: '1-0' | '0-1' | '1/2-1/2' | '*'; reason: string } | null;
+}
+
+/** A game of a text that holds several, as the list to pick from shows it. */
+export interface CoreListed {
+  ok: boolean;
+  error?: string;
+  plies?: number;
+  result?: string;
+  tags?: Record<string, string>;
+}
+
+/** A text read as a game record: the game picked (the first unless asked), and, when the text holds several, all of them. */
+export interface CoreRecord extends MessageRef {
+  ok: boolean;
+  error?: string;
+  variant: Variant;
+  fen: string;
+  moves: string[];
+  result: string;
+  tags: Record<string, string>;
+  index?: number;
+  games?: CoreListed[];
 }
 
 /** A search's answer (or its progress, one depth at a time). */
@@ -91,19 +115,20 @@ export class Core {
     for (const p of all) p.reject(e);
   }
 
-  /** The game from `fen` (empty: the usual start) after `actions` (as the server records them). */
-  game(variant: Variant, counting: 'auto' | 'declare', fen: string, actions: string[]): Promise<CoreGame> {
-    return this.call('game', [variant, counting, fen, actions.join(' ')]);
+  /** The game from `fen` (empty: the usual start) after `actions` (as the server records them).
+   * `playOn`: moves after the end our rules give the game go on past it (a record analysed). */
+  game(variant: Variant, counting: 'auto' | 'declare', fen: string, actions: string[], playOn = false): Promise<CoreGame> {
+    return this.call('game', [variant, counting, fen, actions.join(' '), playOn ? 1 : 0]);
   }
 
   /** The engine's best `lines` moves there, deepening to `depth`; `progress` after each depth. */
-  search(variant: Variant, fen: string, actions: string[], depth: number, progress?: (p: CoreSearch) => void, lines = 1): Promise<CoreSearch> {
-    return this.call('search', [variant, fen, actions.join(' '), depth, lines], progress);
+  search(variant: Variant, fen: string, actions: string[], depth: number, progress?: (p: CoreSearch) => void, lines = 1, playOn = false): Promise<CoreSearch> {
+    return this.call('search', [variant, fen, actions.join(' '), depth, lines, playOn ? 1 : 0], progress);
   }
 
   /** The FEN before the first move and after each move (for stepping through a game). */
-  positions(variant: Variant, counting: 'auto' | 'declare', fen: string, actions: string[]): Promise<{ ok: boolean; error?: string; fens: string[] }> {
-    return this.call('positions', [variant, counting, fen, actions.join(' ')]);
+  positions(variant: Variant, counting: 'auto' | 'declare', fen: string, actions: string[], playOn = false): Promise<{ ok: boolean; error?: string; fens: string[] }> {
+    return this.call('positions', [variant, counting, fen, actions.join(' '), playOn ? 1 : 0]);
   }
 
   /** A move as a player typed it (SAN, coordinates, Thai or Khmer notation), found among the legal moves of `fen`. */
@@ -111,9 +136,10 @@ export class Core {
     return this.call('typed', [variant, fen, text]);
   }
 
-  /** A PGN, a plain list of moves or a FEN, read by the core (`variant`: when the text names none). */
-  pgn(text: string, variant: Variant): Promise<MessageRef & { ok: boolean; variant: Variant; fen: string; moves: string[]; result: string }> {
-    return this.call('pgn', [text, variant]);
+  /** A PGN, a plain list of moves or a FEN, read by the core (`variant`: when the text names none);
+   * of a collection, the game `index` (from 0). */
+  pgn(text: string, variant: Variant, index = 0): Promise<CoreRecord> {
+    return this.call('pgn', [text, variant, index]);
   }
 
   /** What the CPU at `level` (1–8) does after `actions`, as the server's CPU player would:

@@ -56,6 +56,42 @@ export default function (H) {
     assert(p.consoleErrors.length === 0, `no console errors (${p.consoleErrors.join(' | ')})`);
   });
 
+  test('analysis: a record that goes on past our count loads whole with the end marked; a collection lists its games to pick', async () => {
+    const p = await newPage(PHONE, 'km-KH');
+    await p.goto(`${H.BASE}/analysis`);
+    await p.waitForSelector(tid('import-text'));
+    // The count ran out at Black's 2nd move (our rules: a draw); the record was played on.
+    await p.fill(tid('import-text'), '[FEN "7k/8/8/8/1S1S4/1NK5/6R1/R7 b - - 0 1"]\n\n1... Kh7 2. Ra7+ Kh8 3. Ra6 Kh7 4. Ra5 *\n');
+    await p.click(tid('import-load'));
+    await until('the whole record', async () => (await fenOf(p))?.startsWith('8/7k/8/R7/1S1S4/1NK5/6R1/8 b'));
+    await until('the end marked', async () => (await p.locator(tid('rules-ended')).getAttribute('data-ply')) === '2');
+    const note = await text(p, tid('rules-ended'));
+    assert(note.startsWith('តាមវិធានរបស់យើង') && note.includes('ទក៧+'), `the note in Khmer, the move in its notation (${note})`);
+    await p.waitForSelector(tid('mark-2'));
+    assert((await p.locator(tid('import-error')).textContent()) === '', 'no error');
+    // The rest is open for analysis: the engine thinks, a move can be played, and stepping works.
+    await until('the engine thinks past the end', async () => Number(await p.locator(tid('engine-line')).getAttribute('data-depth')) >= 2, 20000);
+    await p.locator(tid('board')).scrollIntoViewIfNeeded(); // the import box is below the board
+    await clickMove(p, 'h7h8');
+    await until('played on', async () => (await fenOf(p))?.startsWith('7k/8/8/R7/1S1S4/1NK5/6R1/8 w'));
+    for (let i = 0; i < 6; i++) await p.click(tid('analysis-back'));
+    await until('back before the end', async () => (await fenOf(p))?.startsWith('8/7k/8/8/1S1S4/1NK5/6R1/R7 w'));
+    await until('no end marked there', async () => await p.locator(tid('rules-ended')).isHidden());
+    // A collection: its games listed (one unreadable), each loaded when picked.
+    await p.fill(tid('import-text'), '[Event "Club"]\n[White "Somchai"]\n[Black "Dara"]\n\n1. e4 d5 *\n\n[White "Bopha"]\n[Black "Niran"]\n\n1. c4 *\n\n[White "X"]\n\n1. Zz9 *\n');
+    await p.click(tid('import-load'));
+    await until('the first game', async () => (await fenOf(p))?.startsWith('rnsmksnr/8/ppp1pppp/3p4/4P3/PPPP1PPP/8/RNSKMSNR w'));
+    const options = await p.locator(`${tid('import-games')} option`).allTextContents();
+    assert(options.length === 3 && options[0].includes('Somchai – Dara') && options[0].includes('Club') && options[2].includes('អានមិនបាន'), `the games listed (${options})`);
+    await p.selectOption(tid('import-games'), '1');
+    await until('the second game', async () => (await fenOf(p))?.startsWith('rnsmksnr/8/pppppppp/8/2P5/PP1PPPPP/8/RNSKMSNR b'));
+    await p.selectOption(tid('import-games'), '2');
+    await until('the third refused, with the move named', async () => (await text(p, tid('import-error'))).includes('Zz9'));
+    assert((await fenOf(p))?.startsWith('rnsmksnr/8/pppppppp/8/2P5/'), 'the board kept the game before');
+    await shot(p, 'analysis-collection-360-km');
+    assert(p.consoleErrors.length === 0, `no console errors (${p.consoleErrors.join(' | ')})`);
+  });
+
   test('analysis: setting up a position with the palette; one no game can be in is refused with its reason', async () => {
     const p = await newPage(PHONE, 'en-US');
     await p.goto(`${H.BASE}/analysis`);

@@ -4,10 +4,10 @@
 // PGN or a plain list of moves; and from any position, a game against the CPU or a table
 // to invite a friend to.
 import { api, saveName, saveSeat, type Variant } from '../api';
-import { Core, rulesCore, type CoreGame, type CoreSearch } from '../core';
+import { Core, rulesCore, type CoreGame, type CoreRecord, type CoreSearch } from '../core';
 import { h } from '../dom';
-import { messageText, type MessageRef, t } from '../i18n';
-import { moveText } from '../notation';
+import { messageText, strings, t } from '../i18n';
+import { moveNumber, moveText } from '../notation';
 import { errorText, navigate, type Screen } from '../ui';
 import { GameView } from './game';
 import { SetupBoard } from '../setup';
@@ -45,6 +45,13 @@ export class AnalysisScreen implements Screen {
   private fenOut: HTMLInputElement;
   private importText: HTMLTextAreaElement;
   private importError: HTMLElement;
+  /** A collection's games to pick from (hidden for a text of one game). */
+  private gamesPick: HTMLSelectElement;
+  private gamesBox: HTMLElement;
+  private importedText = '';
+  private listed: CoreRecord | null = null;
+  /** Where our rules ended a record that goes on past it. */
+  private endedNote: HTMLElement;
   private who: NameField;
   private tableError: HTMLElement;
   private level: HTMLSelectElement;
@@ -71,6 +78,10 @@ export class AnalysisScreen implements Screen {
     this.fenOut = h('input', { type: 'text', readonly: true, id: 'analysis-fen', class: 'fen-out', 'data-testid': 'analysis-fen' });
     this.importText = h('textarea', { id: 'analysis-import', rows: 4, 'data-testid': 'import-text', spellcheck: 'false' });
     this.importError = h('p', { class: 'error', role: 'alert', 'data-testid': 'import-error' });
+    this.gamesPick = h('select', { id: 'analysis-games', 'data-testid': 'import-games' }) as HTMLSelectElement;
+    this.gamesPick.addEventListener('change', () => void this.load(Number(this.gamesPick.value), this.importedText));
+    this.gamesBox = h('div', { class: 'analysis-games', hidden: true }, h('label', { for: 'analysis-games' }), this.gamesPick);
+    this.endedNote = h('p', { class: 'rules-ended', role: 'status', 'data-testid': 'rules-ended', hidden: true });
     // The name the table shows to the friend (and on the board): the one kept from last
     // time, or asked for, as on the new-table screen; never a colour.
     this.who = nameField();
@@ -101,6 +112,7 @@ export class AnalysisScreen implements Screen {
       'section',
       { class: 'analysis-panel', 'aria-labelledby': 'analysis-title' },
       h('h2', { id: 'analysis-title' }, t('analysisEngine')),
+      this.endedNote,
       this.line,
       this.lines,
       h(
@@ -135,6 +147,7 @@ export class AnalysisScreen implements Screen {
       h('label', { for: 'analysis-import' }, t('analysisImport')),
       this.importText,
       button('import-load', t('analysisLoad'), () => void this.load()),
+      this.gamesBox,
       this.importError,
     );
     this.setupBox = h('div', { class: 'setup-box' });
@@ -195,7 +208,8 @@ export class AnalysisScreen implements Screen {
     this.engine.stop();
     let g: CoreGame;
     try {
-      g = await this.rules.game(this.variant, 'auto', this.start, this.moves);
+      // A record that goes on past the end our rules give it plays on, that end marked.
+      g = await this.rules.game(this.variant, 'auto', this.start, this.moves, true);
     } catch {
       return; // stopped, or the page went away
     }
@@ -225,6 +239,7 @@ export class AnalysisScreen implements Screen {
     });
     // A new list of moves is a new "game" for the board when it is not the last one plus a move.
     this.view.update(party, state, g.turn === 'w' ? 0 : 1);
+    this.showEnded(g);
     this.view.setArrow(null);
     this.lines.replaceChildren();
     delete this.line.dataset.depth;
@@ -234,10 +249,35 @@ export class AnalysisScreen implements Screen {
     }
     this.line.textContent = t('analysisThinking');
     try {
-      await this.engine.search(this.variant, this.start, this.moves, 30, (p) => void this.showLines(p, g, mine), LINES);
+      await this.engine.search(this.variant, this.start, this.moves, 30, (p) => void this.showLines(p, g, mine), LINES, true);
     } catch {
       // stopped: a newer position is being searched
     }
+  }
+
+  /** Where our rules ended a record that goes on: a mark in the move list after that move, and a note. */
+  private showEnded(g: CoreGame): void {
+    const e = g.ended;
+    const marks: ({ text: string; kind: string } | null)[] = [];
+    this.endedNote.hidden = !e;
+    if (!e) {
+      this.endedNote.textContent = '';
+      this.view.setMarks(marks);
+      return;
+    }
+    const all = strings() as unknown as Record<string, string>;
+    const result = e.result === '1-0' ? t('whiteWins') : e.result === '0-1' ? t('blackWins') : t('draw');
+    const reason = all[`reason_${e.reason}`] ?? e.reason;
+    if (e.ply === 0) {
+      this.endedNote.textContent = t('analysisRulesEndedStart', { result, reason });
+    } else {
+      const i = e.ply - 1;
+      const move = `${moveNumber(Math.floor(i / 2) + 1)}${i % 2 ? '..' : ''} ${moveText(g.san[i] ?? '', this.moves[i])}`;
+      this.endedNote.textContent = t('analysisRulesEnded', { move, result, reason });
+      marks[i] = { text: '‖', kind: 'ended' };
+    }
+    this.endedNote.dataset.ply = String(e.ply);
+    this.view.setMarks(marks);
   }
 
   /** The engine's lines after a depth: each in the notation chosen, with its score; the best as an arrow. */
@@ -248,7 +288,7 @@ export class AnalysisScreen implements Screen {
       const pv = l.pv.slice(0, 8);
       let sans: string[] = pv;
       try {
-        const after = await this.rules.game(this.variant, 'auto', this.start, [...this.moves, ...pv]);
+        const after = await this.rules.game(this.variant, 'auto', this.start, [...this.moves, ...pv], true);
         if (after.ok) sans = after.san.slice(after.san.length - pv.length).map((s, i) => moveText(s, pv[i]));
       } catch {
         return;
@@ -280,21 +320,23 @@ export class AnalysisScreen implements Screen {
     this.view.setArrow(p.best);
   }
 
-  /** Reads the text box: a PGN, a plain list of moves, or a FEN. */
-  private async load(): Promise<void> {
-    const text = this.importText.value;
+  /** Reads the text box: a PGN, a plain list of moves, or a FEN; of a collection, the game
+   * picked (`index`) from the text read when the list was made (`text`). */
+  private async load(index = 0, text = this.importText.value): Promise<void> {
     if (!text.trim()) {
       // nothing to read: say so, rather than nothing at all
       this.importError.textContent = t('analysisImportEmpty');
       this.importText.focus();
       return;
     }
-    let r: MessageRef & { ok: boolean; variant: Variant; fen: string; moves: string[] };
+    let r: CoreRecord;
     try {
-      r = await this.rules.pgn(text, this.variant);
+      r = await this.rules.pgn(text, this.variant, index);
     } catch {
       return;
     }
+    this.listed = r;
+    this.showGames(r, text);
     if (!r.ok) {
       this.importError.textContent = t('analysisImportError', { error: messageText(r) });
       return;
@@ -305,6 +347,29 @@ export class AnalysisScreen implements Screen {
     this.start = r.fen;
     this.moves = r.moves;
     await this.refresh();
+  }
+
+  /** A collection's games, one to pick: "3. Somchai – Dara, 1-0 (Bangkok Open, 2024.05.01)". */
+  private showGames(r: CoreRecord, text: string): void {
+    const games = r.games ?? [];
+    this.gamesBox.hidden = games.length < 2;
+    this.importedText = text;
+    if (games.length < 2) return this.gamesPick.replaceChildren();
+    (this.gamesBox.querySelector('label') as HTMLElement).textContent = t('analysisGames', { n: games.length });
+    this.gamesPick.replaceChildren(
+      ...games.map((g, i) => {
+        const tag = (k: string) => (g.tags?.[k] ?? '').trim();
+        const seen = (v: string) => (v && v !== '?' ? v : '');
+        let label = `${i + 1}. `;
+        if (!g.ok) label += t('analysisGameUnreadable');
+        else {
+          label += `${seen(tag('White')) || '?'} – ${seen(tag('Black')) || '?'}, ${g.result ?? '*'}`;
+          const where = [seen(tag('Event')), seen(tag('Date'))].filter(Boolean).join(', ');
+          if (where) label += ` (${where})`;
+        }
+        return h('option', { value: String(i), selected: i === (r.index ?? 0) ? true : undefined }, label);
+      }),
+    );
   }
 
   /** A table from the position now: against the CPU, or to invite a friend to. */
@@ -356,6 +421,8 @@ export class AnalysisScreen implements Screen {
 
   relabel(): void {
     this.view.relabel();
+    if (this.now) this.showEnded(this.now);
+    if (this.listed) this.showGames(this.listed, this.importedText);
   }
 
   destroy(): void {

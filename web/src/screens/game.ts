@@ -196,7 +196,7 @@ export class GameView {
     if (key === this.pliesKey) return;
     this.pliesKey = key;
     rulesCore()
-      .positions(variant, counting, start, moves)
+      .positions(variant, counting, start, moves, this.analysis) // a record analysed may go on past its end
       .then(
         (r) => {
           if (this.pliesKey !== key || !this.state) return;
