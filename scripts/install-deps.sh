@@ -13,6 +13,7 @@ packages=(
   postgresql                 # a PostgreSQL server for the tests (started on loopback by them)
   libhiredis-dev             # the Redis bus between instances
   redis-server nginx         # for the multi-instance tests (started on loopback by them)
+  systemd                    # tests: systemd-analyze verifies the shipped unit (deploy/makruk.service)
   libcurl4-openssl-dev       # Web Push delivery
   zlib1g-dev                 # the wire benchmark's permessage-deflate client
   curl sqlite3               # the benchmarks: health checks, copying stored tables into PostgreSQL

@@ -8,37 +8,54 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
+# Each stage's time, printed at the end (also when a stage fails).
+stage_names=() stage_times=() stage_t0=$SECONDS
+stage() {
+  if ((${#stage_names[@]})); then stage_times+=($((SECONDS - stage_t0))); fi
+  stage_names+=("$1")
+  stage_t0=$SECONDS
+  echo "== $1"
+}
+stage_report() {
+  stage_times+=($((SECONDS - stage_t0)))
+  echo "== stage times (total $((SECONDS / 60)) min $((SECONDS % 60)) s)"
+  for i in "${!stage_names[@]}"; do printf '%6d s  %s\n' "${stage_times[$i]}" "${stage_names[$i]}"; done
+}
+
+stage "installing what is missing"
 scripts/install-deps.sh
 
-echo "== PostgreSQL and Redis on loopback for the store's and the bus's tests (stopped at the end)"
+stage "PostgreSQL and Redis on loopback for the store's and the bus's tests (stopped at the end)"
 services=$(mktemp -d)
 chmod 755 "$services"
-trap 'tests/services/postgres.sh stop "$services/pg"; tests/services/redis.sh stop "$services/redis"; rm -rf "$services"' EXIT
+trap 'stage_report; tests/services/postgres.sh stop "$services/pg"; tests/services/redis.sh stop "$services/redis"; rm -rf "$services"' EXIT
 MAKRUK_TEST_POSTGRES=$(tests/services/postgres.sh start "$services/pg" $((20000 + RANDOM % 20000)))
 MAKRUK_TEST_REDIS=$(tests/services/redis.sh start "$services/redis" $((40000 + RANDOM % 20000)))
 export MAKRUK_TEST_POSTGRES MAKRUK_TEST_REDIS
 
-echo "== optimised build: unit, perft and command-line tests (and the threaded ones under ThreadSanitizer)"
+stage "optimised build (and the threaded tests under ThreadSanitizer)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMAKRUK_TSAN=ON >/dev/null
 cmake --build build -j"$jobs"
+stage "unit, integration, perft and command-line tests"
 ctest --test-dir build --output-on-failure -j"$jobs"
 
-echo "== the core and the engine in WebAssembly, against the native build"
+stage "the core and the engine in WebAssembly, against the native build"
 scripts/build-wasm.sh
 node tests/wasm/compare.mjs
 
-echo "== browser tests (Playwright, Chromium)"
+stage "browser tests (Playwright, Chromium)"
 scripts/install-web-deps.sh
 scripts/build-web.sh
 node tests/e2e/run.mjs
 
-echo "== sanitizer build (ASan + UBSan)"
+stage "sanitizer build (ASan + UBSan)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMAKRUK_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$jobs"
+stage "the tests under ASan + UBSan"
 # Perft trees are capped so the instrumented run stays short.
 MAKRUK_PERFT_MAX_NODES=3000000 ctest --test-dir build-asan --output-on-failure -j"$jobs"
 
-echo "== fuzzing the FEN, move and action parsers"
+stage "fuzzing build"
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DMAKRUK_FUZZ=ON >/dev/null
 cmake --build build-fuzz -j"$jobs"
@@ -61,9 +78,10 @@ fuzz() {
   tail -n 5 "$log"
   rm -rf "$corpus" "$log"
 }
+stage "fuzzing the FEN, move, action and PGN parsers"
 fuzz fuzz_parse corpus "${MAKRUK_FUZZ_SECONDS:-60}"
-echo "== fuzzing the Web Push parsers (base64url, aes128gcm bodies, VAPID headers, URLs)"
+stage "fuzzing the Web Push parsers (base64url, aes128gcm bodies, VAPID headers, URLs)"
 fuzz fuzz_push corpus_push "${MAKRUK_FUZZ_PUSH_SECONDS:-30}"
-echo "== fuzzing the hub's WebSocket messages (several clients, a real SQLite store)"
+stage "fuzzing the hub's WebSocket messages (several clients, a real SQLite store)"
 fuzz fuzz_hub corpus_hub "${MAKRUK_FUZZ_HUB_SECONDS:-30}"
 echo "fuzz: no crash found"

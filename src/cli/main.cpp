@@ -23,6 +23,7 @@
 #include "engine/tune.h"
 #include "engine/uci.h"
 #include "server/net/http_server.h"
+#include "server/stores/backup.h"
 #include "json.h"
 
 using namespace makruk;
@@ -210,6 +211,24 @@ int run_pgn(const PgnOptions& o) {
     std::cout << write_pgn(*game, tags) << "\n";
   }
   return refused ? EXIT_BAD_INPUT : 0;
+}
+
+// `makruk backup` and `makruk restore`: the SQLite store of a data folder copied
+// out while the server runs, and a copy put back while it does not.
+int run_backup(bool restore, const std::string& dataDir, const std::string& file) {
+  server::BackupFigures f;
+  std::string error;
+  const bool ok = restore ? server::restore_sqlite(file, dataDir, &f, &error)
+                          : server::backup_sqlite(dataDir, file, &f, &error);
+  const char* name = restore ? "restore" : "backup";
+  if (!ok) {
+    std::cerr << "makruk " << name << ": " << error << "\n";
+    return EXIT_BAD_INPUT;
+  }
+  std::cout << "makruk " << name << ": " << (restore ? "restored " + file + " into " + dataDir : file) << " ("
+            << f.bytes << " bytes: " << f.tables << " tables, " << f.games << " games, " << f.actions
+            << " actions)\n";
+  return 0;
 }
 
 int run_adjudicate(const Options& o) {
@@ -445,6 +464,15 @@ int main(int argc, char** argv) {
   openCmd->add_option("--seed", oo.seed, "random seed (default 1)");
 
   server::ServerOptions so;
+  std::string backupData = "data", backupFile;
+  auto* backupCmd = app.add_subcommand(
+      "backup", "copy the SQLite database of a data folder into a new file, also while the server runs");
+  backupCmd->add_option("--data", backupData, "the server's data folder (default ./data)");
+  backupCmd->add_option("file", backupFile, "the new file (never overwritten)")->required();
+  auto* restoreCmd = app.add_subcommand(
+      "restore", "put a backup in place of a data folder's SQLite database (the server stopped; the old one kept)");
+  restoreCmd->add_option("--data", backupData, "the server's data folder (default ./data)");
+  restoreCmd->add_option("file", backupFile, "the backup")->required();
   auto* serveCmd = app.add_subcommand("serve", "serve the web client, the API and live games");
   serveCmd->add_option("--port", so.port, "TCP port (default 8080)");
   serveCmd->add_option("--address", so.address, "address to listen on (default 0.0.0.0)");
@@ -676,6 +704,7 @@ int main(int argc, char** argv) {
     }
     return server::run_server(so);
   }
+  if (*backupCmd || *restoreCmd) return run_backup(restoreCmd->parsed(), backupData, backupFile);
   if (*openCmd) {
     if (!parse_variant(ooVariant, oo.variant)) {
       std::cerr << "makruk openings: unknown variant '" << ooVariant << "'\n";

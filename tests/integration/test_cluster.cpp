@@ -9,6 +9,8 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <boost/asio/ssl.hpp>
+#include <boost/beast/ssl.hpp>
 #include <boost/json.hpp>
 #include <chrono>
 #include <cstdio>
@@ -42,6 +44,70 @@ std::string run(const std::string& command) {
   return out;
 }
 
+// Runs a shell command; all it wrote (both streams).
+std::string run_all(const std::string& command) {
+  std::string out;
+  if (FILE* p = popen((command + " 2>&1").c_str(), "r")) {
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    pclose(p);
+  }
+  return out;
+}
+
+// A WebSocket over TLS, the certificate checked against `ca`; every step at most 10 s.
+class TlsWs {
+ public:
+  TlsWs(uint16_t port, const std::string& ca) : ctx_(asio::ssl::context::tls_client), ws_(ioc_, ctx_) {
+    ctx_.load_verify_file(ca);
+    ctx_.set_verify_mode(asio::ssl::verify_peer);
+    auto& tcpStream = beast::get_lowest_layer(ws_);
+    tcpStream.expires_after(10s);
+    ok_ = step([&](auto done) {
+      tcpStream.async_connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), done);
+    });
+    ok_ = ok_ && step([&](auto done) { ws_.next_layer().async_handshake(asio::ssl::stream_base::client, done); });
+    tcpStream.expires_never();
+    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
+    ok_ = ok_ && step([&](auto done) { ws_.async_handshake("127.0.0.1:" + std::to_string(port), "/ws", done); });
+  }
+  bool ok() const { return ok_; }
+  bool send(const json::object& m) {
+    const std::string text = json::serialize(m);
+    return step([&](auto done) { ws_.async_write(asio::buffer(text), done); });
+  }
+  // The next message of type `t` (others skipped), or null.
+  json::value wait_for(const std::string& t) {
+    const auto deadline = Clock::now() + 10s;
+    while (Clock::now() < deadline) {
+      beast::flat_buffer buf;
+      if (!step([&](auto done) { ws_.async_read(buf, done); })) return nullptr;
+      json::value v = json::parse(beast::buffers_to_string(buf.data()));
+      if (v.is_object() && v.as_object().contains("t") && v.at("t").as_string() == t) return v;
+    }
+    return nullptr;
+  }
+
+ private:
+  // Starts an operation and runs it to its end, 10 s at most: whether it succeeded.
+  template <class Start>
+  bool step(Start start) {
+    bool finished = false;
+    boost::system::error_code ec;
+    start([&](boost::system::error_code e, auto&&...) {
+      ec = e;
+      finished = true;
+    });
+    ioc_.restart();
+    ioc_.run_for(10s);
+    return finished && !ec;
+  }
+  asio::io_context ioc_;
+  asio::ssl::context ctx_;
+  websocket::stream<beast::ssl_stream<beast::tcp_stream>> ws_;
+  bool ok_ = false;
+};
+
 uint16_t free_port() {
   asio::io_context ioc;
   tcp::acceptor a(ioc, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
@@ -56,19 +122,30 @@ const std::string SERVICES = std::string(MAKRUK_SOURCE_DIR) + "/tests/services";
 constexpr int PER_CLIENT = 8;  // nginx's cap on one address's connections, here
 
 // nginx in front of the instances, with the configuration the project ships
-// (deploy/nginx.conf): HTTP and WebSocket, round robin, the next instance when
-// one does not answer, and the cap on connections per client address (set to
-// `per_client` here). Only the addresses and the cap are changed.
+// (deploy/nginx.conf): HTTPS with HSTS, plain HTTP sent there (but for the
+// certificate's challenge), HTTP and WebSocket, round robin, the next instance
+// when one does not answer, and the cap on connections per client address (set
+// to `per_client` here). Changed for the test: loopback ports for its
+// listeners, a throwaway certificate for 127.0.0.1, a folder of the test's own
+// for the challenge's files, our instances, the cap; and the HTTPS server also
+// listens on a plain loopback port (port()), which the other tests speak to.
 class Nginx {
  public:
   Nginx(const std::filesystem::path& dir, const std::vector<uint16_t>& ports, int per_client)
-      : dir_(dir), port_(free_port()) {
-    std::filesystem::create_directories(dir_);
+      : dir_(dir), port_(free_port()), tls_port_(free_port()), redirect_port_(free_port()) {
+    std::filesystem::create_directories(dir_ / "acme" / ".well-known" / "acme-challenge");
+    std::ofstream(dir_ / "acme" / ".well-known" / "acme-challenge" / "token") << "challenge answered";
+    const std::string d = dir_.string();
+    const std::string mk = "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj "
+                           "/CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 -keyout '" + d + "/key.pem' -out '" + d +
+                           "/cert.pem' >/dev/null 2>&1";
+    EXPECT_EQ(std::system(mk.c_str()), 0) << "a throwaway certificate";
     std::ifstream in(std::string(MAKRUK_SOURCE_DIR) + "/deploy/nginx.conf");
     std::stringstream shipped;
     shipped << in.rdbuf();
     std::string site;
     bool upstreams_written = false;
+    int tls = 0, certs = 0;
     for (std::string line; std::getline(shipped, line);) {
       const std::string trimmed = line.substr(std::min(line.find_first_not_of(' '), line.size()));
       if (trimmed.rfind("server 127.0.0.1:", 0) == 0) {  // the shipped instances: ours instead
@@ -77,14 +154,24 @@ class Nginx {
         upstreams_written = true;
         continue;
       }
-      if (trimmed == "listen 80;") line = "    listen 127.0.0.1:" + std::to_string(port_) + ";";
+      if (trimmed.rfind("listen [::]:", 0) == 0) continue;  // loopback only
+      if (trimmed == "listen 80;") line = "    listen 127.0.0.1:" + std::to_string(redirect_port_) + ";";
+      if (trimmed == "listen 443 ssl http2;") {
+        line = "    listen 127.0.0.1:" + std::to_string(tls_port_) + " ssl http2;\n    listen 127.0.0.1:" +
+               std::to_string(port_) + ";";
+        ++tls;
+      }
+      if (trimmed.rfind("ssl_certificate ", 0) == 0) line = "    ssl_certificate " + d + "/cert.pem;", ++certs;
+      if (trimmed.rfind("ssl_certificate_key ", 0) == 0) line = "    ssl_certificate_key " + d + "/key.pem;", ++certs;
+      if (trimmed == "root /var/www/letsencrypt;") line = "        root " + d + "/acme;";
       if (trimmed.rfind("limit_conn makruk_per_client ", 0) == 0)
         line = "        limit_conn makruk_per_client " + std::to_string(per_client) + ";";
       site += line + "\n";
     }
     EXPECT_TRUE(upstreams_written) << "deploy/nginx.conf names its instances as server 127.0.0.1:PORT";
+    EXPECT_EQ(tls, 1) << "deploy/nginx.conf has one HTTPS server (listen 443 ssl http2;)";
+    EXPECT_EQ(certs, 2) << "deploy/nginx.conf names its certificate and key";
     std::ofstream conf(dir_ / "nginx.conf");
-    const std::string d = dir_.string();
     conf << (geteuid() == 0 ? "user root;\n" : "") << "daemon off;\nworker_processes 1;\npid " << d
          << "/nginx.pid;\nerror_log " << d << "/error.log;\nevents { worker_connections 1024; }\nhttp {\n"
          << "  access_log off;\n  client_body_temp_path " << d << "/body;\n  proxy_temp_path " << d << "/proxy;\n"
@@ -107,10 +194,13 @@ class Nginx {
     std::filesystem::remove_all(dir_);
   }
   uint16_t port() const { return port_; }
+  uint16_t tls_port() const { return tls_port_; }
+  uint16_t redirect_port() const { return redirect_port_; }
+  std::string certificate() const { return (dir_ / "cert.pem").string(); }
 
  private:
   std::filesystem::path dir_;
-  uint16_t port_;
+  uint16_t port_, tls_port_, redirect_port_;
   pid_t pid_ = -1;
 };
 
@@ -545,4 +635,44 @@ TEST_F(Cluster, ConnectionsPerClientAreCappedAtTheFrontForAllInstancesTogether) 
     if (!again) std::this_thread::sleep_for(50ms);
   }
   EXPECT_TRUE(again);
+}
+
+// The shipped HTTPS server (deploy/nginx.conf) with a throwaway certificate: TLS 1.2 or newer
+// only, HSTS on its answers, a game played over a WebSocket on TLS with the other player at
+// another instance; plain HTTP answers the certificate's challenge and sends the rest to HTTPS.
+TEST_F(Cluster, TheShippedHttpsServerCarriesAGameAndPlainHttpIsSentThere) {
+  const std::string ca = nginx_->certificate();
+  const std::string https = "https://127.0.0.1:" + std::to_string(nginx_->tls_port());
+  const std::string plain = "http://127.0.0.1:" + std::to_string(nginx_->redirect_port());
+  const std::string head = run_all("curl -sS --max-time 10 --cacert '" + ca + "' -D - -o /dev/null " + https + "/api/lobby");
+  EXPECT_NE(head.find(" 200"), std::string::npos) << head;
+  EXPECT_NE(head.find("strict-transport-security: max-age=63072000"), std::string::npos) << head;
+  // An old protocol, or a client that does not trust the certificate, gets nothing.
+  EXPECT_EQ(run("curl -s --max-time 10 --cacert '" + ca + "' --tlsv1.1 --tls-max 1.1 -o /dev/null -w '%{http_code}' " +
+                https + "/api/lobby"),
+            "000");
+  EXPECT_EQ(run("curl -s --max-time 10 -o /dev/null -w '%{http_code}' " + https + "/api/lobby"), "000");
+  const std::string moved = run_all("curl -sS --max-time 10 -D - -o /dev/null " + plain + "/p/ABC234");
+  EXPECT_NE(moved.find(" 301"), std::string::npos) << moved;
+  EXPECT_NE(moved.find("Location: https://127.0.0.1/p/ABC234"), std::string::npos) << moved;
+  EXPECT_EQ(run("curl -sS --max-time 10 " + plain + "/.well-known/acme-challenge/token"), "challenge answered");
+  // A game: the host over TLS through nginx, the guest at an instance directly.
+  auto [code, hostToken, guestToken] = table();
+  TlsWs host(nginx_->tls_port(), ca);
+  ASSERT_TRUE(host.ok());
+  WsClient guest(port(1));
+  host.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
+  ASSERT_FALSE(host.wait_for("welcome").is_null());
+  hello(guest, code, guestToken);
+  host.send({{"t", "start"}});
+  guest.wait_for("state", at_version(0));
+  host.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}, {"id", "w1"}});
+  EXPECT_FALSE(host.wait_for("ack").is_null());
+  EXPECT_EQ(guest.wait_for("state", at_version(1)).at("san").as_array().back().as_string(), "e4");
+  guest.send({{"t", "move"}, {"v", 1}, {"move", "d6d5"}});
+  json::value after;  // the states in order, up to the one after d5
+  for (int i = 0; i < 4 && (after.is_null() || after.at("v").as_int64() < 2); ++i) after = host.wait_for("state");
+  ASSERT_FALSE(after.is_null());
+  EXPECT_EQ(after.at("v").as_int64(), 2);
+  EXPECT_EQ(after.at("san").as_array().back().as_string(), "d5");
 }

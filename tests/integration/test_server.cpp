@@ -995,3 +995,175 @@ TEST_F(ServerTest, ALongGamesRecordHoldsUpNoOtherTable) {
   // and the one after it would have been acknowledged meanwhile.
   EXPECT_GE(during, 4) << "moves at another table were held while the long record was made";
 }
+
+namespace {
+
+// Runs `makruk ARGS` (each argument quoted for the shell), at most 20 s: its exit status
+// and what it wrote (both streams).
+std::pair<int, std::string> makruk_cli(const std::vector<std::string>& args) {
+  std::string command = std::string("timeout 20 '") + MAKRUK_BINARY + "'";
+  for (const std::string& a : args) command += " '" + a + "'";
+  command += " 2>&1";
+  FILE* p = popen(command.c_str(), "r");
+  if (!p) return {-1, "popen failed"};
+  std::string out;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// Two players at a table started at `port`, playing legal moves in turn, each acknowledged.
+struct TwoPlaying {
+  WsClient host, guest;
+  json::value s;
+  std::vector<std::string> played;  // acknowledged, in order
+  TwoPlaying(uint16_t port, const std::string& code, const std::string& hostToken, const std::string& guestToken)
+      : host(port), guest(port) {
+    host.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
+    guest.send({{"t", "hello"}, {"code", code}, {"token", guestToken}});
+    host.send({{"t", "start"}});
+    s = guest.wait_for("state");
+  }
+  void play(int plies) {
+    for (int i = 0; i < plies; ++i) {
+      const auto& legal = s.at("legal").as_array();
+      if (legal.empty() || str(s, "result") != "*") return;
+      const int64_t v = s.at("v").as_int64();
+      // Not the first legal move each time: a knight shuffle would repeat the position.
+      const std::string move(legal[(v * 7) % legal.size()].as_string());
+      WsClient& mover = v % 2 == 0 ? host : guest;
+      mover.send({{"t", "move"}, {"v", v}, {"move", move}, {"id", "m" + std::to_string(v)}});
+      mover.wait_for("ack", [&](const json::value& m) { return m.as_object().contains("id") && m.at("v").as_int64() == v + 1; });
+      played.push_back(move);
+      s = (v % 2 == 0 ? guest : host).wait_for("state", at_version(v + 1));
+    }
+  }
+};
+
+// The moves of the table `code` at a server, as its host sees them on arriving.
+std::vector<std::string> moves_at(uint16_t port, const std::string& code, const std::string& hostToken) {
+  WsClient h(port);
+  h.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
+  EXPECT_EQ(h.wait_for("welcome").at("seat").as_int64(), 0);
+  std::vector<std::string> out;
+  const json::value s = h.wait_for("state");
+  for (const auto& m : s.at("moves").as_array()) {
+    EXPECT_TRUE(m.is_string()) << json::serialize(s);
+    if (m.is_string()) out.emplace_back(m.as_string());
+  }
+  return out;
+}
+
+}  // namespace
+
+// A backup taken while two players move (SQLite's online backup) holds every move acknowledged
+// before it began; restored into a fresh folder, a server there has the table with those moves.
+// A restore under a running server, a second server on the folder, a backup over an existing
+// file and a restore of a file that is no database are refused, changing nothing.
+TEST_F(ServerTest, ABackupTakenDuringPlayRestoresEveryAcknowledgedMove) {
+  auto [code, hostToken, guestToken] = two_players({{"name", "Somchai"}});
+  TwoPlaying table(port(), code, hostToken, guestToken);
+  auto& played = table.played;
+  auto play = [&](int plies) { table.play(plies); };
+  play(10);
+  ASSERT_EQ(played.size(), 10u);
+  const size_t before = played.size();
+  const std::string file = (data_.parent_path() / (data_.filename().string() + ".backup")).string();
+  std::filesystem::remove(file);
+  std::pair<int, std::string> backup;
+  std::thread taker([&] { backup = makruk_cli({"backup", "--data", data_.string(), file}); });
+  play(20);
+  taker.join();
+  ASSERT_EQ(backup.first, 0) << backup.second;
+  EXPECT_NE(backup.second.find("1 tables"), std::string::npos) << backup.second;
+  // Refused: a backup over a file, a restore or a second server under the running one.
+  auto again = makruk_cli({"backup", "--data", data_.string(), file});
+  EXPECT_EQ(again.first, 2);
+  EXPECT_NE(again.second.find("never overwrites"), std::string::npos) << again.second;
+  auto under = makruk_cli({"restore", "--data", data_.string(), file});
+  EXPECT_EQ(under.first, 2);
+  EXPECT_NE(under.second.find("a server is running"), std::string::npos) << under.second;
+  auto second = makruk_cli({"serve", "--address", "127.0.0.1", "--port", "0", "--data", data_.string()});
+  EXPECT_EQ(second.first, 1);
+  EXPECT_NE(second.second.find("another server is running"), std::string::npos) << second.second;
+  const std::string junk = file + ".junk";
+  { std::ofstream(junk) << "not a database, only words"; }
+  auto bad = makruk_cli({"restore", "--data", (data_.string() + "-restored"), junk});
+  EXPECT_EQ(bad.first, 2);
+  EXPECT_FALSE(std::filesystem::exists(data_.string() + "-restored/makruk.db"));
+
+  // Restored into a fresh folder: every move acknowledged before the backup began is there.
+  const std::string fresh = data_.string() + "-restored";
+  auto restored = makruk_cli({"restore", "--data", fresh, file});
+  ASSERT_EQ(restored.first, 0) << restored.second;
+  std::vector<std::string> kept;
+  {
+    Server other(fresh);
+    kept = moves_at(other.port(), code, hostToken);
+  }
+  ASSERT_GE(kept.size(), before);
+  ASSERT_LE(kept.size(), played.size());
+  EXPECT_TRUE(std::equal(kept.begin(), kept.end(), played.begin())) << "the backup's moves are the ones played";
+  // Restored over the folder the server used (stopped): the database replaced is kept beside it.
+  server_->kill_hard();
+  auto over = makruk_cli({"restore", "--data", data_.string(), file});
+  ASSERT_EQ(over.first, 0) << over.second;
+  int replaced = 0;
+  for (const auto& e : std::filesystem::directory_iterator(data_))
+    replaced += e.path().filename().string().starts_with("makruk.db.replaced-");
+  EXPECT_EQ(replaced, 1);
+  server_->start();
+  EXPECT_EQ(moves_at(port(), code, hostToken), kept);
+  std::filesystem::remove_all(fresh);
+  std::filesystem::remove(file);
+  std::filesystem::remove(junk);
+}
+
+// PostgreSQL's own tools (docs/deploy.md): a dump taken with pg_dump while two players move,
+// restored with pg_restore into an empty database, holds every move acknowledged before it began.
+TEST(PostgresServer, ADumpTakenDuringPlayRestoresEveryAcknowledgedMove) {
+  if (makruk::testing_helpers::TempPg::server().empty()) GTEST_SKIP() << "no PostgreSQL (MAKRUK_TEST_POSTGRES)";
+  makruk::testing_helpers::TempPg db, restored;
+  const auto data = std::filesystem::temp_directory_path() / ("makruk-it-pgdump-" + std::to_string(getpid()));
+  std::filesystem::remove_all(data);
+  std::filesystem::create_directories(data);
+  std::vector<std::string> kept;
+  std::string code, hostToken;
+  size_t before = 0, played = 0;
+  {
+    Server server(data / "a", {"--store", db.url()});
+    Reply c = request(server.port(), http::verb::post, "/api/parties", R"({"name":"Somchai"})");
+    ASSERT_EQ(c.status, 201);
+    code = str(c.body, "code");
+    hostToken = str(c.body, "token");
+    Reply j = request(server.port(), http::verb::post, "/api/parties/" + code + "/join", R"({"name":"Dara"})");
+    ASSERT_EQ(j.status, 200);
+    TwoPlaying table(server.port(), code, hostToken, str(j.body, "token"));
+    table.play(10);
+    before = table.played.size();
+    ASSERT_EQ(before, 10u);
+    const std::string dump = (data / "tables.dump").string();
+    std::pair<int, std::string> taken;
+    std::thread taker([&] {
+      const std::string command = "timeout 60 pg_dump --format=custom --file='" + dump + "' '" + db.url() + "' 2>&1";
+      FILE* p = popen(command.c_str(), "r");
+      char buf[512];
+      for (size_t n; p && (n = fread(buf, 1, sizeof buf, p)) > 0;) taken.second.append(buf, n);
+      taken.first = p ? pclose(p) : -1;
+    });
+    table.play(20);
+    taker.join();
+    ASSERT_EQ(taken.first, 0) << taken.second;
+    played = table.played.size();
+    const std::string command =
+        "timeout 60 pg_restore --no-owner --exit-on-error --dbname='" + restored.url() + "' '" + dump + "' 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0);
+    Server other(data / "b", {"--store", restored.url()});
+    kept = moves_at(other.port(), code, hostToken);
+    ASSERT_GE(kept.size(), before);
+    ASSERT_LE(kept.size(), played);
+    EXPECT_TRUE(std::equal(kept.begin(), kept.end(), table.played.begin()));
+  }
+  std::filesystem::remove_all(data);
+}

@@ -4,12 +4,14 @@
 #include <sys/stat.h>
 
 #include <future>
+#include <optional>
 #include <iostream>
 #include <thread>
 
 #include "engine/egtb.h"
 #include "server/net/http_server.h"
 #include "server/net/net_detail.h"
+#include "server/stores/backup.h"
 #include "server/text.h"
 
 namespace makruk::server {
@@ -44,7 +46,18 @@ int run_server(const ServerOptions& o) {
     std::cerr << "makruk serve: cannot create data folder '" << o.data_dir << "': " << fsError.message() << "\n";
     return 1;
   }
-  for (const char* name : {"", "makruk.db", "makruk.db-wal", "makruk.db-shm", "vapid.pem"}) {
+  // One server per SQLite data folder (two would run the same tables apart), and no
+  // restore beneath it (makruk restore takes the same lock).
+  std::optional<DataFolderLock> folderLock;
+  if (o.store.empty()) {
+    folderLock.emplace(o.data_dir);
+    if (!folderLock->held()) {
+      std::cerr << "makruk serve: another server is running on the data folder '" << o.data_dir
+                << "' (its makruk.lock is held)\n";
+      return 1;
+    }
+  }
+  for (const char* name : {"", "makruk.db", "makruk.db-wal", "makruk.db-shm", "vapid.pem", "makruk.lock"}) {
     const auto path = std::filesystem::path(o.data_dir) / name;
     if (std::filesystem::exists(path, fsError))
       std::filesystem::permissions(path,

@@ -209,6 +209,8 @@ class Store {
 // a power loss; the default (NORMAL, in WAL mode) survives the process being
 // killed, and a power loss may undo the last commits (docs/deploy.md).
 std::unique_ptr<Store> open_sqlite_store(const std::string& path, bool full_sync = false);
+// The version of the SQLite schema this server writes (its migrations' count).
+int64_t sqlite_schema_version();
 
 // Connects to PostgreSQL (`conninfo`: a postgresql:// URL or key=value
 // pairs, as libpq takes them) and applies the migrations. Throws

@@ -269,6 +269,8 @@ class SqliteStore final : public SqlStore {
 
 }  // namespace
 
+int64_t sqlite_schema_version() { return int64_t(sizeof MIGRATIONS / sizeof MIGRATIONS[0]); }
+
 std::unique_ptr<Store> open_sqlite_store(const std::string& path, bool full_sync) {
   return std::make_unique<SqliteStore>(path, full_sync);
 }
