@@ -1,4 +1,4 @@
-// The endgame count (RULES.md §5): which side counts, from what value, to what
+// The endgame count (docs/rules.md §5): which side counts, from what value, to what
 // limit, and how a move changes it.
 #pragma once
 
@@ -30,7 +30,7 @@ struct Count {
 int piece_count(const Position& pos, Color c);
 
 // The count `side` would start now, or a count of kind None when it does not
-// qualify (RULES.md §5: board count, or piece count for a bare king).
+// qualify (docs/rules.md §5: board count, or piece count for a bare king).
 Count qualifying_count(const Position& pos, Color side);
 
 // The piece-count limit from the hunting side's material, smallest that applies.

@@ -242,6 +242,8 @@ bool Game::apply(std::string_view action, Why error) {
     if (verb == "offer") return offer_draw(side, error);
     if (verb == "accept") return accept_draw(side, error);
     if (verb == "decline") return decline_draw(side, error);
+    // The rules' own spelling (docs/rules.md §7): an offer, or the acceptance of the other side's.
+    if (verb == "draw") return draw_offer_ == ~side ? accept_draw(side, error) : offer_draw(side, error);
     if (verb == "abort") return abort(side, error);
     return refuse(error, {Msg::ActionUnknown, {{"action", action}}});
   }

@@ -91,7 +91,7 @@ int generate(const Position& pos, MoveList* list) {
     }
   }
 
-  // Ouk Chatrang first moves (RULES.md §3).
+  // Ouk Chatrang first moves (docs/rules.md §3).
   if (uint8_t rights = pos.rights()) {
     constexpr uint8_t kingRight = Us == WHITE ? WHITE_KING_RIGHT : BLACK_KING_RIGHT;
     constexpr uint8_t neangRight = Us == WHITE ? WHITE_NEANG_RIGHT : BLACK_NEANG_RIGHT;

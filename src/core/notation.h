@@ -1,4 +1,4 @@
-// Move notations (RULES.md §7): coordinate strings for engines and records,
+// Move notations (docs/rules.md §7): coordinate strings for engines and records,
 // SAN both ways, and Thai SAN for display. They depend on the position, never
 // the other way round.
 #pragma once

@@ -13,7 +13,7 @@
 
 namespace makruk {
 
-// Ouk first-move rights, one bit each; FEN letters D, E, d, e (RULES.md §8).
+// Ouk first-move rights, one bit each; FEN letters D, E, d, e (docs/rules.md §8).
 enum Rights : uint8_t {
   NO_RIGHTS = 0,
   WHITE_KING_RIGHT = 1,   // D: king on d1
@@ -49,7 +49,7 @@ class Position {
 
   Position();
 
-  // Parses a FEN (RULES.md §8). On failure returns false, leaves the position
+  // Parses a FEN (docs/rules.md §8). On failure returns false, leaves the position
   // unchanged and describes the fault (field and problem) in `error`
   // (messages.h: fen.*).
   bool set(std::string_view fen, Variant variant, Counting counting, Why error);

@@ -6,7 +6,7 @@
 //
 // A table knows nothing of the count: it gives the plies to mate with best
 // play (the winner mating as fast as it can, the loser delaying it). The
-// search compares that with the count's remaining moves (RULES.md §5).
+// search compares that with the count's remaining moves (docs/rules.md §5).
 #pragma once
 
 #include <cstddef>

@@ -283,7 +283,7 @@ bool Worker::last_move_of_count(int ply, Value& v) {
 // node's exact value. The hunter's mate counts only if it comes before the
 // bare king's count runs out: the bare king moves plies / 2 times before the
 // mate, and may move limit - n times before the hunter's one last move
-// (RULES.md §5).
+// (docs/rules.md §5).
 bool Worker::probe_tables(int ply, Value& v) {
   if (pos.pieces(PAWN) || popcount(pos.pieces()) > 5) return false;
   DtmProbe p;

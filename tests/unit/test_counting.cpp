@@ -1,4 +1,4 @@
-// The endgame count (RULES.md §5, §6): start values and limits, the hunter's
+// The endgame count (docs/rules.md §5, §6): start values and limits, the hunter's
 // last move, D2–D6, D9 and the declaration-mode actions.
 #include <gtest/gtest.h>
 

@@ -64,7 +64,7 @@ void build(const char* material) {
 }
 
 // Whether the table's mate comes before the count runs out, for a position
-// with its fresh count (RULES.md §5).
+// with its fresh count (docs/rules.md §5).
 bool mates_within_count(const Position& pos) {
   DtmProbe p;
   if (!probe_dtm(pos, p) || p.wdl == Wdl::Draw) return false;

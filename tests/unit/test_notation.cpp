@@ -1,4 +1,4 @@
-// Move notations (RULES.md §7): coordinate strings, SAN both ways, Thai SAN,
+// Move notations (docs/rules.md §7): coordinate strings, SAN both ways, Thai SAN,
 // and round trips over positions reached by random playouts.
 #include <gtest/gtest.h>
 

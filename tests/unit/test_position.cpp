@@ -1,4 +1,4 @@
-// Positions: FEN read and write (RULES.md §8), refusal of malformed FENs, and
+// Positions: FEN read and write (docs/rules.md §8), refusal of malformed FENs, and
 // do_move/undo_move over random playouts (key, checkers, consistency).
 #include <gtest/gtest.h>
 

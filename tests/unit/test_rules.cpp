@@ -1,4 +1,4 @@
-// How a game ends (RULES.md §4), the Ouk first moves with D1 (§3), automatic
+// How a game ends (docs/rules.md §4), the Ouk first moves with D1 (§3), automatic
 // promotion, moves after the end, and the Zobrist keys with and without the count.
 #include <gtest/gtest.h>
 
@@ -141,6 +141,17 @@ TEST(Rules, DrawOffer_AcceptedDrawsByAgreement) {
   EXPECT_FALSE(g.draw_offer());
   EXPECT_EQ(reason_string(g.reason()), "agreement");
   EXPECT_EQ(g.record(), (std::vector<std::string>{"e3e4", "offer:b", "e6e5", "accept:w"}));
+}
+
+// docs/rules.md §7 writes both as draw:w / draw:b: an offer, or the other side's accepted.
+TEST(Rules, DrawOffer_TheRulesSpellingOffersOrAccepts) {
+  Game g = make(MAKRUK, "");
+  ASSERT_TRUE(Play(g, {"draw:w"}));
+  EXPECT_EQ(g.draw_offer(), WHITE);
+  EXPECT_TRUE(Refused(g, "draw:w"));  // a second offer while the first stands
+  ASSERT_TRUE(Play(g, {"draw:b"}));
+  expect_end(g, Result::Draw, Reason::Agreement);
+  EXPECT_EQ(g.record(), (std::vector<std::string>{"offer:w", "accept:b"}));  // written the canonical way
 }
 
 TEST(Rules, DrawOffer_DeclinedOrAnsweredByAMove) {

@@ -1,5 +1,5 @@
 // The long texts of the "learn the game" pages (/learn/makruk and /learn/ouk), in Thai,
-// English and Khmer. They restate the project's rules (RULES.md) for players.
+// English and Khmer. They restate the project's rules (docs/rules.md) for players.
 //
 // Placeholders, filled in by screens/learn.ts:
 //   {k} {m} {s} {n} {r} {p} {pm}  the piece names of the page's game, as the app names them

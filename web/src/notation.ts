@@ -1,5 +1,5 @@
 // How squares and moves are written on screen. The server sends SAN with Latin letters
-// (K M S N R, squares a1–h8, RULES.md §7); the player sees one notation per language, the
+// (K M S N R, squares a1–h8, docs/rules.md §7); the player sees one notation per language, the
 // same as the coordinates drawn beside the board:
 //   th: piece letters ข ม็ ค ม ร, files ก ข ค ง จ ฉ ช ญ, ranks ๑–๘
 //   km: piece letters ស្ត ន គ ស ទ, files ក ខ គ ឃ ង ច ឆ ជ, ranks ១–៨

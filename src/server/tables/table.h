@@ -62,7 +62,7 @@ struct LiveGame {
 // it is the CPU's move, or the player offered it a draw.
 bool cpu_to_act(const LiveGame& g, int cpu_level);
 
-// A turn-based table with no move for this long ends (RULES.md §6).
+// A turn-based table with no move for this long ends (docs/rules.md §6).
 constexpr int64_t TURN_BASED_EXPIRY_MS = 45LL * 24 * 3600 * 1000;
 
 // An action checked against a game but not yet stored: what to store (after

@@ -25,7 +25,7 @@ const WORDS = {
   km: { locale: 'km-KH', makruk: 'រៀនលេងម៉ាករុក', ouk: 'រៀនលេងអុកចត្រង្គ', count: 'រាប់កូនអុក', ma: { makruk: 'សេះ', ouk: 'សេះ' }, met: { makruk: 'នាង', ouk: 'នាង' }, house: 'ច្បាប់របស់តុ' },
 };
 
-// RULES.md §5: two rooks 8; one rook 16; two khons 22; two knights 32; one khon 44; otherwise 64.
+// docs/rules.md §5: two rooks 8; one rook 16; two khons 22; two knights 32; one khon 44; otherwise 64.
 const LIMITS = ['8', '16', '22', '32', '44', '64'];
 
 export default function (H) {
@@ -165,7 +165,7 @@ export default function (H) {
           assert(kAlt.includes(squareIn(lang, 'b2')) && kAlt.includes(squareIn(lang, 'f2')), `${lang}: the jumps are in the text (${kAlt})`);
         }
 
-        // the limits table: the six rows of RULES.md, in the language's digits
+        // the limits table: the six rows of docs/rules.md, in the language's digits
         const rows = await page.locator(tid('limit-row')).evaluateAll((trs) => trs.map((tr) => [tr.dataset.limit, tr.cells[1].textContent.trim(), tr.cells[0].textContent.trim()]));
         assert(rows.map((x) => x[0]).join() === LIMITS.join(), `${lang} ${v}: limits ${rows.map((x) => x[0])}`);
         const shown = rows.map((x) => x[1]).join();

@@ -51,7 +51,7 @@ const KNIGHT: [number, number][] = [
 ];
 
 /**
- * The squares a piece on `from` reaches among `others` by its ordinary moves (RULES.md §1),
+ * The squares a piece on `from` reaches among `others` by its ordinary moves (docs/rules.md §1),
  * each marked as a move or a capture. The diagrams need no check rule, so none is applied.
  */
 export function reach(role: RoleId, side: Side, from: string, others: Placed[]): Mark[] {
@@ -441,7 +441,7 @@ class Lesson {
 
 // ---------------------------------------------------------------- the page
 
-/** The limits of the piece count, in the order of the text's rows (RULES.md §5). */
+/** The limits of the piece count, in the order of the text's rows (docs/rules.md §5). */
 const LIMITS = [8, 16, 22, 32, 44, 64];
 
 const SECTIONS = ['quick', 'pieces', 'leaps', 'lesson', 'ending', 'count', 'house', 'faq'] as const;
