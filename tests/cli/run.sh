@@ -419,7 +419,12 @@ expect_adjudicate_error 1 'automatic' -- stop:w
 
 test_case "malformed action"
 expect_adjudicate_error 1 'count:x' -- count:x
-expect_adjudicate_error 1 'draw:w' -- draw:w
+expect_adjudicate_error 1 'dance:w' -- dance:w
+# The rules' spelling of a draw offer (docs/rules.md §7): an offer, and the other side's acceptance.
+run adjudicate draw:w draw:b
+expect_rc 0
+has '"result":"1/2-1/2","reason":"agreement"'
+pass
 
 test_case "unknown variant"
 expect_adjudicate_error 0 "unknown variant 'chess'" -- --variant chess
