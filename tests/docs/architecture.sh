@@ -10,6 +10,12 @@ for dir in "$root"/src/*/ "$root"/src/server/*/ "$root"/web/; do
   rel=${dir#"$root"/}
   grep -qF "\`$rel\`" "$doc" || missing+=("$rel")
 done
+# The web client's feature folders (web/src/X/, named as `X/` there).
+for dir in "$root"/web/src/*/; do
+  name=$(basename "$dir")
+  [ "$name" = pieces ] && continue  # drawings, not code
+  grep -qF "\`$name/\`" "$doc" || missing+=("web/src/$name/")
+done
 if ((${#missing[@]})); then
   echo "docs/architecture.md does not name: ${missing[*]}" >&2
   exit 1

@@ -1,4 +1,4 @@
-// The proof of work a page does for a typed table code (web/src/proof.ts), done
+// The proof of work a page does for a typed table code (web/src/shared/proof.ts), done
 // the same way in tests: a nonce whose SHA-256 with the stamp starts with enough
 // zero bits.
 #pragma once

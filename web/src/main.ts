@@ -1,23 +1,23 @@
 import 'chessgroundx/assets/chessground.base.css';
 import './style.css';
-import { h, replace } from './dom';
-import { LANGS, lang, onLangChange, setLang, t } from './i18n';
-import { installPieceCss, pieceSvg } from './pieces';
-import { isMuted, setMuted, unlockAudio } from './sound';
-import { homeScreen } from './screens/home';
-import { newTableScreen } from './screens/newtable';
-import { joinScreen } from './screens/join';
-import { findScreen } from './screens/find';
-import { lobby } from './lobby';
-import { PartyScreen } from './screens/party';
-import { GamePageScreen } from './screens/gamepage';
-import { AnalysisScreen } from './screens/analysis';
-import { LocalGameScreen } from './screens/local';
-import { CODE_RE, normaliseCode } from './api';
-import { connBanner, focusHeading, focusLost, setNavigator, type Screen } from './ui';
-import { registerServiceWorker } from './push';
-import { learnRoute } from './learn-route';
-import { feedbackRoute } from './feedback-route';
+import { h, replace } from './shared/dom';
+import { LANGS, lang, onLangChange, setLang, t } from './shared/i18n';
+import { installPieceCss, pieceSvg } from './shared/pieces';
+import { isMuted, setMuted, unlockAudio } from './shared/sound';
+import { homeScreen } from './home/home';
+import { newTableScreen } from './party/newtable';
+import { joinScreen } from './party/join';
+import { findScreen } from './lobby/find';
+import { lobby } from './lobby/lobby';
+import { PartyScreen } from './party/party';
+import { GamePageScreen } from './analysis/gamepage';
+import { AnalysisScreen } from './analysis/analysis';
+import { LocalGameScreen } from './practice/local';
+import { CODE_RE, normaliseCode } from './shared/api';
+import { connBanner, focusHeading, focusLost, setNavigator, type Screen } from './shared/ui';
+import { registerServiceWorker } from './turns/push';
+import { learnRoute } from './learn/route';
+import { feedbackRoute } from './community/route';
 
 
 const root = document.getElementById('app')!;
@@ -190,6 +190,6 @@ document.title = t('appName');
 installPieceCss();
 route();
 // The service worker shows turn-based tables' push notifications. Registering asks for
-// nothing; permission is only ever asked for from a button (see screens/game.ts).
+// nothing; permission is only ever asked for from a button (see game/game.ts).
 if (document.readyState === 'complete') registerServiceWorker();
 else window.addEventListener('load', () => registerServiceWorker(), { once: true });
