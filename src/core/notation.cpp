@@ -9,6 +9,7 @@ namespace {
 // Letters by PieceType; a promoted pawn moves as a met and is written as one.
 constexpr const char* SAN_LETTERS[PIECE_TYPE_NB] = {"", "", "M", "S", "N", "R", "K", "M"};
 constexpr const char* THAI_LETTERS[PIECE_TYPE_NB] = {"", "", "ม็", "ค", "ม", "ร", "ข", "ม็"};
+constexpr const char* KHMER_LETTERS[PIECE_TYPE_NB] = {"", "", "ន", "គ", "ស", "ទ", "ស្ត", "ន"};
 
 // The piece a SAN letter (M S N R K) names; PAWN for any other character.
 PieceType piece_of_letter(char c) {
@@ -49,18 +50,34 @@ bool parse_square(std::string_view s, Square& out) {
 }
 
 
-std::string san_with(const Position& pos, Move m, const char* const letters[PIECE_TYPE_NB],
-                     const char* promotionMark) {
+// How a notation writes a move: its piece letters (by PieceType), files and
+// ranks, capture and promotion marks; and whether a move told apart by its rank
+// (and a pawn capture) names the whole square it leaves, as Thai and Khmer do,
+// where some piece letters are also file letters.
+struct Writing {
+  const char* const* letters;
+  const std::string_view* files;
+  const std::string_view* ranks;
+  const char* capture;
+  const char* promotion;
+  bool whole_from;
+};
+
+constexpr std::string_view LATIN_FILES[] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+constexpr std::string_view LATIN_RANKS[] = {"1", "2", "3", "4", "5", "6", "7", "8"};
+
+std::string san_with(const Position& pos, Move m, const Writing& w) {
   Square from = m.from(), to = m.to();
   PieceType pt = type_of(pos.piece_on(from));
   bool capture = pos.piece_on(to) != NO_PIECE;
+  auto square = [&](Square sq) { return std::string(w.files[file_of(sq)]) + std::string(w.ranks[rank_of(sq)]); };
   std::string s;
   if (pt == PAWN) {
-    if (capture) s += char('a' + file_of(from)), s += 'x';
-    s += square_name(to);
-    if (m.is_promotion()) s += promotionMark;
+    if (capture) s += w.whole_from ? square(from) : std::string(w.files[file_of(from)]), s += w.capture;
+    s += square(to);
+    if (m.is_promotion()) s += w.promotion;
   } else {
-    s += letters[pt];
+    s += w.letters[pt];
     MoveList legal;
     generate_legal(pos, legal);
     bool ambiguous = false, fileClash = false, rankClash = false;
@@ -72,12 +89,12 @@ std::string san_with(const Position& pos, Move m, const char* const letters[PIEC
       rankClash |= rank_of(other.from()) == rank_of(from);
     }
     if (ambiguous) {
-      if (!fileClash) s += char('a' + file_of(from));
-      else if (!rankClash) s += char('1' + rank_of(from));
-      else s += square_name(from);
+      if (!fileClash) s += w.files[file_of(from)];
+      else if (!rankClash && !w.whole_from) s += w.ranks[rank_of(from)];
+      else s += square(from);
     }
-    if (capture) s += 'x';
-    s += square_name(to);
+    if (capture) s += w.capture;
+    s += square(to);
   }
   Position after = pos.without_history();
   after.do_move(m);
@@ -119,10 +136,12 @@ Move parse_move(const Position& pos, std::string_view text, Why error) {
   return Move();
 }
 
-std::string move_to_san(const Position& pos, Move m) { return san_with(pos, m, SAN_LETTERS, "=M"); }
+std::string move_to_san(const Position& pos, Move m) {
+  return san_with(pos, m, {SAN_LETTERS, LATIN_FILES, LATIN_RANKS, "x", "=M", false});
+}
 
 std::string move_to_thai_san(const Position& pos, Move m) {
-  return san_with(pos, m, THAI_LETTERS, "=ม็");
+  return san_with(pos, m, {THAI_LETTERS, LATIN_FILES, LATIN_RANKS, "x", "=ม็", false});
 }
 
 Move parse_san(const Position& pos, std::string_view text, Why error) {
@@ -175,10 +194,6 @@ constexpr std::pair<std::string_view, char> LOCAL_PIECES[] = {
     {"ม็", 'M'}, {"ข", 'K'}, {"ค", 'S'}, {"ม", 'N'}, {"ร", 'R'},
     {"ស្ត", 'K'}, {"ន", 'M'}, {"គ", 'S'}, {"ស", 'N'}, {"ទ", 'R'}};
 
-// The pieces' letters by their Latin ones (K M S N R), in each script.
-constexpr std::string_view THAI_PIECES[] = {"ข", "ม็", "ค", "ม", "ร"};
-constexpr std::string_view KHMER_PIECES[] = {"ស្ត", "ន", "គ", "ស", "ទ"};
-
 void replace_all(std::string& s, std::string_view from, std::string_view to) {
   for (size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += to.size()) s.replace(at, from.size(), to);
 }
@@ -198,36 +213,9 @@ void files_before_digits(std::string& s) {
 
 std::string move_in_script(const Position& pos, Move m, Script script) {
   const bool thai = script == Script::Thai;
-  const auto& files = thai ? THAI_FILES : KHMER_FILES;
-  const auto& digits = thai ? THAI_DIGITS : KHMER_DIGITS;
-  const auto& pieces = thai ? THAI_PIECES : KHMER_PIECES;
-  auto square = [&](int file, int rank) { return std::string(files[file]) + std::string(digits[rank + 1]); };
-  // From the SAN: [piece][file][rank][x]square[=M][+#]
-  const std::string text = move_to_san(pos, m);
-  std::string_view san = text;
-  std::string mark;
-  if (!san.empty() && (san.back() == '+' || san.back() == '#')) mark = san.back(), san.remove_suffix(1);
-  const bool promo = san.ends_with("=M");
-  if (promo) san.remove_suffix(2);
-  const std::string_view to = san.substr(san.size() - 2);
-  san.remove_suffix(2);
-  const bool capture = san.ends_with("x");
-  if (capture) san.remove_suffix(1);
-  std::string out;
-  constexpr std::string_view LETTERS = "KMSNR";
-  const bool piece = !san.empty() && LETTERS.find(san.front()) != std::string_view::npos;
-  if (piece) out += pieces[LETTERS.find(san.front())], san.remove_prefix(1);
-  const int fromFile = file_of(m.from()), fromRank = rank_of(m.from());
-  const bool byFile = !san.empty() && san.front() >= 'a' && san.front() <= 'h';
-  const bool byRank = !san.empty() && san.back() >= '1' && san.back() <= '8';
-  if (!piece && byFile) out += square(fromFile, fromRank);  // a pawn capture: the square it leaves
-  else if (byFile && byRank) out += square(fromFile, fromRank);
-  else if (byFile) out += files[fromFile];
-  else if (byRank) out += square(fromFile, fromRank);
-  if (capture) out += "×";
-  out += square(to[0] - 'a', to[1] - '1');
-  if (promo) out += std::string("=") + std::string(pieces[1]);
-  return out + mark;
+  return san_with(pos, m,
+                  {thai ? THAI_LETTERS : KHMER_LETTERS, thai ? THAI_FILES : KHMER_FILES,
+                   (thai ? THAI_DIGITS : KHMER_DIGITS) + 1, "×", thai ? "=ม็" : "=ន", true});
 }
 
 std::string_view typed_error_string(TypedError e) {

@@ -319,28 +319,31 @@ const char* mk_pgn(const char* text, const char* variant, int index) {
     out += "}";
   };
   std::string games;
+  Message error;
+  std::optional<PgnGame> g;  // the game picked, read once (in the list when there is one)
   if (texts.size() > 1) {
     games = ",\"index\":" + std::to_string(pick) + ",\"games\":[";
     for (size_t i = 0; i < texts.size(); ++i) {
       Message why;
-      auto g = read_pgn(texts[i], fallback, &why);
+      auto one = read_pgn(texts[i], fallback, &why);
       if (i) games += ',';
-      games += g ? "{\"ok\":true" : "{\"ok\":false";
-      if (g) {
-        games += ",\"plies\":" + std::to_string(g->moves.size()) + ",\"result\":";
-        quote(games, g->result);
+      games += one ? "{\"ok\":true" : "{\"ok\":false";
+      if (one) {
+        games += ",\"plies\":" + std::to_string(one->moves.size()) + ",\"result\":";
+        quote(games, one->result);
         games += ",\"tags\":";
-        tags(games, g->tags);
+        tags(games, one->tags);
       } else {
         games += ",\"error\":";
         quote(games, why.english());
       }
       games += "}";
+      if (i == pick) g = std::move(one), error = std::move(why);
     }
     games += "]";
+  } else {
+    g = read_pgn(texts[pick], fallback, &error);
   }
-  Message error;
-  auto g = read_pgn(texts[pick], fallback, &error);
   if (!g) {
     fail(error);
     answer.pop_back();  // the closing brace: the list follows
