@@ -75,6 +75,18 @@ inline void raise_file_limit() {
   }
 }
 
+// Runs a shell command: its exit status (-1 when it did not exit by itself)
+// and all it wrote, both streams.
+inline std::pair<int, std::string> shell(const std::string& command) {
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  if (!p) return {-1, "popen failed"};
+  std::string out;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
 // The TCP port a process listens on, read from /proc (0 when none is found).
 inline uint16_t listening_port(pid_t pid) {
   std::set<std::string> inodes;

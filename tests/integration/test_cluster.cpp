@@ -44,16 +44,6 @@ std::string run(const std::string& command) {
   return out;
 }
 
-// Runs a shell command; all it wrote (both streams).
-std::string run_all(const std::string& command) {
-  std::string out;
-  if (FILE* p = popen((command + " 2>&1").c_str(), "r")) {
-    char buf[4096];
-    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-    pclose(p);
-  }
-  return out;
-}
 
 // A WebSocket over TLS, the certificate checked against `ca`; every step at most 10 s.
 class TlsWs {
@@ -644,7 +634,7 @@ TEST_F(Cluster, TheShippedHttpsServerCarriesAGameAndPlainHttpIsSentThere) {
   const std::string ca = nginx_->certificate();
   const std::string https = "https://127.0.0.1:" + std::to_string(nginx_->tls_port());
   const std::string plain = "http://127.0.0.1:" + std::to_string(nginx_->redirect_port());
-  const std::string head = run_all("curl -sS --max-time 10 --cacert '" + ca + "' -D - -o /dev/null " + https + "/api/lobby");
+  const std::string head = shell("curl -sS --max-time 10 --cacert '" + ca + "' -D - -o /dev/null " + https + "/api/lobby").second;
   EXPECT_NE(head.find(" 200"), std::string::npos) << head;
   EXPECT_NE(head.find("strict-transport-security: max-age=63072000"), std::string::npos) << head;
   // An old protocol, or a client that does not trust the certificate, gets nothing.
@@ -652,7 +642,7 @@ TEST_F(Cluster, TheShippedHttpsServerCarriesAGameAndPlainHttpIsSentThere) {
                 https + "/api/lobby"),
             "000");
   EXPECT_EQ(run("curl -s --max-time 10 -o /dev/null -w '%{http_code}' " + https + "/api/lobby"), "000");
-  const std::string moved = run_all("curl -sS --max-time 10 -D - -o /dev/null " + plain + "/p/ABC234");
+  const std::string moved = shell("curl -sS --max-time 10 -D - -o /dev/null " + plain + "/p/ABC234").second;
   EXPECT_NE(moved.find(" 301"), std::string::npos) << moved;
   EXPECT_NE(moved.find("Location: https://127.0.0.1/p/ABC234"), std::string::npos) << moved;
   EXPECT_EQ(run("curl -sS --max-time 10 " + plain + "/.well-known/acme-challenge/token"), "challenge answered");

@@ -1003,14 +1003,7 @@ namespace {
 std::pair<int, std::string> makruk_cli(const std::vector<std::string>& args) {
   std::string command = std::string("timeout 20 '") + MAKRUK_BINARY + "'";
   for (const std::string& a : args) command += " '" + a + "'";
-  command += " 2>&1";
-  FILE* p = popen(command.c_str(), "r");
-  if (!p) return {-1, "popen failed"};
-  std::string out;
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  return shell(command);
 }
 
 // Two players at a table started at `port`, playing legal moves in turn, each acknowledged.
@@ -1145,20 +1138,15 @@ TEST(PostgresServer, ADumpTakenDuringPlayRestoresEveryAcknowledgedMove) {
     ASSERT_EQ(before, 10u);
     const std::string dump = (data / "tables.dump").string();
     std::pair<int, std::string> taken;
-    std::thread taker([&] {
-      const std::string command = "timeout 60 pg_dump --format=custom --file='" + dump + "' '" + db.url() + "' 2>&1";
-      FILE* p = popen(command.c_str(), "r");
-      char buf[512];
-      for (size_t n; p && (n = fread(buf, 1, sizeof buf, p)) > 0;) taken.second.append(buf, n);
-      taken.first = p ? pclose(p) : -1;
-    });
+    std::thread taker(
+        [&] { taken = shell("timeout 60 pg_dump --format=custom --file='" + dump + "' '" + db.url() + "'"); });
     table.play(20);
     taker.join();
     ASSERT_EQ(taken.first, 0) << taken.second;
     played = table.played.size();
-    const std::string command =
-        "timeout 60 pg_restore --no-owner --exit-on-error --dbname='" + restored.url() + "' '" + dump + "' 2>&1";
-    ASSERT_EQ(std::system(command.c_str()), 0);
+    const auto restoredDump =
+        shell("timeout 60 pg_restore --no-owner --exit-on-error --dbname='" + restored.url() + "' '" + dump + "'");
+    ASSERT_EQ(restoredDump.first, 0) << restoredDump.second;
     Server other(data / "b", {"--store", restored.url()});
     kept = moves_at(other.port(), code, hostToken);
     ASSERT_GE(kept.size(), before);
