@@ -278,7 +278,7 @@ int main(int argc, char** argv) {
           p->ws.set_option(pmd);
         }
         beast::get_lowest_layer(p->ws).connect(server);
-        p->ws.handshake("127.0.0.1", "/ws");
+        p->ws.handshake("127.0.0.1", "/ws?code=" + g->code);  // to the hub holding the table, as the web client
         p->send(json::serialize(json::object{{"t", "hello"}, {"code", g->code}, {"token", tokens[s]}}));
         p->read_loop();
         g->players[s] = p;

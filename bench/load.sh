@@ -5,7 +5,8 @@
 # DEFLATE=1: the clients take permessage-deflate (as browsers do). WARMUP: seconds
 # after every game started at once that are not measured (reported apart). FULL_SYNC=1:
 # the server runs with --sqlite-full-sync (every commit flushed to the disk).
-# THREADS=N: the server's network threads (default 2).
+# THREADS=N: the server's network threads (default 2). HUB_THREADS=N: its hub threads
+# (default 1), which share the tables by code.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-5000}
@@ -26,6 +27,7 @@ port=18$((RANDOM % 900 + 100))
 # overall caps and every other defence stay as in production).
 build/makruk serve --address 127.0.0.1 --port "$port" --data "$data" \
   --max-connections-per-ip 0 --limit-create 0 --limit-join 0 --threads "${THREADS:-2}" \
+  --hub-threads "${HUB_THREADS:-1}" \
   $([ "$full_sync" = 1 ] && echo --sqlite-full-sync) \
   >"$data/server.log" 2>&1 &
 server=$!

@@ -490,6 +490,10 @@ int main(int argc, char** argv) {
                        "connections writing the tables' actions, each on its own thread (default: 1 for SQLite, "
                        "which has one writer at a time, 4 for PostgreSQL)")
       ->check(CLI::Range(1, 64));
+  serveCmd->add_option("--hub-threads", so.hub_threads,
+                       "threads serving the tables, each holding the tables whose codes fall to it, so that a table "
+                       "never waits for another's work there (default 1)")
+      ->check(CLI::Range(1, 64));
   serveCmd->add_option("--web", so.web_dir, "the built web client (default web/dist)");
   serveCmd->add_option("--threads", so.threads, "network threads (default 2)")->check(CLI::Range(1, 64));
   serveCmd->add_option("--push-subject", so.push_subject,

@@ -37,6 +37,9 @@ class AddressLimiter {
     bus_ = bus;
     name_ = std::move(name);
   }
+  // Counts together with `first` (the hubs of one process: one window per
+  // address for all of them, exact whatever hub an event reaches).
+  void count_with(const AddressLimiter& first) { state_ = first.state_; }
   size_t size() const {
     std::lock_guard lock(state_->mutex);
     return state_->windows.size();

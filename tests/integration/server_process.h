@@ -25,7 +25,9 @@
 #include <boost/beast.hpp>
 #include <boost/beast/websocket.hpp>
 #include <boost/json.hpp>
+#include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -135,6 +137,13 @@ class Server {
     std::vector<std::string> args = {"makruk", "serve", "--address", "127.0.0.1", "--port", "0",
                                      "--data", data_.string(), "--web", spawn_.web};
     args.insert(args.end(), extra_.begin(), extra_.end());
+    // The same tests against a server whose tables are shared among several
+    // hub threads (ctest runs a suite again so).
+    if (const char* hubs = std::getenv("MAKRUK_TEST_HUB_THREADS");
+        hubs && *hubs && std::find(args.begin(), args.end(), "--hub-threads") == args.end()) {
+      args.push_back("--hub-threads");
+      args.push_back(hubs);
+    }
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -327,6 +336,7 @@ struct WsOptions {
   std::string origin;  // sent as the Origin header when not empty
   std::string host;    // sent as the Host header when not empty (else 127.0.0.1:PORT)
   milliseconds timeout = 10s;  // to connect and finish the handshake
+  std::string path = "/ws";    // the upgrade's target (/ws?code=CODE names the table to come)
 };
 
 // A WebSocket client on /ws. It reads continuously while the test waits on
@@ -356,7 +366,7 @@ class WsClient {
         done = true;
         return;
       }
-      ws_.async_handshake(response_, o.host.empty() ? "127.0.0.1:" + std::to_string(port) : o.host, "/ws", [&](boost::system::error_code e) {
+      ws_.async_handshake(response_, o.host.empty() ? "127.0.0.1:" + std::to_string(port) : o.host, o.path, [&](boost::system::error_code e) {
         ec = e;
         done = true;
       });

@@ -3,10 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -16,6 +19,7 @@
 #include "server/net/static_files.h"
 #include "server/push/webpush.h"
 #include "server/stores/store.h"
+#include "server/tables/hub.h"
 #include "server_process.h"
 #include "../unit/proof_of_work.h"
 #include "../unit/temp_pg.h"
@@ -1153,5 +1157,140 @@ TEST(PostgresServer, ADumpTakenDuringPlayRestoresEveryAcknowledgedMove) {
     ASSERT_LE(kept.size(), played);
     EXPECT_TRUE(std::equal(kept.begin(), kept.end(), table.played.begin()));
   }
+  std::filesystem::remove_all(data);
+}
+
+// Tables shared among two hub threads by code. A table's hub held for seconds (as a long piece
+// of work would hold it) holds up none of the other hub's tables: their moves are acknowledged
+// while a move at the held table waits, and that move is acknowledged once the hub is free. Each
+// client sees its table's versions in order, whichever hub its connection reached; two
+// connections of one seat at different hubs sending a move at the same version get one
+// acknowledgement and one refusal, and every client ends at the same state.
+TEST(HubThreads, ATableHeldAtItsHubHoldsUpNoOtherHubsTableAndEveryClientSeesItsVersionsInOrder) {
+  const auto data = std::filesystem::temp_directory_path() / ("makruk-it-hubs-" + std::to_string(getpid()));
+  std::filesystem::remove_all(data);
+  Server server(data, {"--hub-threads", "2", "--test-clock"});
+  const uint16_t port = server.port();
+  struct At {
+    std::string code, host, guest;
+  };
+  std::array<std::optional<At>, 2> at;  // a table at each hub
+  for (int i = 0; i < 40 && (!at[0] || !at[1]); ++i) {
+    Reply c = request(port, http::verb::post, "/api/parties", R"({"name":"Somchai"})");
+    ASSERT_EQ(c.status, 201) << c.text;
+    const std::string code = str(c.body, "code");
+    Reply j = request(port, http::verb::post, "/api/parties/" + code + "/join", R"({"name":"Dara"})");
+    ASSERT_EQ(j.status, 200) << j.text;
+    auto& slot = at[makruk::server::shard_of(code, 2)];
+    if (!slot) slot = At{code, str(c.body, "token"), str(j.body, "token")};
+  }
+  ASSERT_TRUE(at[0] && at[1]) << "new tables fall to both hubs";
+
+  // Players come to their table's hub (/ws?code=, as the web client does); of two spectators
+  // without it, one reaches each hub (connections that name no table go to the hubs in turn).
+  struct Clients {
+    std::unique_ptr<WsClient> host, guest, seen[2];
+    json::value s;
+  };
+  std::array<Clients, 2> t;
+  for (int k = 0; k < 2; ++k) {
+    WsOptions hinted;
+    hinted.path = "/ws?code=" + at[k]->code;
+    t[k].host = std::make_unique<WsClient>(port, hinted);
+    t[k].guest = std::make_unique<WsClient>(port, hinted);
+    t[k].host->send({{"t", "hello"}, {"code", at[k]->code}, {"token", at[k]->host}, {"events", true}});
+    t[k].guest->send({{"t", "hello"}, {"code", at[k]->code}, {"token", at[k]->guest}, {"events", true}});
+    for (auto& seen : t[k].seen) {
+      seen = std::make_unique<WsClient>(port);
+      seen->send({{"t", "hello"}, {"code", at[k]->code}, {"events", true}});
+      ASSERT_TRUE(seen->wait_for("welcome").at("seat").is_null());
+    }
+    t[k].host->wait_for("party", [](auto& m) { return str(m, "status") == "ready"; });
+    t[k].host->send({{"t", "start"}});
+    t[k].s = t[k].guest->wait_for("state");
+    ASSERT_EQ(t[k].s.at("v").as_int64(), 0);
+  }
+  // One move at a table; returns its version after.
+  auto send_move = [&](int k, const std::string& id) {
+    const json::value& s = t[k].s;
+    const int64_t v = s.at("v").as_int64();
+    const auto& legal = s.at("legal").as_array();
+    const std::string move(legal[size_t(v * 7) % legal.size()].as_string());
+    (v % 2 == 0 ? *t[k].host : *t[k].guest).send({{"t", "move"}, {"v", v}, {"move", move}, {"id", id}});
+    return v + 1;
+  };
+  auto acked = [](WsClient& c, const std::string& id, std::chrono::milliseconds wait) {
+    return !c.wait_for("ack", [&](const json::value& m) { return field(m, "id") == id; }, wait).is_null();
+  };
+  auto mover = [&](int k) -> WsClient& { return t[k].s.at("v").as_int64() % 2 == 0 ? *t[k].host : *t[k].guest; };
+  auto other = [&](int k) -> WsClient& { return t[k].s.at("v").as_int64() % 2 == 0 ? *t[k].guest : *t[k].host; };
+
+  // Hold table 0's hub for 5 s; its next move waits behind that, table 1's do not.
+  Reply stall = request(port, http::verb::post, "/api/test/stall/" + at[0]->code, R"({"ms":5000})");
+  ASSERT_EQ(stall.status, 200) << stall.text;
+  WsClient& held = mover(0);
+  send_move(0, "held");
+  for (int i = 0; i < 6; ++i) {
+    WsClient& m = mover(1);
+    const int64_t v = send_move(1, "free" + std::to_string(i));
+    ASSERT_TRUE(acked(m, "free" + std::to_string(i), 4000ms)) << "a move at the other hub's table waited";
+    t[1].s = other(1).wait_for("moved", [v](auto& e) { return e.at("v").as_int64() == v; }, 4000ms);
+    ASSERT_FALSE(t[1].s.is_null());
+  }
+  // Table 1 played on while the move at table 0 waited: it is not acknowledged yet.
+  for (const json::value& m : held.drain(100ms, 500ms))
+    EXPECT_FALSE(field(m, "t") == "ack" && field(m, "id") == "held") << "the held hub answered during its stall";
+  EXPECT_TRUE(acked(held, "held", 15000ms)) << "the held table's move is acknowledged once its hub is free";
+
+  // Two connections of table 1's mover, one at each hub, send a move at the same version:
+  // one is acknowledged, the other refused.
+  const int64_t v = t[1].s.at("v").as_int64();
+  WsOptions elsewhere;  // the hub that does not hold table 1
+  elsewhere.path = "/ws?code=" + at[0]->code;
+  WsClient twin(port, elsewhere);
+  twin.send({{"t", "hello"}, {"code", at[1]->code}, {"token", v % 2 == 0 ? at[1]->host : at[1]->guest}, {"events", true}});
+  ASSERT_FALSE(twin.wait_for("state", at_version(v)).is_null());
+  const auto& legal = t[1].s.at("legal").as_array();
+  mover(1).send({{"t", "move"}, {"v", v}, {"move", legal[0]}, {"id", "a"}});
+  twin.send({{"t", "move"}, {"v", v}, {"move", legal[legal.size() - 1]}, {"id", "b"}});
+  int acks = 0, refusals = 0;
+  std::map<WsClient*, bool> reached;  // a client has the table at v + 1
+  auto note = [&](WsClient* c, const json::value& m) {
+    if ((field(m, "t") == "state" || field(m, "t") == "moved") && m.at("v").as_int64() == v + 1) reached[c] = true;
+  };
+  for (auto [c, id] : {std::pair<WsClient*, std::string>{&mover(1), "a"}, {&twin, "b"}}) {
+    for (json::value m = c->next(10s); !m.is_null(); m = c->next(10s)) {
+      note(c, m);
+      if (field(m, "id") != id) continue;
+      acks += field(m, "t") == "ack";
+      refusals += field(m, "t") == "error";
+      if (field(m, "t") == "error") c->send({{"t", "sync"}});  // the refused one catches up
+      break;
+    }
+  }
+  EXPECT_EQ(acks, 1);
+  EXPECT_EQ(refusals, 1);
+
+  // Every client of table 1 ends at version v + 1, and each spectator saw the versions in
+  // order: each event follows the version before it, whichever hub the spectator reached.
+  for (WsClient* c : {t[1].host.get(), t[1].guest.get(), &twin}) {
+    for (json::value m = reached[c] ? nullptr : c->next(5s); !m.is_null(); m = reached[c] ? nullptr : c->next(5s))
+      note(c, m);
+    EXPECT_TRUE(reached[c]);
+  }
+  for (int k = 0; k < 2; ++k)
+    for (auto& seen : t[k].seen) {
+      int64_t version = -1;
+      for (const json::value& m : seen->drain(300ms)) {
+        if (field(m, "t") == "state") {
+          EXPECT_GE(m.at("v").as_int64(), version);
+          version = m.at("v").as_int64();
+        } else if (field(m, "t") == "moved") {
+          EXPECT_EQ(m.at("from").as_int64(), version) << "an event out of order";
+          version = m.at("v").as_int64();
+        }
+      }
+      EXPECT_EQ(version, k == 1 ? v + 1 : 1);
+    }
   std::filesystem::remove_all(data);
 }

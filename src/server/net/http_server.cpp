@@ -259,7 +259,9 @@ Response serve_static(Context& ctx, const Request& req) {
 
 // The route table's answer (routes.cpp), made where the route says: on the
 // hub's thread or on the community's.
-awaitable<HttpReply> answer_there(Context& ctx, const routes::ApiRequest& r) { co_return routes::answer(ctx.parts, r); }
+awaitable<HttpReply> answer_there(Context& ctx, const routes::ApiRequest& r) {
+  co_return routes::answer(ctx.hubs.front().parts, r);
+}
 
 // The hub's answer: asked on its thread, it may come later (a request that
 // writes is answered once stored, while the hub goes on), and comes back to
@@ -284,8 +286,11 @@ awaitable<HttpReply> answer_on_hub(Context& ctx, const routes::ApiRequest& r) {
           std::atomic<bool> answered{false};
         };
         auto waiting = std::make_shared<Waiting>(std::move(handler));
-        asio::post(ctx.hub_ioc, [&ctx, &r, waiting] {
-          routes::answer(ctx.parts, r, [waiting](HttpReply reply) {
+        // The hub holding the table the request names, or any.
+        const std::string code = routes::table_code(r);
+        HubShard& hub = code.empty() ? ctx.any_hub() : ctx.hub_for(code);
+        asio::post(hub.ioc, [&hub, &r, waiting] {
+          routes::answer(hub.parts, r, [waiting](HttpReply reply) {
             if (!waiting->answered.exchange(true)) waiting->give(std::move(reply));
           });
         });
@@ -311,24 +316,30 @@ awaitable<HttpReply> call_api(Context& ctx, http::verb method, std::string targe
   co_return co_await answer_on_hub(ctx, r);
 }
 
-// The operators' figures: the hub's (on its thread), then the network's.
-awaitable<HttpReply> hub_metrics(Context& ctx) { co_return ctx.hub.metrics(); }
+// The operators' figures: each hub's (on its thread), then the network's.
+awaitable<Hub::Figures> hub_figures(Hub& hub) { co_return hub.figures(); }
+awaitable<HttpReply> hub_metrics(Context& ctx) {
+  std::vector<Hub::Figures> figures;
+  for (HubShard& h : ctx.hubs) figures.push_back(co_await asio::co_spawn(h.ioc, hub_figures(h.hub), use_awaitable));
+  co_return Hub::metrics(figures, ctx.writer);
+}
 // Whether the admin secret came (on the community's thread, which keeps it).
 awaitable<std::optional<HttpReply>> admin_refusal(Context& ctx, std::string authorization, std::string ip) {
   HttpReply refusal;
-  if (ctx.parts.community.admin(authorization, ip, refusal)) co_return std::nullopt;
+  if (ctx.hubs.front().parts.community.admin(authorization, ip, refusal)) co_return std::nullopt;
   co_return refusal;
 }
 
-Community::SeatCheck seat_check_through(asio::io_context& hub_ioc, Hub& hub) {
-  return [&hub_ioc, &hub](const std::string& code, const std::string& token,
-                          const std::string& ip) -> std::variant<RecommendingSeat, HttpReply> {
+Community::SeatCheck seat_check_through(std::vector<HubShard::Ref> hubs) {
+  return [hubs](const std::string& code, const std::string& token,
+                const std::string& ip) -> std::variant<RecommendingSeat, HttpReply> {
     using Answer = std::variant<RecommendingSeat, HttpReply>;
     auto done = std::make_shared<std::promise<Answer>>();
     auto answer = done->get_future();
-    asio::post(hub_ioc, [done, &hub, code, token, ip] {
+    const HubShard::Ref there = hubs.at(shard_of(normalise_code(code), hubs.size()));
+    asio::post(*there.ioc, [done, hub = there.hub, code, token, ip] {
       try {
-        hub.recommending_seat(code, token, ip, [done](Answer a) { done->set_value(std::move(a)); });
+        hub->recommending_seat(code, token, ip, [done](Answer a) { done->set_value(std::move(a)); });
       } catch (...) {
         done->set_exception(std::current_exception());
       }
@@ -536,7 +547,7 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
         if (refused) {
           r = std::move(*refused);
         } else {
-          r = co_await asio::co_spawn(ctx.hub_ioc, hub_metrics(ctx), use_awaitable);
+          r = co_await hub_metrics(ctx);
           r.body += net_metrics(ctx);
         }
         res = make_response(req, r.status, std::move(r.body), r.content_type);

@@ -199,10 +199,21 @@ class HttpConns {
   std::map<beast::tcp_stream*, Entry> live_;
 };
 
-struct Context {
-  asio::io_context& hub_ioc;
+// One of the process's hubs (each holds the tables of its codes: shard_of),
+// with its thread's queue and the API's parts as it answers them.
+struct HubShard {
+  asio::io_context& ioc;
   Hub& hub;
-  routes::Parts& parts;  // the hub and the community, for the API's routes
+  routes::Parts& parts;  // this hub and the community, for the API's routes
+  struct Ref {
+    asio::io_context* ioc;
+    Hub* hub;
+  };
+};
+
+struct Context {
+  std::vector<HubShard> hubs;
+  StoreWriter* writer;  // the hubs' one store writer (for /metrics)
   GameRecords& records;
   std::filesystem::path web_dir;
   std::string public_url;  // links point here
@@ -237,6 +248,12 @@ struct Context {
   webpush::Sender* push = nullptr;  // for /metrics
   int ws_idle_ms = 60000;
 
+  // The hub that holds a table's code (any case); and one for what holds no
+  // table (new tables, a connection not yet at one), in turn.
+  HubShard& hub_for(std::string_view code) { return hubs[shard_of(normalise_code(std::string(code)), hubs.size())]; }
+  HubShard& any_hub() { return hubs[next_hub.fetch_add(1, std::memory_order_relaxed) % hubs.size()]; }
+  std::atomic<size_t> next_hub{0};
+
   bool trusted(const asio::ip::address& a) const {
     return std::find(trusted_proxies.begin(), trusted_proxies.end(), plain(a)) != trusted_proxies.end();
   }
@@ -260,8 +277,9 @@ awaitable<void> run_websocket(tcp::socket socket, Context& ctx, std::string ip, 
                               Request req);
 // Ends a session with "going away" (1001), once what it was sent is written.
 void go_away(WsSession& session);
-// How the community asks the tables whose seat a token is: on the hub's
-// thread, waited for (at most a few seconds) on the community's.
-Community::SeatCheck seat_check_through(asio::io_context& hub_ioc, Hub& hub);
+// How the community asks the tables whose seat a token is: on the thread of
+// the hub holding the table, waited for (at most a few seconds) on the
+// community's.
+Community::SeatCheck seat_check_through(std::vector<HubShard::Ref> hubs);
 
 }  // namespace makruk::server::net_detail

@@ -85,6 +85,10 @@ const Route ROUTES[] = {
      [](Parts& p, const Call& c) {
        return p.hub.test_clock_enabled() ? p.hub.advance_clock(c.body()) : error_body(404, "not-found", Msg::NoEndpoint);
      }},
+    {Method::Post, "/api/test/stall/{code}",
+     [](Parts& p, const Call& c) {
+       return p.hub.test_clock_enabled() ? p.hub.stall(c.body()) : error_body(404, "not-found", Msg::NoEndpoint);
+     }},
     {Method::Get, "/readyz", nullptr, Runs::OnHub,
      [](Parts& p, const Call&, Hub::Respond r) { p.hub.ready(std::move(r)); }},
 };
@@ -131,6 +135,15 @@ Runs runs_on(const ApiRequest& r) {
   for (const Route& route : ROUTES)
     if (route.method == r.method && fits(route.pattern, path, params)) return route.runs;
   return Runs::OnHub;
+}
+
+std::string table_code(const ApiRequest& r) {
+  const auto path = segments(r.path);
+  std::vector<std::string> params;
+  for (const Route& route : ROUTES)
+    if (route.method == r.method && fits(route.pattern, path, params))
+      return route.pattern.find("{code}") != std::string_view::npos ? normalise_code(params.at(0)) : "";
+  return "";
 }
 
 void answer(Parts& parts, const ApiRequest& r, Hub::Respond respond) {

@@ -40,6 +40,10 @@ enum class Runs { OnHub, OnCommunity };
 // Where a request's answer is made (a path no route has: on the hub's, which
 // touches nothing for it).
 Runs runs_on(const ApiRequest& r);
+// The table a request names ("{code}" in its route), upper case; empty for
+// one that names none. The network layer asks its answer of the hub that
+// holds that table.
+std::string table_code(const ApiRequest& r);
 // The answer, made on the thread runs_on says, given to `respond` once: at
 // once, or later for a request that writes (a new table, a join), which the
 // hub answers once its writer has stored it. 404 for a path no route has,

@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <deque>
 #include <future>
 #include <optional>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include "engine/egtb.h"
 #include "server/net/http_server.h"
 #include "server/net/net_detail.h"
+#include "server/buses/bus_local.h"
 #include "server/stores/backup.h"
 #include "server/text.h"
 
@@ -98,77 +100,149 @@ int run_server(const ServerOptions& o) {
     return 1;
   }
 
-  // Declared so that they go in a safe order at the end: the hub (and the
-  // CPU threads posting to its executor) first, then the hub's queue (whose
+  // Declared so that they go in a safe order at the end: the hubs (and the
+  // CPU threads posting to their executors) first, then their queues (whose
   // work holds connections), then the network's queue, then the connection
   // counts that the connections give back.
   ConnectionGate gate(max_connections, o.max_connections_per_ip);
   asio::io_context net_ioc(o.threads);
-  asio::io_context hub_ioc(1);
-  auto hub_work = asio::make_work_guard(hub_ioc);
-  Hub hub(
-      *store, [&hub_ioc](std::function<void()> f) { asio::post(hub_ioc, std::move(f)); },
-      [] {
-        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-            .count();
-      },
-      o.cpu_threads > 0 ? o.cpu_threads : std::max(1, int(std::thread::hardware_concurrency()) - o.threads - 1));
+  // The tables are shared by code among the hubs (Hub::set_shard), each on
+  // a thread of its own, so that a table never waits for another's work at
+  // another hub. Without Redis, the hubs tell each other what they change
+  // over a bus in memory (declared before them: their buses hold it).
+  const size_t shards = size_t(std::max(1, o.hub_threads));
+  std::unique_ptr<LocalBuses> local_buses;
+  struct HubThread {
+    asio::io_context ioc{1};
+    asio::executor_work_guard<asio::io_context::executor_type> work = asio::make_work_guard(ioc);
+    std::unique_ptr<Hub> hub;
+    Hub::Post post() {
+      return [this](std::function<void()> f) { asio::post(ioc, std::move(f)); };
+    }
+  };
+  std::deque<HubThread> hubs(shards);
+  const int cpu_threads =
+      o.cpu_threads > 0 ? o.cpu_threads : std::max(1, int(std::thread::hardware_concurrency()) - o.threads - 1);
+  for (size_t i = 0; i < shards; ++i) {
+    hubs[i].hub = std::make_unique<Hub>(
+        *store, hubs[i].post(),
+        [] {
+          return std::chrono::duration_cast<std::chrono::milliseconds>(
+                     std::chrono::system_clock::now().time_since_epoch())
+              .count();
+        },
+        std::max(1, cpu_threads / int(shards)));
+    hubs[i].hub->set_shard(i, shards);
+    if (i > 0) hubs[i].hub->count_with(*hubs.front().hub);  // one count per address for the process
+  }
+  Hub& hub = *hubs.front().hub;  // the first: the clock, the games' records' code limit
   // The tables' actions are written by threads of their own, each with its
   // own connection, in batches (one commit each); a table's go to one of
-  // them, in order. Declared after the hub's queue, which their answers go
-  // to, and before it (and the hub) go.
+  // them, in order. Declared after the hubs' queues, which their answers go
+  // to, and before them (and the hubs) go. Each hub has its own view of the
+  // one writer, whose answers come back to its thread.
+  std::vector<std::unique_ptr<StoreWriter>> writer_views;  // go after the writer, whose last answers they carry
   std::unique_ptr<StoreWriter> writer;
   try {
     const int lanes = o.store_writers > 0 ? o.store_writers : is_postgres_url(o.store) ? 4 : 1;
     std::vector<std::unique_ptr<Store>> connections;
     for (int i = 0; i < lanes; ++i) connections.push_back(open_store(o.store, o.data_dir, o.sqlite_full_sync));
-    writer = std::make_unique<StoreWriter>(std::move(connections),
-                                           [&hub_ioc](std::function<void()> f) { asio::post(hub_ioc, std::move(f)); });
+    writer = std::make_unique<StoreWriter>(std::move(connections), hubs.front().post());
   } catch (const std::exception& e) {
     std::cerr << "makruk serve: " << e.what() << "\n";
     return 1;
   }
-  hub.set_writer(writer.get());
-  hub.set_limits(o.limits);  // before loading: searches resumed at start keep the time cap
-  // The bus to the other instances (declared after the hub: its thread, which
-  // posts to the hub, stops first).
-  std::unique_ptr<Bus> bus;
-  if (!o.bus.empty()) {
-    try {
-      bus = open_redis_bus(o.bus);
-    } catch (const std::exception& e) {
-      std::cerr << "makruk serve: " << e.what() << "\n";
-      return 1;
-    }
-    hub.set_bus(bus.get());
+  for (size_t i = 0; i < shards; ++i) {
+    if (i > 0) writer_views.push_back(std::make_unique<StoreWriter>(*writer, hubs[i].post()));
+    hubs[i].hub->set_writer(i == 0 ? writer.get() : writer_views.back().get());
+    hubs[i].hub->set_limits(o.limits);  // before loading: searches resumed at start keep the time cap
   }
+  // The bus to the other instances, one connection for each hub (declared
+  // after the hubs: its threads, which post to them, stop first); or, for
+  // hubs of this process alone, the one in memory.
+  std::vector<std::unique_ptr<Bus>> buses;
+  try {
+    if (shards > 1) local_buses = std::make_unique<LocalBuses>();
+    for (size_t i = 0; i < shards && (local_buses || !o.bus.empty()); ++i) {
+      if (o.bus.empty()) buses.push_back(local_buses->attach("hub-" + std::to_string(i)));
+      else if (!local_buses) buses.push_back(open_redis_bus(o.bus));
+      else buses.push_back(local_buses->attach_beside(open_redis_bus(o.bus)));
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "makruk serve: " << e.what() << "\n";
+    return 1;
+  }
+  for (size_t i = 0; i < buses.size(); ++i) hubs[i].hub->set_bus(buses[i].get());
   // The feedback board and recommendations: a part of their own, with their
   // own store connection; their limits count across instances too.
   Community community(*community_store, [&hub] { return hub.now(); });  // the hub's clock (a test may move it)
   community.set_limits(o.limits.feedback_per_minute, o.limits.wrong_codes_per_minute);
   community.set_admin_secret(o.admin_secret);
-  community.share_limits(bus.get());
-  // However this function ends, the hub lets go of the bus before the bus goes.
+  community.share_limits(o.bus.empty() ? nullptr : buses.front().get());
+  // However this function ends, the hubs let go of the buses before the buses go.
   struct LetGoOfBus {
-    Hub& hub;
-    ~LetGoOfBus() { hub.set_bus(nullptr); }
-  } let_go_of_bus{hub};
-  try {
-    hub.load();
-  } catch (const std::exception& e) {
-    std::cerr << "makruk serve: cannot load the database: " << e.what() << "\n";
-    return 1;
-  }
-  if (o.test_clock) hub.enable_test_clock();
-  hub.set_defer([&hub_ioc](int64_t ms, std::function<void()> f) {
-    auto timer = std::make_shared<asio::steady_timer>(hub_ioc, std::chrono::milliseconds(ms));
-    timer->async_wait([timer, f = std::move(f)](beast::error_code ec) {
-      if (!ec) f();
+    std::deque<HubThread>& hubs;
+    ~LetGoOfBus() {
+      for (auto& h : hubs) h.hub->set_bus(nullptr);
+    }
+  } let_go_of_bus{hubs};
+  size_t opened = 0;
+  for (auto& h : hubs) {
+    try {
+      h.hub->load();
+    } catch (const std::exception& e) {
+      std::cerr << "makruk serve: cannot load the database: " << e.what() << "\n";
+      return 1;
+    }
+    opened += h.hub->table_count();
+    asio::io_context& ioc = h.ioc;
+    h.hub->set_defer([&ioc](int64_t ms, std::function<void()> f) {
+      auto timer = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(ms));
+      timer->async_wait([timer, f = std::move(f)](beast::error_code ec) {
+        if (!ec) f();
+      });
     });
-  });
+  }
+  // The lobby's count of players: those at every hub's tables.
+  if (shards > 1)
+    for (auto& h : hubs)
+      h.hub->set_playing_elsewhere([&hubs, self = &h](std::function<void(int64_t)> done) {
+        struct Sum {
+          std::atomic<int64_t> players{0};
+          std::atomic<size_t> left;
+        };
+        auto sum = std::make_shared<Sum>();
+        sum->left = hubs.size() - 1;
+        auto shared_done = std::make_shared<std::function<void(int64_t)>>(std::move(done));
+        for (auto& other : hubs) {
+          if (&other == self) continue;
+          asio::post(other.ioc, [&other, self, sum, shared_done] {
+            sum->players += other.hub->playing();
+            if (--sum->left == 0) asio::post(self->ioc, [sum, shared_done] { (*shared_done)(sum->players.load()); });
+          });
+        }
+      });
+  // Paired tables are made at the hubs in turn (the lobby's connections come
+  // to the first hub: see ws_session).
+  auto next_pairing = std::make_shared<std::atomic<size_t>>(0);
+  if (shards > 1)
+    for (auto& h : hubs)
+      h.hub->set_pair_at([&hubs, next_pairing](const Pairing& p) {
+        auto& there = hubs[next_pairing->fetch_add(1) % hubs.size()];
+        asio::post(there.ioc, [&there, p] { there.hub->pair_here(p); });
+      });
+  // The test clock is one for all the hubs; moving it at one ticks them all.
+  if (o.test_clock)
+    for (auto& h : hubs) {
+      h.hub->enable_test_clock();
+      h.hub->share_clock(hub, [&hubs, self = h.hub.get()] {
+        for (auto& other : hubs)
+          if (other.hub.get() != self) asio::post(other.ioc, [&other] { other.hub->tick(); });
+      });
+    }
 
   // Web Push: the VAPID key lives in the data folder; deliveries run on the
-  // sender's thread, and a gone subscription is dropped on the hub's.
+  // sender's thread, and a gone subscription is dropped on the hubs'.
   std::unique_ptr<webpush::Sender> sender;
   try {
     webpush::KeyPair vapid = webpush::load_or_create_vapid(o.data_dir);
@@ -176,16 +250,18 @@ int run_server(const ServerOptions& o) {
     webpush::SenderOptions so;
     so.subject = o.push_subject;
     so.allow_private = o.push_allow_http;  // tests: a push service on loopback
-    sender = std::make_unique<webpush::Sender>(std::move(vapid), so, [&hub_ioc, &hub](const std::string& endpoint) {
-      asio::post(hub_ioc, [&hub, endpoint] { hub.notices().drop(endpoint); });
+    sender = std::make_unique<webpush::Sender>(std::move(vapid), so, [&hubs](const std::string& endpoint) {
+      for (auto& h : hubs) asio::post(h.ioc, [&h, endpoint] { h.hub->notices().drop(endpoint); });
     });
-    hub.set_push(publicKey, [s = sender.get()](webpush::Delivery d) { s->send(std::move(d)); }, o.push_allow_http);
+    for (auto& h : hubs)
+      h.hub->set_push(publicKey, [s = sender.get()](webpush::Delivery d) { s->send(std::move(d)); },
+                      o.push_allow_http);
   } catch (const std::exception& e) {
     std::cerr << "makruk serve: push notifications: " << e.what() << "\n";
     return 1;
   }
 
-  // Work on the hub's thread every `period`, until its timer is cancelled.
+  // Work on a hub's thread every `period`, until its timer is cancelled.
   struct Every {
     asio::steady_timer timer;
     std::chrono::milliseconds period;
@@ -200,22 +276,27 @@ int run_server(const ServerOptions& o) {
     }
   };
   // Turn-based tables end after 45 days without a move: look every minute
-  // (and at once).
-  Every ticks{asio::steady_timer(hub_ioc), std::chrono::minutes(1), [&] {
-                hub.tick();
-                community.sweep();
-              }};
-  asio::post(hub_ioc, [&] {
-    hub.tick();
-    ticks.arm();
-  });
-  // With other instances: CPU turns whose instance died are taken over, and
-  // who is at each table is said again now and then.
-  Every scans{asio::steady_timer(hub_ioc), std::chrono::seconds(5), [&] {
-                hub.scan_cpu();
-                hub.heartbeat();
-              }};
-  if (bus) asio::post(hub_ioc, [&] { scans.arm(); });
+  // (and at once). With other instances: CPU turns whose instance died are
+  // taken over, and who is at each table is said again now and then.
+  std::deque<Every> timers;
+  for (auto& h : hubs) {
+    Hub& each = *h.hub;
+    const bool first = &each == &hub;
+    Every& ticks = timers.emplace_back(Every{asio::steady_timer(h.ioc), std::chrono::minutes(1), [&each, &community, first] {
+                                               each.tick();
+                                               if (first) community.sweep();
+                                             }});
+    asio::post(h.ioc, [&each, &ticks] {
+      each.tick();
+      ticks.arm();
+    });
+    if (buses.empty()) continue;
+    Every& scans = timers.emplace_back(Every{asio::steady_timer(h.ioc), std::chrono::seconds(5), [&each] {
+                                               each.scan_cpu();
+                                               each.heartbeat();
+                                             }});
+    asio::post(h.ioc, [&scans] { scans.arm(); });
+  }
   std::vector<std::string> origins;
   for (const std::string& origin : o.allowed_origins) origins.push_back(lower(origin));
 
@@ -240,9 +321,16 @@ int run_server(const ServerOptions& o) {
       lower(publicUrl));
   std::vector<std::string> hosts{host_of_url(publicUrl)};
   for (const std::string& origin : origins) hosts.push_back(host_of_url(origin));
-  routes::Parts parts{hub, community, seat_check_through(hub_ioc, hub)};
-  Context ctx{hub_ioc, hub, parts, records, o.web_dir, lower(publicUrl), std::move(proxies), std::move(origins),
-              std::move(hosts), o.hello_timeout_ms, gate, o.ws_deflate, {}, {}, {}};
+  std::vector<HubShard::Ref> refs;
+  for (auto& h : hubs) refs.push_back({&h.ioc, h.hub.get()});
+  std::deque<routes::Parts> parts;
+  std::vector<HubShard> shard_list;
+  for (auto& h : hubs) {
+    parts.push_back(routes::Parts{*h.hub, community, seat_check_through(refs)});
+    shard_list.push_back(HubShard{h.ioc, *h.hub, parts.back()});
+  }
+  Context ctx{std::move(shard_list), writer.get(), records, o.web_dir, lower(publicUrl), std::move(proxies),
+              std::move(origins), std::move(hosts), o.hello_timeout_ms, gate, o.ws_deflate, {}, {}, {}};
   ctx.push = sender.get();
   ctx.ws_idle_ms = o.ws_idle_ms;
   ctx.renders_per_minute = o.limits.pictures_per_minute;
@@ -251,7 +339,7 @@ int run_server(const ServerOptions& o) {
   // SIGTERM or SIGINT drains: no new connection, every WebSocket gets what it
   // was sent and then "going away" (1001), answers in progress are written
   // without keep-alive; after at most --drain-seconds the network stops, the
-  // hub finishes what it was given (its writes included), and the process
+  // hubs finish what they were given (their writes included), and the process
   // exits 0.
   asio::signal_set signals(net_ioc, SIGINT, SIGTERM);
   asio::steady_timer drain_timer(net_ioc);
@@ -274,34 +362,40 @@ int run_server(const ServerOptions& o) {
   });
 
   std::cout << "makruk serve: http://" << (o.address == "0.0.0.0" ? "localhost" : o.address) << ":"
-            << acceptor.local_endpoint().port() << " (data in " << o.data_dir << ", " << hub.table_count()
+            << acceptor.local_endpoint().port() << " (data in " << o.data_dir << ", " << opened
             << " tables opened at start)" << std::endl;
-  std::thread hub_thread([&] { hub_ioc.run(); });
+  std::vector<std::thread> hub_threads;
+  for (auto& h : hubs) hub_threads.emplace_back([&h] { h.ioc.run(); });
   std::vector<std::thread> net_threads;
   for (int i = 1; i < o.threads; ++i) net_threads.emplace_back([&] { net_ioc.run(); });
   net_ioc.run();
   for (auto& t : net_threads) t.join();
-  // Whatever reached the hub before now is handled (and stored) before it stops.
-  auto handled = std::make_shared<std::promise<void>>();
-  asio::post(hub_ioc, [handled, &ticks, &scans] {
-    ticks.timer.cancel();
-    scans.timer.cancel();
-    handled->set_value();
-  });
-  handled->get_future().wait_for(std::chrono::seconds(10));
+  // Whatever reached a hub before now is handled (and stored) before it stops.
+  auto all_on = [&hubs](std::function<void()> f) {
+    std::vector<std::future<void>> done;
+    for (auto& h : hubs) {
+      auto p = std::make_shared<std::promise<void>>();
+      done.push_back(p->get_future());
+      asio::post(h.ioc, [p, f] {
+        f();
+        p->set_value();
+      });
+    }
+    for (auto& d : done) d.wait_for(std::chrono::seconds(10));
+  };
+  all_on([] {});
+  for (auto& t : timers) asio::post(t.timer.get_executor(), [&t] { t.timer.cancel(); });
+  all_on([] {});
   // The actions given to the writer are stored, and what follows them (the
-  // other instances told) done, before the hub stops.
-  if (writer->wait_idle(10000)) {
-    auto followed = std::make_shared<std::promise<void>>();
-    asio::post(hub_ioc, [followed] { followed->set_value(); });
-    followed->get_future().wait_for(std::chrono::seconds(10));
+  // other instances told) done, before the hubs stop.
+  if (writer->wait_idle(10000)) all_on([] {});
+  for (auto& h : hubs) {
+    h.work.reset();
+    h.ioc.stop();
   }
-  hub_work.reset();
-  hub_ioc.stop();
-  hub_thread.join();
-  sender.reset();  // before the hub it posts to
+  for (auto& t : hub_threads) t.join();
+  sender.reset();  // before the hubs it posts to
   return 0;
 }
 
 }  // namespace makruk::server
-

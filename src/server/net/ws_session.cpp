@@ -1,16 +1,37 @@
 // A WebSocket session: its messages go to the hub in order, the hub's come
 // back through a bounded queue, and pings, the hello deadline and polite
 // closes keep connections honest.
+#include <boost/json.hpp>
 #include <deque>
 
 #include "server/net/net_detail.h"
+#include "server/text.h"
 
 namespace makruk::server::net_detail {
 
+namespace json = boost::json;
+
+// The table a hello names ("" for any other message).
+std::string hello_code(const std::string& text) {
+  boost::system::error_code ec;
+  const json::value v = json::parse(text, ec);
+  if (ec || !v.is_object()) return "";
+  const json::object& o = v.as_object();
+  const json::value* t = o.if_contains("t");
+  const json::value* code = o.if_contains("code");
+  if (!t || !t->is_string() || t->as_string() != "hello" || !code || !code->is_string()) return "";
+  return std::string(code->as_string());
+}
+
 class WsSession : public Client, public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(tcp::socket&& socket, Context& ctx, std::string client, ConnectionGate::Ticket ticket)
-      : ws_(std::move(socket)), ctx_(ctx), hello_timer_(ws_.get_executor()), close_timer_(ws_.get_executor()), ticket_(std::move(ticket)) {
+  // Its messages go to one hub for its whole life: the one holding the
+  // table it names on opening (/ws?code=CODE), or else the one holding the
+  // table its first message (a hello) names, or else the first, whose lobby
+  // finds opponents (it may still join any table later: the hubs tell each
+  // other, as instances do).
+  WsSession(tcp::socket&& socket, Context& ctx, HubShard* hub, std::string client, ConnectionGate::Ticket ticket)
+      : ws_(std::move(socket)), ctx_(ctx), hub_(hub), hello_timer_(ws_.get_executor()), close_timer_(ws_.get_executor()), ticket_(std::move(ticket)) {
     ip = std::move(client);
   }
 
@@ -94,12 +115,17 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         // answers what it was given, then ends the connection.
         if (self->at_hub_.fetch_add(1) >= MAX_AT_HUB) {
           flooded = true;
-          asio::post(self->ctx_.hub_ioc, [self] { self->close(); });
+          asio::post(self->hub_->ioc, [self] { self->close(); });
           continue;
         }
         std::string text = beast::buffers_to_string(buffer.data());
-        asio::post(self->ctx_.hub_ioc, [self, text = std::move(text)] {
-          self->ctx_.hub.on_message(self, text);
+        if (!self->hub_) {
+          const std::string code = hello_code(text);
+          // The lobby's connections (and any other) to the first hub, whose lobby pairs them.
+          self->hub_ = code.empty() ? &self->ctx_.hubs.front() : &self->ctx_.hub_for(code);
+        }
+        asio::post(self->hub_->ioc, [self, text = std::move(text)] {
+          self->hub_->hub.on_message(self, text);
           self->at_hub_.fetch_sub(1);
         });
       }
@@ -110,7 +136,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     self->hello_timer_.cancel();
     self->close_timer_.cancel();
     self->ctx_.sessions.remove(self.get());
-    asio::post(self->ctx_.hub_ioc, [self] { self->ctx_.hub.on_close(self); });
+    if (self->hub_) asio::post(self->hub_->ioc, [self] { self->hub_->hub.on_close(self); });  // else it told none
   }
 
  private:
@@ -156,6 +182,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
 
   websocket::stream<beast::tcp_stream> ws_;
   Context& ctx_;
+  HubShard* hub_;  // chosen by the first message at the latest (read on the session's strand only)
   asio::steady_timer hello_timer_;
   asio::steady_timer close_timer_;
   ConnectionGate::Ticket ticket_;  // this connection's place, freed with the session
@@ -170,7 +197,11 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
 
 awaitable<void> run_websocket(tcp::socket socket, Context& ctx, std::string ip, ConnectionGate::Ticket ticket,
                               Request req) {
-  auto session = std::make_shared<WsSession>(std::move(socket), ctx, std::move(ip), std::move(ticket));
+  const std::string_view target = req.target();
+  const size_t q = target.find('?');
+  const std::string code = q == std::string_view::npos ? "" : query_param(target.substr(q + 1), "code");
+  HubShard* hub = code.empty() ? nullptr : &ctx.hub_for(code);
+  auto session = std::make_shared<WsSession>(std::move(socket), ctx, hub, std::move(ip), std::move(ticket));
   co_await WsSession::run(session, std::move(req));
 }
 

@@ -1,6 +1,8 @@
 #include "server/stores/store_writer.h"
 
+#include <algorithm>
 #include <chrono>
+#include <utility>
 #include <functional>
 #include <string>
 
@@ -18,6 +20,9 @@ StoreWriter::StoreWriter(std::vector<std::unique_ptr<Store>> lanes, Complete com
   for (auto& lane : lanes_) lane->thread = std::thread([this, l = lane.get()] { run(*l); });
 }
 
+StoreWriter::StoreWriter(StoreWriter& shared, Complete complete)
+    : shared_(&shared.lanes_owner()), complete_(std::move(complete)) {}
+
 StoreWriter::~StoreWriter() {
   for (auto& lane : lanes_) {
     {
@@ -30,25 +35,27 @@ StoreWriter::~StoreWriter() {
 }
 
 void StoreWriter::submit(std::string_view key, Work work, Done done) {
-  if (inline_store_) {
+  StoreWriter& owner = lanes_owner();
+  if (owner.inline_store_) {
     std::exception_ptr error;
     try {
-      work(*inline_store_);
+      work(*owner.inline_store_);
     } catch (...) {
       error = std::current_exception();
     }
     done(error);
     return;
   }
-  Lane& lane = *lanes_[lane_of(key)];
+  Lane& lane = *owner.lanes_[owner.lane_of(key)];
   {
     std::lock_guard lock(lane.mutex);
-    lane.queue.push_back(Job{std::move(work), std::move(done)});
+    lane.queue.push_back(Job{std::move(work), std::move(done), &complete_});
   }
   lane.wake.notify_one();
 }
 
 size_t StoreWriter::lane_of(std::string_view key) const {
+  if (shared_) return shared_->lane_of(key);
   return lanes_.empty() ? 0 : std::hash<std::string_view>{}(key) % lanes_.size();
 }
 
@@ -88,12 +95,19 @@ void StoreWriter::run(Lane& lane) {
           if (!e) e = std::current_exception();
       }
     }
-    auto dones = std::make_shared<std::vector<Done>>();
-    dones->reserve(batch.size());
-    for (Job& job : batch) dones->push_back(std::move(job.done));
-    complete_([dones, errors] {
-      for (size_t i = 0; i < dones->size(); ++i) (*dones)[i]((*errors)[i]);
-    });
+    // Each completion goes where its work came from (the hubs sharing these
+    // lanes), in the order of the work.
+    std::vector<const Complete*> targets;
+    for (const Job& job : batch)
+      if (std::find(targets.begin(), targets.end(), job.complete) == targets.end()) targets.push_back(job.complete);
+    for (const Complete* target : targets) {
+      auto dones = std::make_shared<std::vector<std::pair<Done, std::exception_ptr>>>();
+      for (size_t i = 0; i < batch.size(); ++i)
+        if (batch[i].complete == target) dones->emplace_back(std::move(batch[i].done), (*errors)[i]);
+      (*target)([dones] {
+        for (auto& [done, error] : *dones) done(error);
+      });
+    }
     {
       std::lock_guard lock(lane.mutex);
       lane.running = false;
@@ -107,6 +121,7 @@ void StoreWriter::run(Lane& lane) {
 }
 
 size_t StoreWriter::waiting() const {
+  if (shared_) return shared_->waiting();
   size_t n = 0;
   for (const auto& lane : lanes_) {
     std::lock_guard lock(lane->mutex);
@@ -116,6 +131,7 @@ size_t StoreWriter::waiting() const {
 }
 
 bool StoreWriter::wait_idle(int64_t timeout_ms) {
+  if (shared_) return shared_->wait_idle(timeout_ms);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   for (auto& lane : lanes_) {
     std::unique_lock lock(lane->mutex);
@@ -126,6 +142,7 @@ bool StoreWriter::wait_idle(int64_t timeout_ms) {
 }
 
 uint64_t StoreWriter::total(uint64_t Lane::*counter) const {
+  if (shared_) return shared_->total(counter);
   uint64_t n = 0;
   for (auto& lane : lanes_) {
     std::lock_guard lock(lane->mutex);

@@ -36,6 +36,10 @@ class StoreWriter {
   // One lane (a thread) per connection in `lanes`; a batch holds at most
   // `max_batch` pieces of work.
   StoreWriter(std::vector<std::unique_ptr<Store>> lanes, Complete complete, size_t max_batch = 256);
+  // Shares `shared`'s lanes (threads and connections) and its figures, its
+  // own work's completions going to `complete` instead: each hub of a
+  // process has one, over the one writer. `shared` must outlive it.
+  StoreWriter(StoreWriter& shared, Complete complete);
   // Finishes the work given so far (its completions still go to `complete`).
   ~StoreWriter();
   StoreWriter(const StoreWriter&) = delete;
@@ -46,7 +50,7 @@ class StoreWriter {
   // was handed on), at most `timeout_ms`; false if it had not by then.
   bool wait_idle(int64_t timeout_ms);
 
-  size_t lanes() const { return lanes_.size(); }
+  size_t lanes() const { return lanes_owner().lanes_.size(); }
   // The lane that runs a key's work.
   size_t lane_of(std::string_view key) const;
   // Pieces of work run, and the batches (commits) they took.
@@ -60,6 +64,7 @@ class StoreWriter {
   struct Job {
     Work work;
     Done done;
+    const Complete* complete;  // where its completion goes
   };
   struct Lane {
     std::unique_ptr<Store> store;
@@ -74,6 +79,10 @@ class StoreWriter {
   void run(Lane& lane);
   uint64_t total(uint64_t Lane::*counter) const;
 
+  StoreWriter& lanes_owner() { return shared_ ? *shared_ : *this; }
+  const StoreWriter& lanes_owner() const { return shared_ ? *shared_ : *this; }
+
+  StoreWriter* shared_ = nullptr;  // whose lanes these are, when not its own
   Store* inline_store_ = nullptr;
   Complete complete_;
   size_t max_batch_ = 256;

@@ -56,6 +56,7 @@ class CpuPlayers {
   // With other instances: a turn is claimed before it is searched, and the
   // limit on CPU tables counts across them.
   void set_bus(Bus* bus);
+  void count_with(const CpuPlayers& first) { creates_.count_with(first.creates_); }  // the hubs of one process
 
   // A new table against the CPU for `ip` now: the refusal (a limit.* or
   // busy message, with its status), or nothing.

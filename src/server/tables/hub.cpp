@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <chrono>
 #include <limits>
+#include <thread>
 
 #include <boost/json.hpp>
 
@@ -274,6 +276,13 @@ std::string normalise_code(std::string code) {
   return code;
 }
 
+size_t shard_of(std::string_view code, size_t shards) {
+  if (shards <= 1) return 0;
+  uint32_t h = 2166136261u;  // FNV-1a: the same on every build and machine
+  for (char ch : code) h = (h ^ uint8_t(ch)) * 16777619u;
+  return h % shards;
+}
+
 #ifdef MAKRUK_FUZZ_REPLAY
 // The hub fuzzer's build only: codes and tokens come from a generator the
 // fuzzer seeds before each input, so that a crashing input replays exactly.
@@ -374,6 +383,7 @@ void Hub::load() {
   // other instances are left to them.
   const int64_t leases_over = bus_ ? now() : std::numeric_limits<int64_t>::max();
   for (const std::string& code : store_.cpu_turn_tables(leases_over, CPU_TURNS_AT_START)) {
+    if (shard_of(code, shards_) != shard_) continue;  // another shard's
     Table* p = tables_.count(code) ? &tables_.at(code) : read_here(code);
     if (p) expire_if_due(*p);
     if (p && (p->expired() || !p->game() || !cpu_to_act(*p->game(), p->cpu_level()))) store_.clear_cpu_turn(code);
@@ -574,8 +584,9 @@ void Hub::tick() {
   auto due = std::make_shared<std::vector<std::string>>();
   writer_->submit(
       "",
-      [due, since = now - TURN_BASED_EXPIRY_MS](Store& store) {
+      [due, since = now - TURN_BASED_EXPIRY_MS, shard = shard_, shards = shards_](Store& store) {
         *due = store.turn_based_idle_since(since, EXPIRIES_PER_TICK);
+        std::erase_if(*due, [&](const std::string& code) { return shard_of(code, shards) != shard; });
       },
       [this, due](std::exception_ptr error) {
         if (error) return;  // storage failed: the next tick asks again
@@ -598,7 +609,7 @@ std::string Hub::new_code() {
     for (int i = 0; i < 6; ++i) code += CODE_ALPHABET[rng_() % CODE_ALPHABET.size()];
     // A code in the store already fails the table's insert, which then
     // tries another (store_new_table): no read here.
-    if (!tables_.count(code) && !creating_.count(code)) return code;
+    if (shard_of(code, shards_) == shard_ && !tables_.count(code) && !creating_.count(code)) return code;
   }
 }
 
@@ -609,6 +620,14 @@ std::array<std::pair<AddressLimiter*, const char*>, 6> Hub::limiters() {
            {&proof_misses_, "proof-misses"},
            {&proof_stamps_, "proof"},
            {&credentials_, "credentials"}}};
+}
+
+void Hub::count_with(Hub& first) {
+  auto mine = limiters(), theirs = first.limiters();
+  for (size_t i = 0; i < mine.size(); ++i) mine[i].first->count_with(*theirs[i].first);
+  lobby_.count_with(first.lobby_);
+  notices_.count_with(first.notices_);
+  cpus_.count_with(first.cpus_);
 }
 
 int Hub::limits_asking() {
@@ -1478,24 +1497,52 @@ void Hub::say(const std::shared_ptr<Client>& c, Table& p, const std::string& id,
   for (const auto& w : it->second) w->send(m);
 }
 
-HttpReply Hub::metrics() {
-  MetricsText m;
-  m.gauge("tables_in_memory", "Tables held in memory (in play, or opened a short while ago).", double(tables_.size()));
-  size_t watching = 0;
-  for (const auto& [code, clients] : watchers_) watching += clients.size();
-  m.gauge("table_clients", "Connections at a table (players and spectators).", double(watching));
-  m.counter("actions_stored_total", "Game actions (moves and others) stored and applied.", double(actions_stored_));
-  m.gauge("cpu_queue", "CPU searches waiting for a thread.", double(cpus_.pending()));
-  m.gauge("seekers", "People here waiting for an opponent.", double(lobby_.seekers()));
-  if (writer_) {
-    m.counter("store_writes_total", "Pieces of work the store writer ran.", double(writer_->jobs()));
-    m.counter("store_commits_total", "Commits (batches) the store writer made.", double(writer_->batches()));
-    m.counter("store_commit_seconds_total", "Time the store writer spent in commits.", writer_->commit_seconds());
-    m.gauge("store_waiting", "Writes waiting for the store writer.", double(writer_->waiting()));
-  }
+Hub::Figures& Hub::Figures::operator+=(const Figures& o) {
+  tables += o.tables;
+  clients += o.clients;
+  cpu_queue += o.cpu_queue;
+  seekers += o.seekers;
+  actions_stored += o.actions_stored;
+  has_bus = has_bus || o.has_bus;
+  bus_up = bus_up && o.bus_up;
+  bus_heartbeat_s = std::max(bus_heartbeat_s, o.bus_heartbeat_s);
+  return *this;
+}
+
+Hub::Figures Hub::figures() const {
+  Figures f;
+  f.tables = tables_.size();
+  for (const auto& [code, clients] : watchers_) f.clients += clients.size();
+  f.actions_stored = actions_stored_;
+  f.cpu_queue = cpus_.pending();
+  f.seekers = lobby_.seekers();
   if (bus_) {
-    m.gauge("bus_up", "Whether the bus (Redis) answered its last question.", bus_->up() ? 1 : 0);
-    m.gauge("bus_heartbeat_seconds", "How long the last heartbeat to the bus took.", bus_heartbeat_s_);
+    f.has_bus = true;
+    f.bus_up = bus_->up();
+    f.bus_heartbeat_s = bus_heartbeat_s_;
+  }
+  return f;
+}
+
+HttpReply Hub::metrics(const std::vector<Figures>& hubs, const StoreWriter* writer) {
+  Figures f;
+  for (const Figures& hub : hubs) f += hub;
+  MetricsText m;
+  m.gauge("tables_in_memory", "Tables held in memory (in play, or opened a short while ago).", double(f.tables));
+  m.gauge("table_clients", "Connections at a table (players and spectators).", double(f.clients));
+  m.counter("actions_stored_total", "Game actions (moves and others) stored and applied.", double(f.actions_stored));
+  m.gauge("cpu_queue", "CPU searches waiting for a thread.", double(f.cpu_queue));
+  m.gauge("seekers", "People here waiting for an opponent.", double(f.seekers));
+  m.gauge("hub_threads", "Threads serving tables (each holds the tables of its codes).", double(hubs.size()));
+  if (writer) {
+    m.counter("store_writes_total", "Pieces of work the store writer ran.", double(writer->jobs()));
+    m.counter("store_commits_total", "Commits (batches) the store writer made.", double(writer->batches()));
+    m.counter("store_commit_seconds_total", "Time the store writer spent in commits.", writer->commit_seconds());
+    m.gauge("store_waiting", "Writes waiting for the store writer.", double(writer->waiting()));
+  }
+  if (f.has_bus) {
+    m.gauge("bus_up", "Whether the bus (Redis) answered its last question.", f.bus_up ? 1 : 0);
+    m.gauge("bus_heartbeat_seconds", "How long the last heartbeat to the bus took.", f.bus_heartbeat_s);
   }
   return HttpReply{200, m.text(), MetricsText::CONTENT_TYPE};
 }
@@ -1522,18 +1569,33 @@ HttpReply Hub::ready() {
   return answered_at_once([&](Respond respond) { ready(std::move(respond)); });
 }
 
-HttpReply Hub::advance_clock(const std::string& body) {
-  if (!test_clock_) return error_reply(Error{ErrorCode::NotFound, Msg::NoEndpoint});
+// A testing aid's milliseconds ({"NAME":N}, from 0 to `max`), or its refusal.
+static std::variant<int64_t, HttpReply> test_ms(bool enabled, const std::string& body, const char* name, int64_t max) {
+  if (!enabled) return error_reply(Error{ErrorCode::NotFound, Msg::NoEndpoint});
   Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
   int64_t ms = 0;
   bool present = false;
-  if (!get_int(*o, "advanceMs", ms, present) || !present || ms < 0)
-    return bad_request(Msg::ClockAdvance);
-  clock_offset_ += ms;
+  if (!get_int(*o, name, ms, present) || !present || ms < 0 || ms > max) return bad_request(Msg::ClockAdvance);
+  return ms;
+}
+
+HttpReply Hub::advance_clock(const std::string& body) {
+  auto ms = test_ms(test_clock_, body, "advanceMs", std::numeric_limits<int64_t>::max() / 4);
+  if (auto* refusal = std::get_if<HttpReply>(&ms)) return *refusal;
+  *clock_offset_ += std::get<int64_t>(ms);
   tick();
+  if (clock_moved_) clock_moved_();
   return reply(200, json::object{{"now", now()}});
+}
+
+HttpReply Hub::stall(const std::string& body) {
+  auto ms = test_ms(test_clock_, body, "ms", 10000);
+  if (auto* refusal = std::get_if<HttpReply>(&ms)) return *refusal;
+  // Next on this hub's thread, after the answer: whatever reaches it now waits.
+  post_([ms = std::get<int64_t>(ms)] { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); });
+  return reply(200, json::object{{"stalling", std::get<int64_t>(ms)}});
 }
 
 HttpReply Hub::my_games(const std::string& body, const std::string& ip) {

@@ -31,7 +31,9 @@
 #include <random>
 #include <set>
 #include <string>
+#include <string_view>
 #include <variant>
+#include <vector>
 
 #include "server/address_limiter.h"
 #include "server/http_reply.h"
@@ -173,14 +175,17 @@ class Hub {
   // (with other instances, the shared queue's length is asked of the bus
   // first, off the hub's thread).
   void lobby(Respond respond);
+  // Players at a running game now, among this hub's tables (the lobby's counts).
+  int64_t playing() const;
+  // For the hubs of one process: asks the others how many play at theirs
+  // (`done` runs on this hub's thread with their sum), for the lobby's counts.
+  using AskOthers = std::function<void(std::function<void(int64_t)> done)>;
+  void set_playing_elsewhere(AskOthers ask) { playing_elsewhere_ = std::move(ask); }
   HttpReply lobby();  // without a bus (tests)
   // GET /readyz: 200 when the hub answers, the store can be read (by the
   // store's writer) and the bus answers (on its questions' thread), else 503.
   void ready(Respond respond);
   HttpReply ready();
-  // GET /metrics: this hub's figures in Prometheus' text format (the network
-  // layer decides who may see them).
-  HttpReply metrics();
   // Turn notifications (Web Push, My games): a part of its own, on the
   // hub's executor (turn_notices.h). The forms returning the reply are for a
   // hub that writes at once (tests, tools).
@@ -205,6 +210,11 @@ class Hub {
   void enable_test_clock() { test_clock_ = true; }
   bool test_clock_enabled() const { return test_clock_; }
   HttpReply advance_clock(const std::string& body);
+  // Testing aid (with the test clock): POST /api/test/stall/CODE holds the
+  // thread of the hub that has table CODE for {"ms":N} (at most 10 s) from
+  // just after its answer, as a long piece of work would, so that a test can
+  // show that other hubs' tables go on meanwhile.
+  HttpReply stall(const std::string& body);
 
   void on_message(const std::shared_ptr<Client>& c, const std::string& text);
   void on_close(const std::shared_ptr<Client>& c);
@@ -220,7 +230,45 @@ class Hub {
   // yet answered (a decision never waits for them). Thread-safe.
   int limits_asking();
   // The hub's clock (ms since the epoch; a test may move it). Thread-safe.
-  int64_t now() const { return now_() + clock_offset_.load(); }
+  int64_t now() const { return now_() + clock_offset_->load(); }
+
+  // The hubs of one process (its shards), each on a thread of its own, share
+  // the tables by code (shard_of): this one makes and opens at start only
+  // codes of its own, and ends only its own tables whose time ran out. A
+  // connection may still reach a table at another shard's hub: they tell
+  // each other as instances do, over a bus of their own (bus_local.h).
+  void set_shard(size_t index, size_t count) {
+    shard_ = index;
+    shards_ = count ? count : 1;
+  }
+  // Its per-address limits (and its parts') count together with `first`'s.
+  void count_with(Hub& first);
+  // The hubs of one process: the tables of pairings made here are made by
+  // the hub `at` chooses (it calls pair_here there), so that found games
+  // spread over the hubs though the lobby's connections come to one.
+  void set_pair_at(std::function<void(const Pairing&)> at) { pair_at_ = std::move(at); }
+  void pair_here(const Pairing& p);
+  // Testing aid: this hub's clock is `first`'s (POST /api/test/clock moves
+  // both), and moving it runs `moved` too (the other shards' ticks).
+  void share_clock(const Hub& first, std::function<void()> moved) {
+    clock_offset_ = first.clock_offset_;
+    clock_moved_ = std::move(moved);
+  }
+
+  // GET /metrics: this hub's figures (the network layer adds those of every
+  // hub of the process, writes them out with the store writer's, and decides
+  // who may see them).
+  struct Figures {
+    size_t tables = 0, clients = 0, cpu_queue = 0, seekers = 0;
+    uint64_t actions_stored = 0;
+    bool has_bus = false, bus_up = true;
+    double bus_heartbeat_s = 0;
+    Figures& operator+=(const Figures& o);
+  };
+  Figures figures() const;
+  // The figures of a process's hubs in Prometheus' text format, with those of
+  // their store writer (may be null).
+  static HttpReply metrics(const std::vector<Figures>& hubs, const StoreWriter* writer);
 
  private:
   // The table for a code, read from the store if it is not in memory, and
@@ -404,7 +452,6 @@ class Hub {
   void pair(const Pairing& p);
   void store_paired_table(TableRecord r, const Pairing& pairing, std::array<std::shared_ptr<Client>, 2> here,
                           int attempt);
-  int64_t playing() const;  // players at a running game now, for the lobby's counts
   // A live table made by pairing begins its game once both players are at it
   // (any instance); a player who declines, or does not come in time, ends it
   // unstarted, and the one who came is told (the table's "pairing").
@@ -443,7 +490,11 @@ class Hub {
   std::set<std::string> presence_pending_;  // tables with a presence update on its way
   std::mt19937_64 rng_;
   bool test_clock_ = false;
-  std::atomic<int64_t> clock_offset_{0};
+  std::shared_ptr<std::atomic<int64_t>> clock_offset_ = std::make_shared<std::atomic<int64_t>>(0);
+  std::function<void()> clock_moved_;
+  size_t shard_ = 0, shards_ = 1;  // set_shard
+  AskOthers playing_elsewhere_;
+  std::function<void(const Pairing&)> pair_at_;
   int64_t started_at_ = 0;
   // Wrong codes looked up with a proof of work (each raises the work asked
   // of that address); the stamps already used.
@@ -496,6 +547,8 @@ constexpr int64_t QUICK_MESSAGE_GAP_MS = 2000;
 
 // Secrets and codes (random_token: table.h).
 std::string normalise_code(std::string code);  // table codes are upper case
+// The shard of `shards` that holds a table (its code as normalised).
+size_t shard_of(std::string_view code, size_t shards);
 std::string hash_token(const std::string& token);  // hex SHA-256
 constexpr std::string_view CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 

@@ -29,6 +29,16 @@ bool Hub::may_seek_at_front(const std::shared_ptr<Client>& c, const std::string&
 // A table for two paired seekers, started at once: the one who waited longer
 // is the host (and White in the first game).
 void Hub::pair(const Pairing& pairing) {
+  if (!pair_at_ || !bus_) return pair_here(pairing);
+  // The hubs of one process: the table goes to a hub chosen in turn (this one,
+  // or another, which tells the seekers here over the bus as an instance would).
+  Pairing p = pairing;
+  for (Seek* s : {&p.first, &p.second})
+    if (s->instance.empty()) s->instance = bus_->id();
+  pair_at_(p);
+}
+
+void Hub::pair_here(const Pairing& pairing) {
   TableRecord r;
   r.variant = pairing.agreed.variant;
   r.counting = pairing.agreed.counting;
@@ -248,7 +258,14 @@ int64_t Hub::playing() const {
 }
 
 void Hub::lobby(Respond respond) {
-  lobby_.counts([respond = std::move(respond)](json::object o) { respond(reply(200, std::move(o))); });
+  if (!playing_elsewhere_)
+    return lobby_.counts([respond = std::move(respond)](json::object o) { respond(reply(200, std::move(o))); });
+  playing_elsewhere_([this, respond = std::move(respond)](int64_t elsewhere) {
+    lobby_.counts([respond, elsewhere](json::object o) {
+      o["playing"] = o["playing"].to_number<int64_t>() + elsewhere;
+      respond(reply(200, std::move(o)));
+    });
+  });
 }
 
 HttpReply Hub::lobby() {

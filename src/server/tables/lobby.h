@@ -80,6 +80,7 @@ class Lobby {
   // Forgets the limits' windows that have emptied.
   void sweep(int64_t now) { seeks_.sweep(now); }
   int limits_asking() const { return seeks_.asking(); }  // see AddressLimiter
+  void count_with(const Lobby& first) { seeks_.count_with(first.seeks_); }  // the hubs of one process
 
  private:
   // A seek that passed its limits, here alone.

@@ -61,6 +61,7 @@ class TurnNotices {
   // push (a browser may have subscribed at another one), and the limit on
   // subscribing counts across them.
   void set_bus(Bus* bus);
+  void count_with(const TurnNotices& first) { subscribes_.count_with(first.subscribes_); }  // the hubs of one process
   // `deliver` hands a message to the sender (it must not block);
   // `public_key` is the VAPID key, base64url; plain-http endpoints are
   // refused unless `allow_http` (tests).

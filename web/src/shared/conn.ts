@@ -47,9 +47,11 @@ const RETRY_CAP_HIDDEN_MS = 30000;
 // A try that neither opens nor fails (a lost packet, a dead route) is given up after this.
 const OPEN_TIMEOUT_MS = 8000;
 
-/** The server's WebSocket address, from the page's own. */
-export function wsUrl(): string {
-  return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ws`;
+/** The server's WebSocket address, from the page's own; with the table's code, the server hands
+ * the connection to the thread that holds that table. */
+export function wsUrl(code?: string): string {
+  const query = code ? `?code=${encodeURIComponent(code)}` : '';
+  return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ws${query}`;
 }
 
 export class Conn {
@@ -82,7 +84,7 @@ export class Conn {
     if (this.closed) return;
     let ws: WebSocket;
     try {
-      ws = new WebSocket(wsUrl());
+      ws = new WebSocket(wsUrl(this.code));
     } catch {
       this.scheduleRetry();
       return;
