@@ -492,7 +492,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 64));
   serveCmd->add_option("--hub-threads", so.hub_threads,
                        "threads serving the tables, each holding the tables whose codes fall to it, so that a table "
-                       "never waits for another's work there (default 1)")
+                       "never waits for another's work there (default: a quarter of the cores, 1 to 8)")
       ->check(CLI::Range(1, 64));
   serveCmd->add_option("--web", so.web_dir, "the built web client (default web/dist)");
   serveCmd->add_option("--threads", so.threads, "network threads (default 2)")->check(CLI::Range(1, 64));
@@ -502,7 +502,7 @@ int main(int argc, char** argv) {
                      "accept plain-http push endpoints and deliver to loopback and private addresses (for tests)");
   serveCmd->add_flag("--test-clock", so.test_clock, "let POST /api/test/clock move the server's clock (for tests)");
   serveCmd->add_option("--cpu-threads", so.cpu_threads,
-                       "threads searching CPU moves (default: the cores left after the network threads and the hub's, "
+                       "threads searching CPU moves (default: the cores left after the network and hub threads, "
                        "at least 1)")
       ->check(CLI::Range(1, 64));
   // Budgets against hostile clients; 0 is unlimited for each.

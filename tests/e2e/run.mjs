@@ -6,7 +6,8 @@
 //                                      stops it after; MAKRUK_BINARY=path picks the binary
 //   BASE_URL=http://127.0.0.1:8080 node tests/e2e/run.mjs    uses a running server
 //   MAKRUK_WEB=dir serves another build of the client; E2E_ARTIFACTS=dir keeps the
-//   screenshots elsewhere; E2E_ONLY=regex runs the tests whose names match
+//   screenshots elsewhere; E2E_HUB_THREADS=N gives the server N hub threads;
+//   E2E_ONLY=regex runs the tests whose names match
 //
 // Needs web/dist (scripts/build-web.sh), web/node_modules (playwright-core) and Debian's
 // Chromium (/usr/bin/chromium, or CHROMIUM=path). Screenshots go to tests/e2e/artifacts/.
@@ -77,6 +78,8 @@ async function startServer() {
   // A test that needs an address of its own sends X-Forwarded-For, as if behind a proxy.
   const args = ['serve', '--address', '127.0.0.1', '--port', String(serverPort), '--data', dataDir, '--web', WEB, '--test-clock', '--pair-same-address',
     '--limit-create', '0', '--limit-join', '0', '--limit-cpu', '0', '--trusted-proxy', '127.0.0.1'];
+  // E2E_HUB_THREADS=N: the same tests against a server with N hub threads.
+  if (process.env.E2E_HUB_THREADS) args.push('--hub-threads', process.env.E2E_HUB_THREADS);
   server = spawn(bin, args, {
     stdio: ['ignore', log, log],
     env: { ...process.env, MAKRUK_ADMIN_SECRET: ADMIN_SECRET },  // the feedback board's admin side

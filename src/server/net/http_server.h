@@ -20,8 +20,8 @@ struct ServerOptions {
   int store_writers = 0;  // connections (threads) writing actions; 0: 1 for SQLite, 4 for PostgreSQL
   std::string web_dir = "web/dist";
   int threads = 2;      // network threads
-  int hub_threads = 1;  // threads serving tables, each holding the tables of its codes (Hub::set_shard)
-  int cpu_threads = 0;  // engine searches for CPU opponents; 0: the cores the network threads and the hub leave, at least 1
+  int hub_threads = 0;  // threads serving tables, each holding the tables of its codes (Hub::set_shard); 0: a quarter of the cores, 1 to 8
+  int cpu_threads = 0;  // engine searches for CPU opponents; 0: the cores the network and hub threads leave, at least 1
   std::string push_subject = "mailto:admin@localhost";  // VAPID contact for push services
   bool push_allow_http = false;  // accept plain-http push endpoints (tests)
   bool test_clock = false;       // POST /api/test/clock moves the clock (tests)

@@ -110,7 +110,9 @@ int run_server(const ServerOptions& o) {
   // a thread of its own, so that a table never waits for another's work at
   // another hub. Without Redis, the hubs tell each other what they change
   // over a bus in memory (declared before them: their buses hold it).
-  const size_t shards = size_t(std::max(1, o.hub_threads));
+  const size_t shards = o.hub_threads > 0
+                            ? size_t(o.hub_threads)
+                            : std::clamp<size_t>(std::thread::hardware_concurrency() / 4, 1, 8);
   std::unique_ptr<LocalBuses> local_buses;
   struct HubThread {
     asio::io_context ioc{1};
@@ -121,8 +123,10 @@ int run_server(const ServerOptions& o) {
     }
   };
   std::deque<HubThread> hubs(shards);
-  const int cpu_threads =
-      o.cpu_threads > 0 ? o.cpu_threads : std::max(1, int(std::thread::hardware_concurrency()) - o.threads - 1);
+  // The engine's threads: the cores the network and the hubs leave, shared
+  // among the hubs (each has its own, at least one).
+  const int cpu_threads = o.cpu_threads > 0 ? o.cpu_threads
+                                            : std::max(1, int(std::thread::hardware_concurrency()) - o.threads - int(shards));
   for (size_t i = 0; i < shards; ++i) {
     hubs[i].hub = std::make_unique<Hub>(
         *store, hubs[i].post(),
@@ -221,15 +225,6 @@ int run_server(const ServerOptions& o) {
             if (--sum->left == 0) asio::post(self->ioc, [sum, shared_done] { (*shared_done)(sum->players.load()); });
           });
         }
-      });
-  // Paired tables are made at the hubs in turn (the lobby's connections come
-  // to the first hub: see ws_session).
-  auto next_pairing = std::make_shared<std::atomic<size_t>>(0);
-  if (shards > 1)
-    for (auto& h : hubs)
-      h.hub->set_pair_at([&hubs, next_pairing](const Pairing& p) {
-        auto& there = hubs[next_pairing->fetch_add(1) % hubs.size()];
-        asio::post(there.ioc, [&there, p] { there.hub->pair_here(p); });
       });
   // The test clock is one for all the hubs; moving it at one ticks them all.
   if (o.test_clock)

@@ -243,11 +243,6 @@ class Hub {
   }
   // Its per-address limits (and its parts') count together with `first`'s.
   void count_with(Hub& first);
-  // The hubs of one process: the tables of pairings made here are made by
-  // the hub `at` chooses (it calls pair_here there), so that found games
-  // spread over the hubs though the lobby's connections come to one.
-  void set_pair_at(std::function<void(const Pairing&)> at) { pair_at_ = std::move(at); }
-  void pair_here(const Pairing& p);
   // Testing aid: this hub's clock is `first`'s (POST /api/test/clock moves
   // both), and moving it runs `moved` too (the other shards' ticks).
   void share_clock(const Hub& first, std::function<void()> moved) {
@@ -383,7 +378,7 @@ class Hub {
   int proof_bits(const std::string& ip);
   std::string proof_challenge();
   // A code held by no table in memory nor being made (the store's check is
-  // the insert's: see store_new_table).
+  // the insert's: see store_new_table), of this hub's shard.
   std::string new_code();
   // A new table's request checked: the record to store and the host's name,
   // or the refusal.
@@ -494,7 +489,6 @@ class Hub {
   std::function<void()> clock_moved_;
   size_t shard_ = 0, shards_ = 1;  // set_shard
   AskOthers playing_elsewhere_;
-  std::function<void(const Pairing&)> pair_at_;
   int64_t started_at_ = 0;
   // Wrong codes looked up with a proof of work (each raises the work asked
   // of that address); the stamps already used.

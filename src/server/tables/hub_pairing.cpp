@@ -29,16 +29,6 @@ bool Hub::may_seek_at_front(const std::shared_ptr<Client>& c, const std::string&
 // A table for two paired seekers, started at once: the one who waited longer
 // is the host (and White in the first game).
 void Hub::pair(const Pairing& pairing) {
-  if (!pair_at_ || !bus_) return pair_here(pairing);
-  // The hubs of one process: the table goes to a hub chosen in turn (this one,
-  // or another, which tells the seekers here over the bus as an instance would).
-  Pairing p = pairing;
-  for (Seek* s : {&p.first, &p.second})
-    if (s->instance.empty()) s->instance = bus_->id();
-  pair_at_(p);
-}
-
-void Hub::pair_here(const Pairing& pairing) {
   TableRecord r;
   r.variant = pairing.agreed.variant;
   r.counting = pairing.agreed.counting;
