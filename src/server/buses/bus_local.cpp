@@ -99,30 +99,30 @@ LocalBuses::~LocalBuses() {
 
 std::unique_ptr<Bus> LocalBuses::attach(const std::string& name) {
   std::lock_guard lock(members_mutex_);
-  members_[name] = Endpoint{name, {}};
+  members_[name] = nullptr;
   return std::make_unique<Member>(*this, name);
 }
 
 void LocalBuses::publish(const std::string& from, const BusMessage& m) {
   std::lock_guard lock(members_mutex_);
-  for (auto& [id, member] : members_) {
-    if (id == from || !member.handler) continue;
+  for (auto& [id, handler] : members_) {
+    if (id == from || !handler) continue;
     if (!m.to.empty() && m.to != id) continue;  // for another hub
     BusMessage copy = m;
     copy.instance = from;
-    member.handler(std::move(copy));
+    handler(std::move(copy));
   }
 }
 
 void LocalBuses::start(const std::string& id, std::function<void(BusMessage)> handler) {
   std::lock_guard lock(members_mutex_);
-  if (auto it = members_.find(id); it != members_.end()) it->second.handler = std::move(handler);
+  if (auto it = members_.find(id); it != members_.end()) it->second = std::move(handler);
 }
 
 void LocalBuses::stop(const std::string& id) {
   {
     std::lock_guard lock(members_mutex_);
-    if (auto it = members_.find(id); it != members_.end()) it->second.handler = nullptr;
+    if (auto it = members_.find(id); it != members_.end()) it->second = nullptr;
   }
   // Its questions not yet asked are not asked; one being asked now ends first.
   std::unique_lock lock(questions_mutex_);
@@ -141,7 +141,7 @@ void LocalBuses::ask(const std::string& id, std::function<void()> question) {
   {
     std::lock_guard lock(members_mutex_);
     auto it = members_.find(id);
-    if (it == members_.end() || !it->second.handler) return;  // stopped (or never started): never run
+    if (it == members_.end() || !it->second) return;  // stopped (or never started): never run
   }
   {
     std::lock_guard lock(questions_mutex_);

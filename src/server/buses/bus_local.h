@@ -44,10 +44,6 @@ class LocalBuses {
  private:
   class Member;
   class BesideRedis;
-  struct Endpoint {
-    std::string id;
-    std::function<void(BusMessage)> handler;  // while started
-  };
   void publish(const std::string& from, const BusMessage& m);
   void start(const std::string& id, std::function<void(BusMessage)> handler);
   void stop(const std::string& id);
@@ -61,10 +57,11 @@ class LocalBuses {
   bool is_alive(const std::string& id);
   void answer_questions();
 
-  // The members and their handlers: publishing holds it while it calls them,
-  // so that a stopped member's handler is never called after stop() returns.
+  // The members by name, with their handlers (empty until started and once
+  // stopped): publishing holds the lock while it calls them, so that a
+  // stopped member's handler is never called after stop() returns.
   std::mutex members_mutex_;
-  std::map<std::string, Endpoint> members_;
+  std::map<std::string, std::function<void(BusMessage)>> members_;
   std::mutex data_mutex_;
   std::map<std::string, std::deque<int64_t>> counts_;  // events per key in the last minute
   int64_t counts_swept_at_ = 0;
