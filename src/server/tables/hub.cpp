@@ -323,6 +323,7 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
       post_(std::move(post)),
       now_(std::move(now)),
       rng_(random_seed()),
+      guard_([this] { return this->now(); }),
       lobby_(Lobby::Tables{[this](const Pairing& p) { pair(p); }, [this] { return playing(); },
                            [this](const std::string& ip) {
                              return creates_.allow(ip, this->now(), limits_.create_per_minute, false);
@@ -330,7 +331,7 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
              [this] { return this->now(); }, post_),
       notices_(TurnNotices::Tables{[this](const std::vector<std::string>& codes,
                                           std::function<void()> then) { open_all_then(codes, std::move(then)); },
-                                   [this](const std::string& ip) { return credential_lookup_allowed(ip); },
+                                   [this](const std::string& ip) { return guard_.credential_allowed(ip); },
                                    [this](const auto& tables, const std::string& ip, auto& seats, auto& unknown) {
                                      return resolve_seats(tables, ip, seats, unknown);
                                    },
@@ -349,7 +350,27 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
                                       std::vector<std::string> actions) {
                                  play_cpu(code, game, version, std::move(actions));
                                }},
-            [this] { return this->now(); }, post_, cpu_threads) {
+            [this] { return this->now(); }, post_, cpu_threads),
+      sync_(InstanceSync::Tables{[this](const std::string& code) -> Table* {
+                                   auto it = tables_.find(code);
+                                   return it == tables_.end() ? nullptr : &it->second;
+                                 },
+                                 [this](const auto& each) {
+                                   for (auto& [code, p] : tables_) each(code, p);
+                                 },
+                                 [this](Table& p, bool table_changed, bool state_changed) {
+                                   broadcast(p, table_changed, state_changed);
+                                 },
+                                 [this](Table& p) {
+                                   watch_first_move(p);
+                                   cpus_.maybe_play(p);
+                                 },
+                                 [this](Table& p) { maybe_begin_pairing(p); },
+                                 [this](const std::string& code) { reload(code, {}); },
+                                 [this](uint64_t connection, const std::string& paired) {
+                                   lobby_.paired_elsewhere(connection, paired);
+                                 }},
+            post_, [this] { return this->now(); }) {
   notices_.set_writer(writer_);
   cpus_.set_writer(writer_);
   set_limits(limits_);
@@ -357,6 +378,7 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
 
 void Hub::set_limits(const HubLimits& limits) {
   limits_ = limits;
+  guard_.set_limits(CodeGuard::Limits{limits.wrong_codes_per_minute, limits.proof_bits});
   lobby_.set_limits(Lobby::Limits{limits.seek_per_minute, limits.seeks_per_address, limits.pair_same_address,
                                   limits.presence_delay_ms});
   notices_.set_limits(
@@ -372,7 +394,7 @@ void Hub::set_defer(Defer defer) {
 }
 
 Hub::~Hub() {
-  if (bus_) bus_->stop();  // its thread posts to this hub
+  sync_.stop();  // the bus's thread posts to this hub
 }
 
 void Hub::load() {
@@ -435,7 +457,7 @@ bool Hub::would_open(const std::string& code, const std::string& ip, bool creden
   if (known(code)) return false;
   if (code_guess_allowed(ip, false)) return true;
   if (proof) return false;  // the lookup checks (and uses) its proof itself, and reads there
-  return credential && credential_lookup_allowed(ip);
+  return credential && guard_.credential_allowed(ip);
 }
 
 void Hub::open_then(const std::string& code, std::function<void()> then) {
@@ -559,7 +581,7 @@ void Hub::expire_if_due(Table& p) {
           return;
         }
         if (!p->expire_stored(x)) return reload(*p);  // read again meanwhile: the store has it
-        publish(*p);
+        sync_.publish(*p);
         broadcast(*p, true, true);
         notices_.notify(*p, -1, "expired");
       });
@@ -597,6 +619,7 @@ void Hub::tick() {
       });
   close_idle_tables();
   for (const auto& [l, name] : limiters()) l->sweep(now);
+  guard_.sweep(now);
   lobby_.sweep(now);
   notices_.sweep(now);
   cpus_.sweep(now);
@@ -613,18 +636,14 @@ std::string Hub::new_code() {
   }
 }
 
-std::array<std::pair<AddressLimiter*, const char*>, 6> Hub::limiters() {
-  return {{{&wrong_codes_, "wrong-codes"},
-           {&creates_, "create"},
-           {&joins_, "join"},
-           {&proof_misses_, "proof-misses"},
-           {&proof_stamps_, "proof"},
-           {&credentials_, "credentials"}}};
+std::array<std::pair<AddressLimiter*, const char*>, 2> Hub::limiters() {
+  return {{{&creates_, "create"}, {&joins_, "join"}}};
 }
 
 void Hub::count_with(Hub& first) {
   auto mine = limiters(), theirs = first.limiters();
   for (size_t i = 0; i < mine.size(); ++i) mine[i].first->count_with(*theirs[i].first);
+  guard_.count_with(first.guard_);
   lobby_.count_with(first.lobby_);
   notices_.count_with(first.notices_);
   cpus_.count_with(first.cpus_);
@@ -633,13 +652,10 @@ void Hub::count_with(Hub& first) {
 int Hub::limits_asking() {
   int n = 0;
   for (const auto& [l, name] : limiters()) n += l->asking();
-  return n + lobby_.limits_asking() + notices_.limits_asking() + cpus_.limits_asking();
+  return n + guard_.asking() + lobby_.limits_asking() + notices_.limits_asking() + cpus_.limits_asking();
 }
 
-// Wrong table codes are limited per address, so codes cannot be enumerated.
-bool Hub::code_guess_allowed(const std::string& ip, bool wrong) {
-  return wrong_codes_.allow(ip, now(), limits_.wrong_codes_per_minute, wrong);
-}
+bool Hub::code_guess_allowed(const std::string& ip, bool wrong) { return guard_.guess_allowed(ip, wrong); }
 
 namespace detail {
 
@@ -758,14 +774,6 @@ int Hub::seat_of_token(Table& p, const std::string& token, const std::string& ip
   return seat;
 }
 
-bool Hub::credential_lookup_allowed(const std::string& ip) {
-  return code_guess_allowed(ip, false) || credentials_.allow(ip, now(), limits_.wrong_codes_per_minute, false);
-}
-
-void Hub::wrong_credential(const std::string& ip) {
-  if (!code_guess_allowed(ip, false)) credentials_.allow(ip, now(), limits_.wrong_codes_per_minute);
-}
-
 Table* Hub::find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e,
                          const std::string& key, const std::string& proof) {
   if (code_guess_allowed(ip, false)) {
@@ -778,52 +786,22 @@ Table* Hub::find_guarded(const std::string& code, const std::string& ip, std::op
   }
   // Limited. With the work done, the lookup goes through, and a wrong code
   // then asks more work of the address.
-  if (!proof.empty() && proof_valid(proof, ip)) {
+  if (!proof.empty() && guard_.proof_valid(proof, ip)) {
     Table* p = find(code);
     if (!p) {
-      proof_misses_.allow(ip, now(), limits_.wrong_codes_per_minute);
+      guard_.proof_missed(ip);
       e = Error{ErrorCode::NotFound, {Msg::NoParty, {{"code", code}}}};
     }
     return p;
   }
   // With the table's key (an invite link), while wrong keys are few.
-  if (!key.empty() && credential_lookup_allowed(ip)) {
+  if (!key.empty() && guard_.credential_allowed(ip)) {
     Table* p = find(code);
     if (p && key == p->record().invite_key) return p;
-    wrong_credential(ip);
+    guard_.wrong_credential(ip);
   }
   e = Error{ErrorCode::RateLimited, Msg::LimitWrongCodes};
   return nullptr;
-}
-
-int Hub::proof_bits(const std::string& ip) {
-  if (limits_.proof_bits <= 0) return 0;
-  // Another minute's worth of wrong codes with proofs: sixteen times the work.
-  bool more = !proof_misses_.allow(ip, now(), limits_.wrong_codes_per_minute, false);
-  return std::min(limits_.proof_bits + (more ? 4 : 0), 30);
-}
-
-std::string Hub::proof_challenge() { return std::to_string(now()) + "." + random_token().substr(0, 16); }
-
-bool Hub::proof_valid(const std::string& proof, const std::string& ip) {
-  const int bits = proof_bits(ip);
-  if (bits <= 0 || proof.size() > 80) return false;
-  const size_t dot1 = proof.find('.'), dot2 = proof.rfind('.');
-  if (dot1 == std::string::npos || dot2 == dot1 || dot1 == 0 || dot1 > 15) return false;
-  int64_t issued = 0;
-  for (size_t i = 0; i < dot1; ++i) {
-    if (proof[i] < '0' || proof[i] > '9') return false;
-    issued = issued * 10 + (proof[i] - '0');
-  }
-  const int64_t t = now();
-  if (issued < t - MINUTE_MS || issued > t + 5000) return false;
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  EVP_Digest(proof.data(), proof.size(), digest, &n, EVP_sha256(), nullptr);
-  for (int i = 0; i < bits; ++i)
-    if (digest[i / 8] & (0x80 >> (i % 8))) return false;
-  // Once per stamp: its use is remembered for a minute, by when it is too old.
-  return proof_stamps_.allow(proof.substr(0, dot2), t, 1);
 }
 
 void Hub::get_table(const std::string& code, const std::string& ip, const std::string& key, const std::string& proof,
@@ -851,7 +829,7 @@ HttpReply Hub::get_table(const std::string& code, const std::string& ip, const s
   if (!p && e->code == ErrorCode::RateLimited && limits_.proof_bits > 0) {
     // The page may prove it is no guess: the work it would take, and a stamp.
     json::object o = error_json(*e);
-    o["proof"] = json::object{{"challenge", proof_challenge()}, {"bits", proof_bits(ip)}};
+    o["proof"] = json::object{{"challenge", guard_.proof_challenge()}, {"bits", guard_.proof_bits(ip)}};
     return reply(429, o);
   }
   if (!p) return error_reply(*e);
@@ -887,11 +865,11 @@ void Hub::join_known(const std::string& code, const std::string& ip, const std::
   Message why;
   // A returning browser keeps its seat, even when its address is limited for
   // wrong codes: the token shows it is no guess.
-  if (Table* p = token.empty() || !credential_lookup_allowed(ip) ? nullptr : find(code)) {
+  if (Table* p = token.empty() || !guard_.credential_allowed(ip) ? nullptr : find(code)) {
     int seat = seat_of_token(*p, token, ip);
     if (seat >= 0)
       return respond(reply(200, json::object{{"token", token}, {"seat", seat}, {"party", table_json(*p)}}));
-    wrong_credential(ip);
+    guard_.wrong_credential(ip);
   }
   std::optional<Error> e;
   Table* p = find_guarded(code, ip, e, key);
@@ -939,7 +917,7 @@ void Hub::take_seat(const std::string& code, const std::string& name, Respond re
           reload(*p);
           return respond(storage_failed(std::runtime_error("the seat was taken meanwhile")));
         }
-        publish(*p);
+        sync_.publish(*p);
         broadcast(*p, true, false);
         respond(reply(200, json::object{{"token", token}, {"seat", seat}, {"party", table_json(*p)}}));
       });
@@ -1013,7 +991,7 @@ void Hub::presence_changed(Table& p) {
   auto flush = [this, code = p.code()] {
     presence_pending_.erase(code);
     if (Table* q = find(code)) {
-      publish_presence(*q);
+      sync_.publish_presence(*q);
       broadcast(*q, true, false);
     }
   };
@@ -1027,9 +1005,9 @@ void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, c
   if (token.size() > 64) return send_error(*c, "", Error{ErrorCode::BadRequest, Msg::TokenTooLong});
   // A seat's token lets its holder in even while the address is limited for
   // wrong codes: it shows the code is no guess.
-  Table* p = token.empty() || !credential_lookup_allowed(c->ip) ? nullptr : find(code);
+  Table* p = token.empty() || !guard_.credential_allowed(c->ip) ? nullptr : find(code);
   int seat = p ? seat_of_token(*p, token, c->ip) : -1;
-  if (p && seat < 0) wrong_credential(c->ip);
+  if (p && seat < 0) guard_.wrong_credential(c->ip);
   if (seat < 0) {
     std::optional<Error> e;
     p = find_guarded(code, c->ip, e, key);
@@ -1410,7 +1388,7 @@ void Hub::run_waiting(const std::string& code) {
 }
 
 void Hub::after_change(Table& p, bool table_changed, bool state_changed, int from) {
-  publish(p, from);
+  sync_.publish(p, from);
   broadcast(p, table_changed, state_changed);
   watch_first_move(p);
   cpus_.maybe_play(p);
@@ -1519,7 +1497,7 @@ Hub::Figures Hub::figures() const {
   if (bus_) {
     f.has_bus = true;
     f.bus_up = bus_->up();
-    f.bus_heartbeat_s = bus_heartbeat_s_;
+    f.bus_heartbeat_s = sync_.heartbeat_s();
   }
   return f;
 }
@@ -1616,14 +1594,14 @@ std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string,
                                         const std::string& ip, TurnNotices::Seats& seats,
                                         std::vector<std::string>& unknown) {
   for (const auto& [code, token] : tables) {
-    if (!credential_lookup_allowed(ip)) return Error{ErrorCode::RateLimited, Msg::LimitWrongCodes};
+    if (!guard_.credential_allowed(ip)) return Error{ErrorCode::RateLimited, Msg::LimitWrongCodes};
     Table* p = find(code);
     int seat = p ? p->seat_of_token(hash_token(token)) : -1;
     if (seat >= 0) {
       seats.emplace_back(p, seat);
       continue;
     }
-    wrong_credential(ip);
+    guard_.wrong_credential(ip);
     if (!code_guess_allowed(ip, true)) return Error{ErrorCode::RateLimited, Msg::LimitWrongCodes};
     unknown.push_back(code);
   }

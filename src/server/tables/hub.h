@@ -5,12 +5,16 @@
 // memory), whose answers come back through `post`, the hub's own queue.
 //
 // Its sources: hub.cpp (tables in play, messages, games, limits),
-// hub_instances.cpp (the bus between instances), hub_pairing.cpp (the tables
-// of paired seekers); what they share is in hub_detail.h. Parts of their own,
+// hub_instances.cpp (reading a table again that another instance changed),
+// hub_pairing.cpp (the tables of paired seekers); what they share is in
+// hub_detail.h. Parts of their own,
 // which the hub holds and which ask the tables through an interface of their
-// own: finding an opponent (lobby.h: it asks the tables to make what it
+// own: who may look up a code (code_guard.h: wrong codes, proofs of work,
+// credentials); finding an opponent (lobby.h: it asks the tables to make what it
 // pairs); turn notifications (turn_notices.h, Web Push and My games: it asks
-// them to read tables and whose seats tokens hold); the CPU players
+// them to read tables and whose seats tokens hold); instance sync
+// (instance_sync.h: what the tables tell the other instances over the bus,
+// and what they do with what they are told); the CPU players
 // (cpu_players.h: their searches on the engine's threads, their claims and
 // limits; they hand the tables what they found to play). Beside it: the
 // feedback board and recommendations (community/community.h), which ask the
@@ -40,7 +44,9 @@
 #include "server/buses/bus.h"
 #include "server/cpu/cpu.h"
 #include "server/tables/client.h"
+#include "server/tables/code_guard.h"
 #include "server/tables/cpu_players.h"
+#include "server/tables/instance_sync.h"
 #include "server/tables/lobby.h"
 #include "server/tables/table.h"
 #include "server/tables/turn_notices.h"
@@ -60,7 +66,7 @@ struct HubLimits {
   int cpu_per_minute = 3;           // tables against the CPU created
   int wrong_codes_per_minute = 10;  // lookups of codes that do not exist
   // Past that limit a code lookup still goes through with a proof of work of
-  // this many leading zero bits (0: never); see Hub::proof_valid.
+  // this many leading zero bits (0: never); see CodeGuard::proof_valid.
   int proof_bits = 18;
   int64_t live_idle_ms = 24LL * 3600 * 1000;  // a live table nobody is at ends after this long without action
   int cpu_max_ms = 1500;            // time cap on one CPU search
@@ -138,7 +144,7 @@ class Hub {
   HttpReply create_table(const std::string& body, const std::string& ip);
   // `key` is the table's invite key from a link (may be empty): with it a
   // request is no guess at the code, and the wrong-code limit does not apply.
-  // `proof` is a proof of work (proof_valid) that lets a lookup through while
+  // `proof` is a proof of work (CodeGuard::proof_valid) that lets a lookup through while
   // the address is limited for wrong codes.
   // A table not in memory is read off the hub's thread first (then
   // answered); the form returning the reply reads it on the hub's thread.
@@ -223,8 +229,8 @@ class Hub {
   size_t table_count() const { return tables_.size(); }
 
   // Whether `ip` may look up a table's code (or a game's id) now, counting a
-  // wrong guess when `wrong`. Thread-safe: the games' records ask it from
-  // their own threads.
+  // wrong guess when `wrong` (the code guard's). Thread-safe: the games'
+  // records ask it from their own threads.
   bool code_guess_allowed(const std::string& ip, bool wrong);
   // With other instances: the per-address counts asked of the bus and not
   // yet answered (a decision never waits for them). Thread-safe.
@@ -326,25 +332,15 @@ class Hub {
   // wrong token counts as a wrong code (seat_of_token), so that wrong tokens
   // cannot keep the store busy.
   bool seat_may_be_elsewhere(const std::string& code, const std::string& token, const std::string& ip);
-  // Tells the other instances that this one changed a table; and what the
-  // hub does when another one did. `from`: the game's version before a change
-  // that was only actions, which then ride along; A_GAME_BEGAN for a change
-  // that was only a new game (which rides along too); -1: any other change.
-  static constexpr int A_GAME_BEGAN = -2;
-  void publish(const Table& p, int from = -1);
-  // Tells the other instances who is at a table here.
-  void publish_presence(const Table& p);
-  void on_bus(const BusMessage& m);
-  // Handles the messages from the bus waiting in bus_inbox_, at most
-  // BUS_SLICE at a time before the hub's other work.
-  void drain_bus();
+  // A change that was only a new game, for after_change (InstanceSync::publish).
+  static constexpr int A_GAME_BEGAN = InstanceSync::A_GAME_BEGAN;
   // Drops from memory the tables nobody has been at for table_idle_ms (a
   // live one once the store has when it was left).
   void close_idle_tables();
   bool idle(const std::string& code, const Table& p, int64_t t) const;
-  // Its per-address limits, each with its name on the bus (the lobby's,
-  // the turn notifications' and the community's are theirs).
-  std::array<std::pair<AddressLimiter*, const char*>, 6> limiters();
+  // Its per-address limits, each with its name on the bus (the code guard's,
+  // the lobby's, the turn notifications' and the community's are theirs).
+  std::array<std::pair<AddressLimiter*, const char*>, 2> limiters();
   void forget_table(const std::string& code);
   void expire_if_due(Table& p);
   // The seat each (code, token) pair holds (TurnNotices::Tables).
@@ -354,29 +350,14 @@ class Hub {
   // Sends the table's players-and-spectators update to its watchers soon,
   // once for any number of changes in between.
   void presence_changed(Table& p);
-  // A lookup by a credential (a seat's token, an invite key) shows the code
-  // is no guess, so it goes on past the wrong-code limit; but each wrong
-  // credential past it counts, and once an address has had as many of them
-  // in a minute as it may have wrong codes, it looks nothing up either.
-  bool credential_lookup_allowed(const std::string& ip);
-  void wrong_credential(const std::string& ip);
   // The table for a code, counting a wrong code against the address; sets *e
   // (not found, or rate limited) when there is none to use. Past the limit,
   // a lookup goes on with a proof of work, or with the table's invite key
-  // (see credential_lookup_allowed); otherwise it looks nothing up, so that
+  // (CodeGuard::credential_allowed); otherwise it looks nothing up, so that
   // neither the answer, its time nor what is in memory tells whether the
   // code exists.
   Table* find_guarded(const std::string& code, const std::string& ip, std::optional<Error>& e,
                       const std::string& key = "", const std::string& proof = "");
-  // A proof of work for a code lookup while `ip` is limited for wrong codes:
-  // "STAMP.NONCE", STAMP being "MS.RANDOM" (a challenge the server gave, or
-  // any), MS no more than a minute old, the SHA-256 of the whole text
-  // starting with proof_bits() zero bits, and each stamp used once. So a
-  // valid code typed by hand always opens after a moment's work in the
-  // browser, while every further wrong guess costs that work.
-  bool proof_valid(const std::string& proof, const std::string& ip);
-  int proof_bits(const std::string& ip);
-  std::string proof_challenge();
   // A code held by no table in memory nor being made (the store's check is
   // the insert's: see store_new_table), of this hub's shard.
   std::string new_code();
@@ -474,7 +455,7 @@ class Hub {
   std::map<std::string, std::set<std::shared_ptr<Client>>> watchers_;
   HubLimits limits_;
   Defer defer_;
-  AddressLimiter wrong_codes_, creates_, joins_;
+  AddressLimiter creates_, joins_;
   // The version last sent to a table's watchers, and its whole state once made.
   struct CachedState {
     int64_t game = 0;
@@ -490,10 +471,7 @@ class Hub {
   size_t shard_ = 0, shards_ = 1;  // set_shard
   AskOthers playing_elsewhere_;
   int64_t started_at_ = 0;
-  // Wrong codes looked up with a proof of work (each raises the work asked
-  // of that address); the stamps already used.
-  AddressLimiter proof_misses_, proof_stamps_;
-  AddressLimiter credentials_;  // wrong tokens and keys past the wrong-code limit
+  CodeGuard guard_;  // who may look up a code now
   // The seekers' own connections of the pairings still waiting for their
   // players, by table code: told when the pairing ends unstarted.
   std::map<std::string, std::vector<std::weak_ptr<Client>>> pairing_seekers_;
@@ -502,13 +480,9 @@ class Hub {
   Lobby lobby_;
   TurnNotices notices_;
   Bus* bus_ = nullptr;
-  std::mutex bus_inbox_mutex_;
-  std::deque<BusMessage> bus_inbox_;  // from the bus's thread
-  bool bus_draining_ = false;         // a drain_bus is posted or running
   std::unique_ptr<StoreWriter> own_writer_;  // at once, on store_
   StoreWriter* writer_;
   uint64_t actions_stored_ = 0;   // for /metrics
-  double bus_heartbeat_s_ = 0;  // the last bus heartbeat's time
   std::set<std::string> storing_;  // tables with actions being stored
   std::set<std::string> creating_;  // codes of tables being stored for the first time
   std::set<std::string> leaving_;   // idle tables whose leaving time is being stored
@@ -516,21 +490,18 @@ class Hub {
   std::map<std::string, int> absent_;  // codes just read and not found (held while what waited for them runs)
   std::map<std::string, std::deque<std::function<void()>>> waiting_;  // their messages meanwhile, in order
   CpuPlayers cpus_;
+  InstanceSync sync_;
 };
 
 // A table's messages that may wait for its action being stored, and one
 // connection's; past these, more are refused (as too many messages).
 constexpr size_t MAX_WAITING_ACTIONS = 64;
 constexpr size_t MAX_WAITING_PER_CONNECTION = 16;
-// Messages from the bus handled in one go before the hub's other work.
-constexpr size_t BUS_SLICE = 32;
 
 // At most this many tables where the CPU owes a reply are opened at start,
 // and this many turn-based tables are ended by one tick.
 constexpr int CPU_TURNS_AT_START = 100000;
 constexpr int EXPIRIES_PER_TICK = 1000;
-// Instances tell each other who is at their tables this often.
-constexpr int64_t PRESENCE_HEARTBEAT_MS = 30000;
 
 // An event carries at most this many actions (a CPU's count and move, say);
 // past it the whole state goes out.

@@ -14,11 +14,11 @@ namespace json = boost::json;
 using namespace detail;
 
 bool Hub::may_seek_at_front(const std::shared_ptr<Client>& c, const std::string& raw_code, const std::string& token) {
-  if (raw_code.empty() || token.empty() || token.size() > 64 || !credential_lookup_allowed(c->ip)) return false;
+  if (raw_code.empty() || token.empty() || token.size() > 64 || !guard_.credential_allowed(c->ip)) return false;
   Table* p = find(normalise_code(raw_code));
   const int seat = p ? seat_of_token(*p, token, c->ip) : -1;
   if (seat < 0) {
-    wrong_credential(c->ip);
+    guard_.wrong_credential(c->ip);
     return false;
   }
   const int missing = p->called_off_seat();
