@@ -5,6 +5,9 @@
 //
 //   load --port 8080 --games 5000 --rate 2000 --seconds 30 [--server-pid PID] [--deflate 1] [--warmup 10]
 //
+// A player thinks (a random time, exponential, adding up to the rate) from
+// the moment its own page shows the position: with several instances its
+// page may be a moment behind the other's, or, with the bus stalled, seconds.
 // Every game starts at once; with --warmup S the figures are of the S seconds
 // after that burst (the whole run is reported too).
 #include <sys/resource.h>
@@ -128,11 +131,12 @@ struct Game {
   std::string turn;
   std::vector<std::string> legal;
   bool over = false, started = false;
-  // The version each player's own connection has shown it: a player moves
-  // only on what its own page shows (with several instances behind a proxy,
-  // the two may be a moment apart).
+  // The version each player's own connection has shown it (of game_id): a
+  // player chooses a move only once its own page shows the position, and
+  // thinks from then on (with several instances behind a proxy, the two
+  // pages may be a moment apart; while the bus is stalled, for as long).
   int64_t seen[2] = {-1, -1};
-  std::string waiting;  // a move chosen before the mover's page had the version
+  int64_t thinking_on = -1;  // the version whose move is being thought of
   Clock::time_point sent_at;
   int64_t sent_version = -1;
   int sent_seat = 0;
@@ -146,26 +150,35 @@ struct Game {
 
   void on_state(int seat, const json::object& st) {
     int64_t v = st.at("v").as_int64();
+    int64_t id = st.at("game").as_int64();
+    if (id > game_id) {  // a new game (a rematch): its versions start again
+      game_id = id;
+      version = -1;
+      thinking_on = -1;
+      seen[0] = seen[1] = -1;
+    }
+    if (id < game_id) return;  // this page still shows the game before
     seen[seat] = v;
-    if (!waiting.empty() && seat == mover_seat() && v == version) send_move(std::exchange(waiting, ""));
     if (seat == 1 - sent_seat && v == sent_version + 1 && sent_version >= 0) {
       // The opponent of the mover received the move.
       stats->latencies_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - sent_at).count());
       sent_version = -1;
     }
-    if (seat != 0) return;  // the host's copy drives the game
-    if (st.at("game").as_int64() != game_id) {
-      game_id = st.at("game").as_int64();
-      version = -1;
+    if (v > version) {  // whichever page has it first
+      version = v;
+      white = int(st.at("white").as_int64());
+      turn = std::string(st.at("turn").as_string());
+      over = st.at("result").as_string() != "*";
+      legal.clear();
+      for (auto& m : st.at("legal").as_array()) legal.emplace_back(m.as_string());
     }
-    if (v <= version) return;
-    version = v;
-    white = int(st.at("white").as_int64());
-    turn = std::string(st.at("turn").as_string());
-    over = st.at("result").as_string() != "*";
-    legal.clear();
-    for (auto& m : st.at("legal").as_array()) legal.emplace_back(m.as_string());
-    schedule();
+    // A game over is the host's to call a rematch on; a move is the mover's
+    // to think of once its page shows the position.
+    int thinker = over ? 0 : mover_seat();
+    if (seat == thinker && v == version && thinking_on != version) {
+      thinking_on = version;
+      schedule();
+    }
   }
   void on_ack(int seat) {
     if (!ack_pending || seat != sent_seat) return;
@@ -185,9 +198,7 @@ struct Game {
         return;
       }
       if (legal.empty()) return;
-      std::string move = legal[(*rng)() % legal.size()];
-      if (seen[mover_seat()] != version) waiting = move;  // sent when the mover's page has it
-      else send_move(move);
+      send_move(legal[(*rng)() % legal.size()]);
     });
   }
   void send_move(const std::string& move) {
