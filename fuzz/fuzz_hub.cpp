@@ -289,10 +289,11 @@ std::unique_ptr<Hub> make_hub(Store& store, Executor& ex, bool deferred) {
   return hub;
 }
 
-json::object reply_object(const HttpReply& r, const char* what) {
+json::object reply_object(const Answer& r, const char* what) {
   boost::system::error_code ec;
   json::value v = json::parse(r.body, ec);
-  if (ec || !v.is_object() || r.status >= 300) setup_failed(what, std::to_string(r.status) + " " + r.body);
+  if (ec || !v.is_object() || (r.outcome != Outcome::Ok && r.outcome != Outcome::Created))
+    setup_failed(what, std::string(outcome_name(r.outcome)) + " " + r.body);
   return v.as_object();
 }
 
@@ -537,12 +538,12 @@ class Session {
       std::string token = t.tokens[b % t.tokens.size()];
       body = R"({"name":"Dara","token":)" + quote(b & 128 ? token : token + "x") + "}";
     }
-    HttpReply r = hub_->join(t.code, body, ADDRESSES[b % 3]);
-    if (TRACE) std::fprintf(stderr, "join %s %s: %d %s\n", t.code.c_str(), body.c_str(), r.status, r.body.c_str());
+    Answer r = hub_->join(t.code, body, ADDRESSES[b % 3]);
+    if (TRACE) std::fprintf(stderr, "join %s %s: %s %s\n", t.code.c_str(), body.c_str(), std::string(outcome_name(r.outcome)).c_str(), r.body.c_str());
     boost::system::error_code ec;
     json::value v = json::parse(r.body, ec);
     CHECK(!ec && v.is_object());
-    if (r.status != 200) return;
+    if (r.outcome != Outcome::Ok) return;
     const json::value *token = v.as_object().if_contains("token"), *seat = v.as_object().if_contains("seat");
     CHECK(token && token->is_string() && seat);
     if (seat->is_int64() && size_t(seat->as_int64()) == t.tokens.size()) t.tokens.emplace_back(token->as_string());
@@ -551,8 +552,8 @@ class Session {
   // Every table's counts against the clients that are in it.
   void check_counts() {
     for (const KnownTable& t : tables_) {
-      HttpReply r = hub_->get_table(t.code, CHECK_IP);
-      CHECK(r.status == 200);
+      Answer r = hub_->get_table(t.code, CHECK_IP);
+      CHECK(r.outcome == Outcome::Ok);
       boost::system::error_code ec;
       json::value v = json::parse(r.body, ec);
       CHECK(!ec && v.is_object());

@@ -31,6 +31,6 @@ struct FakeClient : server::Client {
   }
 };
 
-inline boost::json::object body(const server::HttpReply& r) { return boost::json::parse(r.body).as_object(); }
+inline boost::json::object body(const server::Answer& r) { return boost::json::parse(r.body).as_object(); }
 
 }  // namespace makruk::testing_helpers

@@ -44,12 +44,12 @@ class Feedback : public ::testing::Test {
     community_ = std::make_unique<Community>(*store_, [this] { return clock_; });
     community_->set_admin_secret(secret);
   }
-  HttpReply post(const json::object& o, const std::string& ip = "10.0.0.1") {
+  Answer post(const json::object& o, const std::string& ip = "10.0.0.1") {
     return community_->feedback_post(json::serialize(o), ip);
   }
   json::array items() { return body(community_->feedback_list())["items"].as_array(); }
   // A recommendation, the tables telling whose seat the token is.
-  HttpReply recommend(const std::string& body, const std::string& ip) {
+  Answer recommend(const std::string& body, const std::string& ip) {
     return community_->recommend(body, ip, [this](const std::string& code, const std::string& token,
                                                   const std::string& from) {
       return hub_->recommending_seat(code, token, from);
@@ -64,10 +64,10 @@ class Feedback : public ::testing::Test {
 };
 
 TEST_F(Feedback, ItemsArePublishedNewestFirstAndTextStaysText) {
-  HttpReply r = post({{"kind", "bug"}, {"text", "  The <b>board</b>\nflickers  "}, {"table", "abcdef"}, {"lang", "th"}});
-  ASSERT_EQ(r.status, 201) << r.body;
+  Answer r = post({{"kind", "bug"}, {"text", "  The <b>board</b>\nflickers  "}, {"table", "abcdef"}, {"lang", "th"}});
+  ASSERT_EQ(r.outcome, Outcome::Created) << r.body;
   clock_ += 1000;
-  ASSERT_EQ(post({{"kind", "setting"}, {"text", "A clock, please"}, {"name", "Noi"}}, "10.0.0.2").status, 201);
+  ASSERT_EQ(post({{"kind", "setting"}, {"text", "A clock, please"}, {"name", "Noi"}}, "10.0.0.2").outcome, Outcome::Created);
   json::array all = items();
   ASSERT_EQ(all.size(), 2u);
   json::object newest = all[0].as_object(), first = all[1].as_object();
@@ -93,11 +93,11 @@ TEST_F(Feedback, BadInputIsRefusedAndNothingIsStored) {
            {{"kind", "bug"}, {"text", 5}},
        }) {
     clock_ += 60000;  // past the per-minute limit each time
-    EXPECT_EQ(post(bad).status, 400) << json::serialize(bad);
+    EXPECT_EQ(post(bad).outcome, Outcome::BadRequest) << json::serialize(bad);
   }
-  EXPECT_EQ(post({{"kind", "bug"}, {"text", std::string(2000, 'x')}}).status, 201);  // the longest allowed
+  EXPECT_EQ(post({{"kind", "bug"}, {"text", std::string(2000, 'x')}}).outcome, Outcome::Created);  // the longest allowed
   EXPECT_EQ(items().size(), 1u);
-  EXPECT_EQ(community_->feedback_post("not json", "10.0.0.1").status, 400);
+  EXPECT_EQ(community_->feedback_post("not json", "10.0.0.1").outcome, Outcome::BadRequest);
 }
 
 // Round 2, 8: a text is checked as a name is. Nothing that flips the text
@@ -113,15 +113,15 @@ TEST_F(Feedback, TextsAreCleanedAsNamesAre) {
       {"e\u0301\u0302\u0303\u0304\u0305\u0306\u0307", "text.marks"}, {"a\xC2\x85" "b", "text.control"}};
   for (const auto& [text, msg] : bad) {
     clock_ += 60000;
-    HttpReply r = post({{"kind", "bug"}, {"text", text}});
-    EXPECT_EQ(r.status, 400) << json::serialize(json::value(text));
+    Answer r = post({{"kind", "bug"}, {"text", text}});
+    EXPECT_EQ(r.outcome, Outcome::BadRequest) << json::serialize(json::value(text));
     EXPECT_EQ(body(r)["msg"], json::value(msg)) << r.body;
   }
   EXPECT_EQ(items().size(), 0u);
   for (const std::string good : {"กระดานกระพริบ ไม่เห็นเบี้ยที่ถูกกิน", "ក្ដារខៀនមិនបង្ហាញ ស្ត្រី", "Ana Mari\u0301a",
                                  "e\u0301\u0302\u0303\u0304\u0305\u0306", "line one\n\tline two"}) {
     clock_ += 60000;
-    EXPECT_EQ(post({{"kind", "feedback"}, {"text", good}}).status, 201) << good;
+    EXPECT_EQ(post({{"kind", "feedback"}, {"text", good}}).outcome, Outcome::Created) << good;
   }
   // A name stacks no more marks than a text.
   Message why;
@@ -131,11 +131,11 @@ TEST_F(Feedback, TextsAreCleanedAsNamesAre) {
 }
 
 TEST_F(Feedback, ThreeAMinuteFromOneAddress) {
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(post({{"kind", "feedback"}, {"text", "hi"}}).status, 201);
-  EXPECT_EQ(post({{"kind", "feedback"}, {"text", "hi"}}).status, 429);
-  EXPECT_EQ(post({{"kind", "feedback"}, {"text", "hi"}}, "10.0.0.9").status, 201);  // another address
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(post({{"kind", "feedback"}, {"text", "hi"}}).outcome, Outcome::Created);
+  EXPECT_EQ(post({{"kind", "feedback"}, {"text", "hi"}}).outcome, Outcome::RateLimited);
+  EXPECT_EQ(post({{"kind", "feedback"}, {"text", "hi"}}, "10.0.0.9").outcome, Outcome::Created);  // another address
   clock_ += 61000;
-  EXPECT_EQ(post({{"kind", "feedback"}, {"text", "hi"}}).status, 201);
+  EXPECT_EQ(post({{"kind", "feedback"}, {"text", "hi"}}).outcome, Outcome::Created);
 }
 
 TEST_F(Feedback, MaintainersAnswerSetStatusAndHideBehindTheSecret) {
@@ -144,22 +144,22 @@ TEST_F(Feedback, MaintainersAnswerSetStatusAndHideBehindTheSecret) {
   const std::string spam = std::to_string(items()[1].as_object()["id"].as_int64());
   const std::string clock = std::to_string(items()[0].as_object()["id"].as_int64());
   // Without the secret, or with a wrong one: refused, nothing changes.
-  EXPECT_EQ(community_->admin_feedback_list("", "10.0.0.5").status, 401);
-  EXPECT_EQ(community_->admin_feedback_update(spam, R"({"hidden":true})", "Bearer wrong", "10.0.0.5").status, 401);
-  EXPECT_EQ(community_->admin_feedback_update(spam, R"({"hidden":true})", SECRET, "10.0.0.5").status, 401);  // no "Bearer"
+  EXPECT_EQ(community_->admin_feedback_list("", "10.0.0.5").outcome, Outcome::Unauthorized);
+  EXPECT_EQ(community_->admin_feedback_update(spam, R"({"hidden":true})", "Bearer wrong", "10.0.0.5").outcome, Outcome::Unauthorized);
+  EXPECT_EQ(community_->admin_feedback_update(spam, R"({"hidden":true})", SECRET, "10.0.0.5").outcome, Outcome::Unauthorized);  // no "Bearer"
   EXPECT_EQ(items().size(), 2u);
   // With it; the scheme's name in any case (RFC 9110).
-  EXPECT_EQ(community_->admin_feedback_update(spam, R"({"hidden":true})", AUTH, "10.0.0.5").status, 200);
+  EXPECT_EQ(community_->admin_feedback_update(spam, R"({"hidden":true})", AUTH, "10.0.0.5").outcome, Outcome::Ok);
   for (const std::string& auth : {"bearer " + SECRET, "BEARER  " + SECRET, "  Bearer " + SECRET + " "})
-    EXPECT_EQ(community_->admin_feedback_list(auth, "10.0.0.5").status, 200) << auth;
-  EXPECT_EQ(community_->admin_feedback_list("Basic " + SECRET, "10.0.0.5").status, 401);
+    EXPECT_EQ(community_->admin_feedback_list(auth, "10.0.0.5").outcome, Outcome::Ok) << auth;
+  EXPECT_EQ(community_->admin_feedback_list("Basic " + SECRET, "10.0.0.5").outcome, Outcome::Unauthorized);
   clock_ += 5000;
-  HttpReply r = community_->admin_feedback_update(clock, R"({"status":"planned","reply":"Coming in the spring"})", AUTH, "10.0.0.5");
-  ASSERT_EQ(r.status, 200) << r.body;
+  Answer r = community_->admin_feedback_update(clock, R"({"status":"planned","reply":"Coming in the spring"})", AUTH, "10.0.0.5");
+  ASSERT_EQ(r.outcome, Outcome::Ok) << r.body;
   EXPECT_EQ(body(r)["item"].as_object()["repliedAt"], clock_);
-  EXPECT_EQ(community_->admin_feedback_update(clock, R"({"status":"maybe"})", AUTH, "10.0.0.5").status, 400);
-  EXPECT_EQ(community_->admin_feedback_update("999", R"({"status":"done"})", AUTH, "10.0.0.5").status, 404);
-  EXPECT_EQ(community_->admin_feedback_update("x1", R"({"status":"done"})", AUTH, "10.0.0.5").status, 404);
+  EXPECT_EQ(community_->admin_feedback_update(clock, R"({"status":"maybe"})", AUTH, "10.0.0.5").outcome, Outcome::BadRequest);
+  EXPECT_EQ(community_->admin_feedback_update("999", R"({"status":"done"})", AUTH, "10.0.0.5").outcome, Outcome::NotFound);
+  EXPECT_EQ(community_->admin_feedback_update("x1", R"({"status":"done"})", AUTH, "10.0.0.5").outcome, Outcome::NotFound);
   // The public board shows the answer and not the hidden item; the admin list shows both.
   json::array pub = items();
   ASSERT_EQ(pub.size(), 1u);
@@ -173,11 +173,11 @@ TEST_F(Feedback, MaintainersAnswerSetStatusAndHideBehindTheSecret) {
 }
 
 TEST_F(Feedback, WrongSecretsAreLimitedAndNoSecretMeansNoAdmin) {
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(community_->admin_feedback_list("Bearer guess" + std::to_string(i), "10.0.0.6").status, 401);
-  EXPECT_EQ(community_->admin_feedback_list(AUTH, "10.0.0.6").status, 429);  // even the right one, for a minute
-  EXPECT_EQ(community_->admin_feedback_list(AUTH, "10.0.0.7").status, 200);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(community_->admin_feedback_list("Bearer guess" + std::to_string(i), "10.0.0.6").outcome, Outcome::Unauthorized);
+  EXPECT_EQ(community_->admin_feedback_list(AUTH, "10.0.0.6").outcome, Outcome::RateLimited);  // even the right one, for a minute
+  EXPECT_EQ(community_->admin_feedback_list(AUTH, "10.0.0.7").outcome, Outcome::Ok);
   open("");
-  EXPECT_EQ(community_->admin_feedback_list(AUTH, "10.0.0.7").status, 404);
+  EXPECT_EQ(community_->admin_feedback_list(AUTH, "10.0.0.7").outcome, Outcome::NotFound);
 }
 
 TEST_F(Feedback, RecommendationsOnePerPlayerAfterAGameAndTheAverage) {
@@ -191,7 +191,7 @@ TEST_F(Feedback, RecommendationsOnePerPlayerAfterAGameAndTheAverage) {
                                                          {"lang", "th"}}),
                            ip);
   };
-  EXPECT_EQ(rec(host, 5).status, 409);  // no game has ended yet
+  EXPECT_EQ(rec(host, 5).outcome, Outcome::Conflict);  // no game has ended yet
   auto player = std::make_shared<testing_helpers::FakeClient>(), other = std::make_shared<testing_helpers::FakeClient>();
   player->ip = "10.0.0.1";
   other->ip = "10.0.0.2";
@@ -207,15 +207,15 @@ TEST_F(Feedback, RecommendationsOnePerPlayerAfterAGameAndTheAverage) {
   }
   ASSERT_EQ(player->last("state")["v"], 10) << json::serialize(player->last("error"));
   hub_->on_message(other, R"({"t":"resign","v":10})");
-  EXPECT_EQ(rec("00112233445566778899aabbccddeeff", 5).status, 403);  // not a seat of it
-  EXPECT_EQ(rec(host, 0).status, 400);
-  EXPECT_EQ(rec(host, 6).status, 400);
-  EXPECT_EQ(rec(host, 4, std::string(501, 'x')).status, 400);
-  HttpReply r = rec(host, 4, "สนุกมาก <3");
-  ASSERT_EQ(r.status, 201) << r.body;
-  EXPECT_EQ(rec(guest, 2, "", "10.0.0.2").status, 201);
+  EXPECT_EQ(rec("00112233445566778899aabbccddeeff", 5).outcome, Outcome::Forbidden);  // not a seat of it
+  EXPECT_EQ(rec(host, 0).outcome, Outcome::BadRequest);
+  EXPECT_EQ(rec(host, 6).outcome, Outcome::BadRequest);
+  EXPECT_EQ(rec(host, 4, std::string(501, 'x')).outcome, Outcome::BadRequest);
+  Answer r = rec(host, 4, "สนุกมาก <3");
+  ASSERT_EQ(r.outcome, Outcome::Created) << r.body;
+  EXPECT_EQ(rec(guest, 2, "", "10.0.0.2").outcome, Outcome::Created);
   // Writing again replaces the first: one per player and table.
-  EXPECT_EQ(rec(host, 5, "Even better the second time").status, 201);
+  EXPECT_EQ(rec(host, 5, "Even better the second time").outcome, Outcome::Created);
   json::object list = body(community_->recommendations());
   EXPECT_EQ(list["count"], 2);
   EXPECT_DOUBLE_EQ(list["average"].as_double(), 3.5);
@@ -228,9 +228,9 @@ TEST_F(Feedback, RecommendationsOnePerPlayerAfterAGameAndTheAverage) {
   json::array all = body(community_->admin_recommendations(AUTH, "10.0.0.5"))["items"].as_array();
   ASSERT_EQ(all.size(), 2u);
   const std::string id = std::to_string(all[1].as_object()["id"].as_int64());  // Dara's
-  EXPECT_EQ(community_->admin_recommendation_update(id, R"({"hidden":true})", "Bearer nope", "10.0.0.5").status, 401);
-  EXPECT_EQ(community_->admin_recommendation_update(id, R"({"hidden":true})", AUTH, "10.0.0.5").status, 200);
-  EXPECT_EQ(community_->admin_recommendation_update("12345", R"({"hidden":true})", AUTH, "10.0.0.5").status, 404);
+  EXPECT_EQ(community_->admin_recommendation_update(id, R"({"hidden":true})", "Bearer nope", "10.0.0.5").outcome, Outcome::Unauthorized);
+  EXPECT_EQ(community_->admin_recommendation_update(id, R"({"hidden":true})", AUTH, "10.0.0.5").outcome, Outcome::Ok);
+  EXPECT_EQ(community_->admin_recommendation_update("12345", R"({"hidden":true})", AUTH, "10.0.0.5").outcome, Outcome::NotFound);
   list = body(community_->recommendations());
   EXPECT_EQ(list["count"], 1);
   EXPECT_DOUBLE_EQ(list["average"].as_double(), 5.0);
@@ -246,9 +246,9 @@ TEST_F(Feedback, ARecommendationNeedsAGameReallyPlayed) {
   hub_->on_message(player, R"({"t":"hello","code":")" + code + R"(","token":")" + host + R"("})");
   hub_->on_message(player, R"({"t":"resign","v":0})");
   ASSERT_NE(player->last("state")["result"], "*");
-  HttpReply r = recommend(
+  Answer r = recommend(
       json::serialize(json::object{{"code", code}, {"token", host}, {"stars", 5}, {"lang", "en"}}), "10.0.0.1");
-  EXPECT_EQ(r.status, 409);
+  EXPECT_EQ(r.outcome, Outcome::Conflict);
   EXPECT_EQ(body(r)["msg"], "recommend.too-early");
   EXPECT_EQ(body(r)["args"].at("moves"), 5);
   EXPECT_EQ(body(community_->recommendations())["count"], 0);
@@ -293,14 +293,14 @@ TEST_F(Feedback, RecommendationsAreLimitedPerBrowserToo) {
     return recommend(json::serialize(json::object{{"code", "ABCDEF"}, {"token", "00112233445566778899aabbccddeeff"},
                                                          {"stars", 5}, {"text", ""}, {"lang", "en"}, {"browser", browser}}),
                            ip)
-        .status;
+        .outcome;
   };
-  for (int i = 1; i <= 3; ++i) EXPECT_NE(rec("browser-x", "10.2.0." + std::to_string(i)), 429);
-  EXPECT_EQ(rec("browser-x", "10.2.0.4"), 429);
-  EXPECT_NE(rec("browser-y", "10.2.0.4"), 429);
-  EXPECT_EQ(rec(std::string(65, 'b'), "10.2.0.5"), 400);
+  for (int i = 1; i <= 3; ++i) EXPECT_NE(rec("browser-x", "10.2.0." + std::to_string(i)), Outcome::RateLimited);
+  EXPECT_EQ(rec("browser-x", "10.2.0.4"), Outcome::RateLimited);
+  EXPECT_NE(rec("browser-y", "10.2.0.4"), Outcome::RateLimited);
+  EXPECT_EQ(rec(std::string(65, 'b'), "10.2.0.5"), Outcome::BadRequest);
   clock_ += 61000;
-  EXPECT_NE(rec("browser-x", "10.2.0.6"), 429);
+  EXPECT_NE(rec("browser-x", "10.2.0.6"), Outcome::RateLimited);
 }
 
 }  // namespace

@@ -58,7 +58,7 @@ class Limits : public ::testing::Test {
     deferred_.clear();
     for (auto& f : fs) f();
   }
-  HttpReply create(const std::string& ip, const std::string& extra = "") {
+  Answer create(const std::string& ip, const std::string& extra = "") {
     return hub_->create_table(R"({"name":"Somchai")" + extra + "}", ip);
   }
   // A table with two players; sets code_, host_ and guest_.
@@ -92,24 +92,24 @@ class Limits : public ::testing::Test {
 };
 
 TEST_F(Limits, TableCreationIsLimitedPerAddressAndMinute) {
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(create("10.0.0.7").status, 201) << i;
-  HttpReply over = create("10.0.0.7");
-  EXPECT_EQ(over.status, 429);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(create("10.0.0.7").outcome, Outcome::Created) << i;
+  Answer over = create("10.0.0.7");
+  EXPECT_EQ(over.outcome, Outcome::RateLimited);
   EXPECT_EQ(body(over)["code"], "rate-limited");
-  EXPECT_EQ(create("10.0.0.8").status, 201);  // another address is not held up
+  EXPECT_EQ(create("10.0.0.8").outcome, Outcome::Created);  // another address is not held up
   clock_ += MINUTE;
-  EXPECT_EQ(create("10.0.0.7").status, 201);  // and the window slides
+  EXPECT_EQ(create("10.0.0.7").outcome, Outcome::Created);  // and the window slides
 }
 
 TEST_F(Limits, RefusedCreationsDoNotCount) {
-  for (int i = 0; i < 30; ++i) EXPECT_EQ(hub_->create_table(R"({"name":""})", "10.0.0.7").status, 400);
-  EXPECT_EQ(create("10.0.0.7").status, 201);
+  for (int i = 0; i < 30; ++i) EXPECT_EQ(hub_->create_table(R"({"name":""})", "10.0.0.7").outcome, Outcome::BadRequest);
+  EXPECT_EQ(create("10.0.0.7").outcome, Outcome::Created);
 }
 
 TEST_F(Limits, CpuTablesHaveTheirOwnLimit) {
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(create("10.0.0.7", R"(,"cpu":1)").status, 201) << i;
-  EXPECT_EQ(create("10.0.0.7", R"(,"cpu":1)").status, 429);
-  EXPECT_EQ(create("10.0.0.7").status, 201);  // a table for two is still fine
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(create("10.0.0.7", R"(,"cpu":1)").outcome, Outcome::Created) << i;
+  EXPECT_EQ(create("10.0.0.7", R"(,"cpu":1)").outcome, Outcome::RateLimited);
+  EXPECT_EQ(create("10.0.0.7").outcome, Outcome::Created);  // a table for two is still fine
 }
 
 TEST_F(Limits, AFullCpuQueueRefusesNewCpuTables) {
@@ -122,9 +122,9 @@ TEST_F(Limits, AFullCpuQueueRefusesNewCpuTables) {
   // this position, so the queue fills.
   int made = 0, busy = 0;
   for (int i = 0; i < 6; ++i) {
-    HttpReply r = create("10.0.0.7", R"(,"cpu":8,"fen":"rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1")");
-    if (r.status == 201) ++made;
-    else if (r.status == 503 && body(r)["code"] == "busy") ++busy;
+    Answer r = create("10.0.0.7", R"(,"cpu":8,"fen":"rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1")");
+    if (r.outcome == Outcome::Created) ++made;
+    else if (r.outcome == Outcome::Unavailable && body(r)["code"] == "busy") ++busy;
   }
   EXPECT_GE(made, 1);
   EXPECT_GE(busy, 1);
@@ -137,26 +137,26 @@ TEST_F(Limits, OneAddressCannotFillTheCpuQueueForEveryone) {
   hub_->set_limits(l);
   const std::string blackToMove = R"(,"cpu":8,"fen":"rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1")";
   int busy = 0;
-  for (int i = 0; i < 6; ++i) busy += create("10.0.0.7", blackToMove).status == 503;
+  for (int i = 0; i < 6; ++i) busy += create("10.0.0.7", blackToMove).outcome == Outcome::Unavailable;
   EXPECT_GE(busy, 1);
-  EXPECT_EQ(create("10.0.0.8", blackToMove).status, 201);  // another address still gets a CPU table
+  EXPECT_EQ(create("10.0.0.8", blackToMove).outcome, Outcome::Created);  // another address still gets a CPU table
 }
 
 TEST_F(Limits, JoinsAreLimitedPerAddress) {
   table();
-  for (int i = 0; i < 30; ++i) EXPECT_EQ(hub_->join(code_, R"({"name":"Watcher"})", "10.0.0.5").status, 409) << i;  // full
-  EXPECT_EQ(hub_->join(code_, R"({"name":"Watcher"})", "10.0.0.5").status, 429);
+  for (int i = 0; i < 30; ++i) EXPECT_EQ(hub_->join(code_, R"({"name":"Watcher"})", "10.0.0.5").outcome, Outcome::Conflict) << i;  // full
+  EXPECT_EQ(hub_->join(code_, R"({"name":"Watcher"})", "10.0.0.5").outcome, Outcome::RateLimited);
 }
 
 TEST_F(Limits, NamesMustShowSomethingAndCarryNoDirectionControls) {
   for (const char* bad : {"\u202E", "\u200B\u200B", "\u2066\u2069", "Som\u202Echai", "\u200F", "\u3000",
                           "\uFEFF", "\u00AD", "\u3164", "\xC0\x80", "\xED\xA0\x80", "\xC2\x85",
                           "Som\u2028chai", "a\uFFF9b"}) {
-    HttpReply r = hub_->create_table(json::serialize(json::object{{"name", bad}}), "10.0.0.7");
-    EXPECT_EQ(r.status, 400) << json::serialize(json::value(bad));
+    Answer r = hub_->create_table(json::serialize(json::object{{"name", bad}}), "10.0.0.7");
+    EXPECT_EQ(r.outcome, Outcome::BadRequest) << json::serialize(json::value(bad));
   }
   for (const char* good : {"สมชาย", "ដារ៉ា", "Ana María", "李", "a\u200Bb", "ក\u200Bខ"})
-    EXPECT_EQ(hub_->create_table(json::serialize(json::object{{"name", good}}), "10.0.0.8").status, 201) << good;
+    EXPECT_EQ(hub_->create_table(json::serialize(json::object{{"name", good}}), "10.0.0.8").outcome, Outcome::Created) << good;
 }
 
 // The one UTF-8 reader behind names and feedback texts: well-formed sequences
@@ -194,17 +194,17 @@ TEST(Utf8, OnlyWellFormedSequencesAreRead) {
 TEST_F(Limits, NamesHaveAtMost24Characters) {
   // 24 characters, counted as code points whatever their bytes: the web form's limit too.
   const std::string thai24 = "สมชายสมชายสมชายสมชายสมชา";  // 24 Thai letters, 72 bytes
-  EXPECT_EQ(hub_->create_table(json::serialize(json::object{{"name", thai24}}), "10.0.0.8").status, 201);
-  EXPECT_EQ(hub_->create_table(json::serialize(json::object{{"name", std::string(24, 'a')}}), "10.0.0.8").status, 201);
-  HttpReply r = hub_->create_table(json::serialize(json::object{{"name", std::string(25, 'a')}}), "10.0.0.8");
-  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(hub_->create_table(json::serialize(json::object{{"name", thai24}}), "10.0.0.8").outcome, Outcome::Created);
+  EXPECT_EQ(hub_->create_table(json::serialize(json::object{{"name", std::string(24, 'a')}}), "10.0.0.8").outcome, Outcome::Created);
+  Answer r = hub_->create_table(json::serialize(json::object{{"name", std::string(25, 'a')}}), "10.0.0.8");
+  EXPECT_EQ(r.outcome, Outcome::BadRequest);
   EXPECT_NE(r.body.find("1 to 24 characters"), std::string::npos) << r.body;
 }
 
 TEST_F(Limits, AFullTableSaysSoAndSpectatorsAreListedByName) {
   table();
-  HttpReply full = hub_->join(code_, R"({"name":"Late"})", "10.0.0.5");
-  EXPECT_EQ(full.status, 409);
+  Answer full = hub_->join(code_, R"({"name":"Late"})", "10.0.0.5");
+  EXPECT_EQ(full.outcome, Outcome::Conflict);
   auto j = body(full);
   EXPECT_EQ(j["code"], "full");
   EXPECT_EQ(j["party"].as_object()["status"], "ready");  // the table, to offer watching it
@@ -245,22 +245,22 @@ TEST_F(Limits, TheInviteKeyIsNoGuessSoTheWrongCodeLimitLetsItIn) {
   table();
   const std::string key(party()["key"].as_string());
   EXPECT_EQ(key.size(), 16u);
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_table("ZZZZZ" + std::to_string(i), "10.0.0.3").status, 404);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_table("ZZZZZ" + std::to_string(i), "10.0.0.3").outcome, Outcome::NotFound);
   // Limited: a bare code is a guess, and so is a wrong key.
-  EXPECT_EQ(hub_->get_table(code_, "10.0.0.3").status, 429);
-  EXPECT_EQ(hub_->get_table(code_, "10.0.0.3", "0000000000000000").status, 429);
-  EXPECT_EQ(hub_->get_table("ZZZZZZ", "10.0.0.3", key).status, 429);  // a key opens its own table only
+  EXPECT_EQ(hub_->get_table(code_, "10.0.0.3").outcome, Outcome::RateLimited);
+  EXPECT_EQ(hub_->get_table(code_, "10.0.0.3", "0000000000000000").outcome, Outcome::RateLimited);
+  EXPECT_EQ(hub_->get_table("ZZZZZZ", "10.0.0.3", key).outcome, Outcome::RateLimited);  // a key opens its own table only
   // The link's key lets the page, its QR code, its calendar event and a spectator in.
-  EXPECT_EQ(hub_->get_table(code_, "10.0.0.3", key).status, 200);
-  HttpReply qr = hub_->qr_svg(code_, "https://makruk.example", "10.0.0.3", key);
-  EXPECT_EQ(qr.status, 200);
+  EXPECT_EQ(hub_->get_table(code_, "10.0.0.3", key).outcome, Outcome::Ok);
+  Answer qr = hub_->qr_svg(code_, "https://makruk.example", "10.0.0.3", key);
+  EXPECT_EQ(qr.outcome, Outcome::Ok);
   auto watcher = std::make_shared<FakeClient>();
   watcher->ip = "10.0.0.3";
   hub_->on_message(watcher, R"({"t":"hello","code":")" + code_ + R"(","key":")" + key + R"("})");
   EXPECT_EQ(watcher->count("welcome"), 1u);
   EXPECT_EQ(body(hub_->join(code_, R"({"name":"Late","key":")" + key + R"("})", "10.0.0.3")).at("code"), "full");
   // Still limited for guesses.
-  EXPECT_EQ(hub_->get_table(code_, "10.0.0.3").status, 429);
+  EXPECT_EQ(hub_->get_table(code_, "10.0.0.3").outcome, Outcome::RateLimited);
 }
 
 using makruk::testing_pow::solve;
@@ -271,7 +271,7 @@ TEST_F(Limits, ATypedValidCodeOpensWithAMomentsWorkWhileTheAddressIsLimited) {
   hub_->set_limits(limits);
   table();
   const std::string ip = "10.0.0.3";
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_table("ZZZZZ" + std::to_string(i), ip).status, 404);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_table("ZZZZZ" + std::to_string(i), ip).outcome, Outcome::NotFound);
   // Limited: a bare code is refused, with the work that would let it through.
   auto refused = body(hub_->get_table(code_, ip));
   ASSERT_EQ(refused["code"], "rate-limited");
@@ -279,36 +279,36 @@ TEST_F(Limits, ATypedValidCodeOpensWithAMomentsWorkWhileTheAddressIsLimited) {
   EXPECT_EQ(refused["proof"].at("bits"), 8);
   // Done: the table opens, with its key for the join and the connection.
   const std::string proof = solve(stamp, 8);
-  HttpReply opened = hub_->get_table(code_, ip, "", proof);
-  ASSERT_EQ(opened.status, 200) << opened.body;
+  Answer opened = hub_->get_table(code_, ip, "", proof);
+  ASSERT_EQ(opened.outcome, Outcome::Ok) << opened.body;
   EXPECT_EQ(body(opened)["party"].at("key").as_string().size(), 16u);
   // A stamp serves once.
-  EXPECT_EQ(hub_->get_table(code_, ip, "", proof).status, 429);
-  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(stamp, 8)).status, 429);
+  EXPECT_EQ(hub_->get_table(code_, ip, "", proof).outcome, Outcome::RateLimited);
+  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(stamp, 8)).outcome, Outcome::RateLimited);
   // Work not done, or done for a stale or future stamp, or malformed: refused.
   const std::string fresh(body(hub_->get_table(code_, ip))["proof"].at("challenge").as_string());
-  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(fresh, 0, 8)).status, 429);
-  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(std::to_string(clock_ - MINUTE - 1) + ".ab", 8)).status, 429);
-  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(std::to_string(clock_ + MINUTE) + ".ab", 8)).status, 429);
+  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(fresh, 0, 8)).outcome, Outcome::RateLimited);
+  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(std::to_string(clock_ - MINUTE - 1) + ".ab", 8)).outcome, Outcome::RateLimited);
+  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(std::to_string(clock_ + MINUTE) + ".ab", 8)).outcome, Outcome::RateLimited);
   for (const std::string& bad : std::vector<std::string>{"", ".", "..", "1.2", "a.b.c", ".1.2", "12345678901234567.a.1",
                                 std::string(100, '0') + ".a.1", "-5.a.1"})
-    EXPECT_EQ(hub_->get_table(code_, ip, "", bad).status, 429) << bad;
+    EXPECT_EQ(hub_->get_table(code_, ip, "", bad).outcome, Outcome::RateLimited) << bad;
   // A stamp the page made itself is as good: the work is what counts.
-  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(std::to_string(clock_) + ".mine", 8)).status, 200);
+  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(std::to_string(clock_) + ".mine", 8)).outcome, Outcome::Ok);
   // A wrong code with the work done is answered as such, and counts: after a
   // minute's worth, each lookup asks sixteen times the work.
   for (int i = 0; i < 10; ++i) {
     auto r = hub_->get_table("YYYYY" + std::to_string(i), ip, "",
                              solve(std::to_string(clock_) + ".w" + std::to_string(i), 8));
-    EXPECT_EQ(r.status, 404) << i;
+    EXPECT_EQ(r.outcome, Outcome::NotFound) << i;
   }
   EXPECT_EQ(body(hub_->get_table(code_, ip))["proof"].at("bits"), 12);
-  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(std::to_string(clock_) + ".easy", 8, 12)).status, 429);
-  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(std::to_string(clock_) + ".hard", 12)).status, 200);
+  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(std::to_string(clock_) + ".easy", 8, 12)).outcome, Outcome::RateLimited);
+  EXPECT_EQ(hub_->get_table(code_, ip, "", solve(std::to_string(clock_) + ".hard", 12)).outcome, Outcome::Ok);
   // Other addresses are not asked for anything, and the window slides.
-  EXPECT_EQ(hub_->get_table(code_, "10.0.0.4").status, 200);
+  EXPECT_EQ(hub_->get_table(code_, "10.0.0.4").outcome, Outcome::Ok);
   clock_ += MINUTE + 1;
-  EXPECT_EQ(hub_->get_table(code_, ip).status, 200);
+  EXPECT_EQ(hub_->get_table(code_, ip).outcome, Outcome::Ok);
 }
 
 TEST_F(Limits, WithoutProofsOfWorkALimitedAddressIsToldToWait) {
@@ -320,7 +320,7 @@ TEST_F(Limits, WithoutProofsOfWorkALimitedAddressIsToldToWait) {
   auto refused = body(hub_->get_table(code_, "10.0.0.3"));
   EXPECT_EQ(refused["code"], "rate-limited");
   EXPECT_FALSE(refused.contains("proof"));
-  EXPECT_EQ(hub_->get_table(code_, "10.0.0.3", "", solve(std::to_string(clock_) + ".a", 8)).status, 429);
+  EXPECT_EQ(hub_->get_table(code_, "10.0.0.3", "", solve(std::to_string(clock_) + ".a", 8)).outcome, Outcome::RateLimited);
 }
 
 TEST_F(Limits, InviteKeysSurviveARestart) {
@@ -417,11 +417,11 @@ TEST_F(Limits, PresenceChangesAreCoalesced) {
 
 TEST_F(Limits, AWrongCodeLimitedAddressStillGetsToItsOwnSeat) {
   table();
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_table("ZZZZZ" + std::to_string(i), "10.0.0.1").status, 404);
-  EXPECT_EQ(hub_->get_table(code_, "10.0.0.1").status, 429);  // a bare code is a guess
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_table("ZZZZZ" + std::to_string(i), "10.0.0.1").outcome, Outcome::NotFound);
+  EXPECT_EQ(hub_->get_table(code_, "10.0.0.1").outcome, Outcome::RateLimited);  // a bare code is a guess
   auto c = connect(host_);  // the seat's token is not
   EXPECT_EQ(c->last("welcome")["seat"], 0);
-  EXPECT_EQ(hub_->join(code_, R"({"name":"X","token":")" + guest_ + "\"}", "10.0.0.1").status, 200);
+  EXPECT_EQ(hub_->join(code_, R"({"name":"X","token":")" + guest_ + "\"}", "10.0.0.1").outcome, Outcome::Ok);
   auto spectator = connect("");
   EXPECT_EQ(spectator->last("error")["code"], "rate-limited");
   auto wrongToken = connect("00112233445566778899aabbccddeeff");
@@ -441,7 +441,7 @@ TEST_F(Limits, ALimitedLookupOpensNothingAndAnswersAlike) {
   open();  // a restart: no table in memory
   ASSERT_EQ(hub_->table_count(), 0u);
   const std::string ip = "10.0.0.3";
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_table("ZZZZZ" + std::to_string(i), ip).status, 404);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(hub_->get_table("ZZZZZ" + std::to_string(i), ip).outcome, Outcome::NotFound);
   EXPECT_EQ(hub_->table_count(), 0u);
   json::object existing = body(hub_->get_table(first, ip)), missing = body(hub_->get_table("QQQQQQ", ip));
   for (json::object* o : {&existing, &missing}) o->at("proof").as_object().erase("challenge");  // random
@@ -451,20 +451,20 @@ TEST_F(Limits, ALimitedLookupOpensNothingAndAnswersAlike) {
   EXPECT_EQ(spectator->last("error")["code"], "rate-limited");
   EXPECT_EQ(hub_->table_count(), 0u) << "a refused lookup opened a table";
   // The seat's own token still opens it.
-  EXPECT_EQ(hub_->join(first, R"({"name":"X","token":")" + firstGuest + R"("})", ip).status, 200);
+  EXPECT_EQ(hub_->join(first, R"({"name":"X","token":")" + firstGuest + R"("})", ip).outcome, Outcome::Ok);
   EXPECT_EQ(hub_->table_count(), 1u);
   // Wrong tokens: ten more lookups, then none.
   for (int i = 0; i < 10; ++i)
-    EXPECT_EQ(hub_->join(first, R"({"name":"X","token":"wrong)" + std::to_string(i) + R"("})", ip).status, 429);
-  EXPECT_EQ(hub_->join(second, R"({"name":"X","token":"wrong"})", ip).status, 429);
+    EXPECT_EQ(hub_->join(first, R"({"name":"X","token":"wrong)" + std::to_string(i) + R"("})", ip).outcome, Outcome::RateLimited);
+  EXPECT_EQ(hub_->join(second, R"({"name":"X","token":"wrong"})", ip).outcome, Outcome::RateLimited);
   auto wrongToken = connect("00112233445566778899aabbccddeeff", second, ip);
   EXPECT_EQ(wrongToken->last("error")["code"], "rate-limited");
-  EXPECT_EQ(hub_->get_table(second, ip, "0000000000000000").status, 429);
+  EXPECT_EQ(hub_->get_table(second, ip, "0000000000000000").outcome, Outcome::RateLimited);
   EXPECT_EQ(hub_->table_count(), 1u) << "a lookup past the wrong credentials' limit opened a table";
   // Another address is not limited; the window slides.
-  EXPECT_EQ(hub_->get_table(second, "10.0.0.4").status, 200);
+  EXPECT_EQ(hub_->get_table(second, "10.0.0.4").outcome, Outcome::Ok);
   clock_ += MINUTE + 1;
-  EXPECT_EQ(hub_->get_table(second, ip).status, 200);
+  EXPECT_EQ(hub_->get_table(second, ip).outcome, Outcome::Ok);
 }
 
 TEST_F(Limits, AnIdleLiveTableNobodyIsAtEnds) {
@@ -531,12 +531,12 @@ TEST_F(Limits, PushSubscriptionsAreLimitedPerAddress) {
                                  {"keys", json::object{{"p256dh", webpush::b64url_encode(ua.public_raw())},
                                                        {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
                    {"tables", json::array(100, pair)}};  // one pair a hundred times counts once
-  HttpReply first = hub_->push_subscribe(json::serialize(req), "10.0.0.2");
-  ASSERT_EQ(first.status, 200);
+  Answer first = hub_->push_subscribe(json::serialize(req), "10.0.0.2");
+  ASSERT_EQ(first.outcome, Outcome::Ok);
   EXPECT_EQ(body(first)["subscribed"].as_array().size(), 1u);
-  for (int i = 1; i < 20; ++i) EXPECT_EQ(hub_->push_subscribe(json::serialize(req), "10.0.0.2").status, 200);
-  EXPECT_EQ(hub_->push_subscribe(json::serialize(req), "10.0.0.2").status, 429);
-  EXPECT_EQ(hub_->push_subscribe(json::serialize(req), "10.0.0.3").status, 200);
+  for (int i = 1; i < 20; ++i) EXPECT_EQ(hub_->push_subscribe(json::serialize(req), "10.0.0.2").outcome, Outcome::Ok);
+  EXPECT_EQ(hub_->push_subscribe(json::serialize(req), "10.0.0.2").outcome, Outcome::RateLimited);
+  EXPECT_EQ(hub_->push_subscribe(json::serialize(req), "10.0.0.3").outcome, Outcome::Ok);
 }
 
 TEST_F(Limits, ALiveTableSomeoneIsAtDoesNotEnd) {
@@ -567,9 +567,9 @@ TEST_F(Limits, ASeatKeepsItsNewestPushSubscriptions) {
                                             {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
         {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}};
     clock_ += 1000;
-    return hub_->push_subscribe(json::serialize(req), "10.0.0.2").status;
+    return hub_->push_subscribe(json::serialize(req), "10.0.0.2").outcome;
   };
-  for (int i = 0; i < 15; ++i) EXPECT_EQ(subscribe(i), 200);
+  for (int i = 0; i < 15; ++i) EXPECT_EQ(subscribe(i), Outcome::Ok);
   auto host = connect(host_);
   hub_->on_message(host, R"({"t":"start"})");  // the guest is pushed now if it plays white,
   clock_ += 100;
@@ -579,7 +579,7 @@ TEST_F(Limits, ASeatKeepsItsNewestPushSubscriptions) {
   open();  // the cap holds in storage too
   std::vector<webpush::Delivery> after;
   hub_->set_push("KEY", [&](webpush::Delivery d) { after.push_back(std::move(d)); }, false);
-  EXPECT_EQ(subscribe(99), 200);
+  EXPECT_EQ(subscribe(99), Outcome::Ok);
 }
 
 // Round 2, 1: a seat's subscriptions are at four push services at most (a
@@ -596,11 +596,11 @@ TEST_F(Limits, ASeatUsesAtMostFourPushServices) {
                                                                          {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
                      {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}};
     clock_ += 1000;
-    return hub_->push_subscribe(json::serialize(req), "10.0.0.2").status;
+    return hub_->push_subscribe(json::serialize(req), "10.0.0.2").outcome;
   };
   // Three browsers at the first service, then one at each of six more.
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(subscribe("https://push0.example.net/s/" + std::to_string(i)), 200);
-  for (int k = 1; k <= 6; ++k) EXPECT_EQ(subscribe("https://push" + std::to_string(k) + ".example.net/s/x"), 200);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(subscribe("https://push0.example.net/s/" + std::to_string(i)), Outcome::Ok);
+  for (int k = 1; k <= 6; ++k) EXPECT_EQ(subscribe("https://push" + std::to_string(k) + ".example.net/s/x"), Outcome::Ok);
   auto host = connect(host_);
   hub_->on_message(host, R"({"t":"start"})");
   clock_ += 100;
@@ -806,7 +806,7 @@ TEST(CpuPlayersAlone, SearchTheTurnOnceAndHandTheMoveToTheTables) {
   cpus.created("CPUTWO", "10.0.0.9", 5000);
   auto no = cpus.may_create("10.0.0.9", 5001);
   ASSERT_TRUE(no.has_value());
-  EXPECT_EQ(no->status, 429);
+  EXPECT_EQ(no->outcome, Outcome::RateLimited);
   EXPECT_EQ(no->why, Msg::LimitCpuTables);
   EXPECT_FALSE(cpus.may_create("10.0.0.10", 5001).has_value()) << "another address";
   EXPECT_FALSE(cpus.may_create("10.0.0.9", 65001).has_value()) << "a minute later";

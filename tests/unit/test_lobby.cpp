@@ -556,11 +556,11 @@ TEST_F(Lobby, APairingCountsAgainstTheCreationLimit) {
     say(b, seekMsg("B", "b" + std::to_string(i)));
     paired += b->count("paired") > 0;
     if (i == 1) {  // two pairings: four tables' worth from this address
-      EXPECT_EQ(hub_->create_table(R"({"name":"More"})", "10.0.0.7").status, 429);
+      EXPECT_EQ(hub_->create_table(R"({"name":"More"})", "10.0.0.7").outcome, Outcome::RateLimited);
     }
   }
   EXPECT_EQ(paired, 2) << "pairings past the address's limit of new tables";
-  EXPECT_EQ(hub_->create_table(R"({"name":"Other"})", "10.0.0.6").status, 201);  // another address
+  EXPECT_EQ(hub_->create_table(R"({"name":"Other"})", "10.0.0.6").outcome, Outcome::Created);  // another address
   clock_ += 61000;
   auto a = client("10.0.0.7"), b = client("10.0.0.5");
   say(a, seekMsg("A", "late-a"));

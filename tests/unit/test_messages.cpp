@@ -220,8 +220,8 @@ TEST_F(ServerMessages, TheQuickMessageLimitAndOtherRefusalsCarryTheirIds) {
 }
 
 TEST_F(ServerMessages, HttpErrorsCarryTheirIds) {
-  HttpReply r = hub_->create_table(R"({"name":"   "})", "10.0.0.1");
-  EXPECT_EQ(r.status, 400);
+  Answer r = hub_->create_table(R"({"name":"   "})", "10.0.0.1");
+  EXPECT_EQ(r.outcome, Outcome::BadRequest);
   json::object o = body(r);
   EXPECT_EQ(o["code"], "bad-request");
   EXPECT_EQ(o["msg"], "name.length");
@@ -232,7 +232,7 @@ TEST_F(ServerMessages, HttpErrorsCarryTheirIds) {
   EXPECT_EQ(o["args"].at("side"), "white");
   EXPECT_EQ(o["error"], "FEN board: White must have exactly one king");
   r = hub_->get_table("ZZZZZZ", "10.0.0.1", "", "");
-  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(r.outcome, Outcome::NotFound);
   o = body(r);
   EXPECT_EQ(o["msg"], "table.unknown");
   EXPECT_EQ(o["args"].at("code"), "ZZZZZZ");
@@ -242,7 +242,7 @@ TEST_F(ServerMessages, HttpErrorsCarryTheirIds) {
   const std::string code(created["code"].as_string());
   hub_->join(code, R"({"name":"Dara"})", "10.0.0.2");
   r = hub_->join(code, R"({"name":"Noi"})", "10.0.0.3");
-  EXPECT_EQ(r.status, 409);
+  EXPECT_EQ(r.outcome, Outcome::Conflict);
   o = body(r);
   EXPECT_EQ(o["msg"], "table.full");
   EXPECT_TRUE(o.contains("party"));

@@ -45,10 +45,10 @@ class Routes : public ::testing::Test {
     r.base_url = "https://makruk.example";
     return r;
   }
-  HttpReply ask(routes::Method m, std::string_view target, std::string_view body = "") {
+  Answer ask(routes::Method m, std::string_view target, std::string_view body = "") {
     return routes::answer(*parts_, request(m, target, body));
   }
-  static std::string msg(const HttpReply& r) {
+  static std::string msg(const Answer& r) {
     json::value v = json::parse(r.body);
     return v.is_object() && v.as_object().contains("msg") ? std::string(v.at("msg").as_string()) : "";
   }
@@ -63,23 +63,23 @@ class Routes : public ::testing::Test {
 using routes::Method;
 
 TEST_F(Routes, EachPathAndMethodFindsItsHandler) {
-  EXPECT_EQ(ask(Method::Get, "/api/lobby").status, 200);
-  EXPECT_EQ(ask(Method::Get, "/readyz").status, 200);
-  HttpReply created = ask(Method::Post, "/api/parties", R"({"name":"Somchai"})");
-  ASSERT_EQ(created.status, 201) << created.body;
+  EXPECT_EQ(ask(Method::Get, "/api/lobby").outcome, Outcome::Ok);
+  EXPECT_EQ(ask(Method::Get, "/readyz").outcome, Outcome::Ok);
+  Answer created = ask(Method::Post, "/api/parties", R"({"name":"Somchai"})");
+  ASSERT_EQ(created.outcome, Outcome::Created) << created.body;
   const std::string code(json::parse(created.body).at("code").as_string());
   // The code in any case; a key in the query.
   std::string lower = code;
   for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
-  HttpReply got = ask(Method::Get, "/api/parties/" + lower + "?x=1");
-  ASSERT_EQ(got.status, 200) << got.body;
+  Answer got = ask(Method::Get, "/api/parties/" + lower + "?x=1");
+  ASSERT_EQ(got.outcome, Outcome::Ok) << got.body;
   EXPECT_EQ(json::parse(got.body).at("party").at("code").as_string(), code);
-  EXPECT_EQ(ask(Method::Post, "/api/parties/" + code + "/join", R"({"name":"Dara"})").status, 200);
-  EXPECT_EQ(ask(Method::Get, "/api/parties/" + code + "/qr.svg").content_type, "image/svg+xml");
-  EXPECT_EQ(ask(Method::Get, "/api/parties/" + code + "/event.ics").status, 404);  // no start time: the hub's answer
-  EXPECT_EQ(ask(Method::Get, "/api/feedback").status, 200);
-  EXPECT_EQ(ask(Method::Get, "/api/recommendations").status, 200);
-  EXPECT_EQ(ask(Method::Get, "/api/push/key").status, 503);  // no push set up here: the hub's answer
+  EXPECT_EQ(ask(Method::Post, "/api/parties/" + code + "/join", R"({"name":"Dara"})").outcome, Outcome::Ok);
+  EXPECT_EQ(ask(Method::Get, "/api/parties/" + code + "/qr.svg").type, "image/svg+xml");
+  EXPECT_EQ(ask(Method::Get, "/api/parties/" + code + "/event.ics").outcome, Outcome::NotFound);  // no start time: the hub's answer
+  EXPECT_EQ(ask(Method::Get, "/api/feedback").outcome, Outcome::Ok);
+  EXPECT_EQ(ask(Method::Get, "/api/recommendations").outcome, Outcome::Ok);
+  EXPECT_EQ(ask(Method::Get, "/api/push/key").outcome, Outcome::Unavailable);  // no push set up here: the hub's answer
 }
 
 // The community's routes are answered on its own thread, never the hub's:
@@ -102,14 +102,14 @@ TEST_F(Routes, TheCommunitysRoutesRunOnItsOwnThread) {
                                                                       {Method::Get, "/api/nothing"},
                                                                       {Method::Other, "/api/feedback"}})
     EXPECT_EQ(routes::runs_on(request(m, target)), Runs::OnHub) << target;
-  HttpReply posted = ask(Method::Post, "/api/feedback", R"({"kind":"feedback","text":"Lovely board"})");
-  ASSERT_EQ(posted.status, 201) << posted.body;
+  Answer posted = ask(Method::Post, "/api/feedback", R"({"kind":"feedback","text":"Lovely board"})");
+  ASSERT_EQ(posted.outcome, Outcome::Created) << posted.body;
   EXPECT_EQ(json::parse(ask(Method::Get, "/api/feedback").body).at("items").as_array().size(), 1u);
   // A recommendation asks the tables whose seat the token is: none here.
   EXPECT_EQ(ask(Method::Post, "/api/recommendations",
                 R"({"code":"ABCDEF","token":"00112233445566778899aabbccddeeff","stars":5})")
-                .status,
-            403);
+                .outcome,
+            Outcome::Forbidden);
 }
 
 TEST_F(Routes, AWrongMethodIs405AndAnUnknownPath404) {
@@ -119,26 +119,26 @@ TEST_F(Routes, AWrongMethodIs405AndAnUnknownPath404) {
                                                                       {Method::Get, "/api/parties/ABCDEF/join"},
                                                                       {Method::Get, "/api/push/subscribe"},
                                                                       {Method::Get, "/api/admin/feedback/12"}}) {
-    HttpReply r = ask(m, target);
-    EXPECT_EQ(r.status, 405) << target;
+    Answer r = ask(m, target);
+    EXPECT_EQ(r.outcome, Outcome::MethodRefused) << target;
     EXPECT_EQ(msg(r), "request.method") << target;
   }
   for (const std::string target : {"/api/nothing", "/api/parties/ABCDEF/join/more", "/api", "/api/", "/api/lobby/",
                                    "/api/admin/feedback/12/x", "//api/lobby", "api/lobby", ""}) {
-    HttpReply r = ask(Method::Get, target);
-    EXPECT_EQ(r.status, 404) << target;
+    Answer r = ask(Method::Get, target);
+    EXPECT_EQ(r.outcome, Outcome::NotFound) << target;
     EXPECT_EQ(msg(r), "request.no-endpoint") << target;
   }
   // A route whose feature is off answers as if it were not there.
-  EXPECT_EQ(ask(Method::Post, "/api/test/clock", R"({"advanceMs":1})").status, 404);
+  EXPECT_EQ(ask(Method::Post, "/api/test/clock", R"({"advanceMs":1})").outcome, Outcome::NotFound);
   // Without an admin secret the maintainers' routes are not there either; the
   // id is the path's parameter.
-  EXPECT_EQ(ask(Method::Post, "/api/admin/feedback/12", R"({"hidden":true})").status, 404);
+  EXPECT_EQ(ask(Method::Post, "/api/admin/feedback/12", R"({"hidden":true})").outcome, Outcome::NotFound);
 }
 
 TEST_F(Routes, AMalformedCodeGoesToTheHubAndCountsAsAWrongGuess) {
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(ask(Method::Get, "/api/parties/no-such-" + std::to_string(i)).status, 404);
-  EXPECT_EQ(ask(Method::Get, "/api/parties/").status, 429);  // an empty code too, once limited
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(ask(Method::Get, "/api/parties/no-such-" + std::to_string(i)).outcome, Outcome::NotFound);
+  EXPECT_EQ(ask(Method::Get, "/api/parties/").outcome, Outcome::RateLimited);  // an empty code too, once limited
 }
 
 }  // namespace

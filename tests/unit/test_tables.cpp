@@ -199,15 +199,15 @@ class Tables : public ::testing::TestWithParam<std::string> {
     return say(c, R"({"t":"move","move":")" + m + R"(","v":)" + std::to_string(v) + "}");
   }
   json::object party() { return body(hub_->get_table(code_, "1.2.3.4"))["party"].as_object(); }
-  // The guest's browser subscribes to Web Push for the table; the answer's status.
-  int subscribe_guest() {
+  // The guest's browser subscribes to Web Push for the table; what it came to.
+  Outcome subscribe_guest() {
     webpush::KeyPair ua = webpush::KeyPair::generate();
     json::object keys{{"p256dh", webpush::b64url_encode(ua.public_raw())},
                       {"auth", webpush::b64url_encode("0123456789abcdef")}};
     json::object req{{"subscription", json::object{{"endpoint", "https://push.example.net/guest"}, {"keys", keys}}},
                      {"lang", "en"},
                      {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}};
-    return hub_->push_subscribe(json::serialize(req), "1.2.3.4").status;
+    return hub_->push_subscribe(json::serialize(req), "1.2.3.4").outcome;
   }
   // The table's state as a new connection gets it.
   json::object state(const std::string& token) {
@@ -312,9 +312,9 @@ TEST_P(Tables, EachGameHasItsOwnLinkWithItsMovesAndPgn) {
   ASSERT_EQ(id.size(), 12u);
   auto records = made_records();
   auto record = [&](const std::string& which) {
-    HttpReply r = records->record(which, "1.2.3.9", false);
-    EXPECT_EQ(r.status, 200) << r.body;
-    return r.status == 200 ? body(r)["game"].as_object() : json::object{};
+    Answer r = records->record(which, "1.2.3.9", false);
+    EXPECT_EQ(r.outcome, Outcome::Ok) << r.body;
+    return r.outcome == Outcome::Ok ? body(r)["game"].as_object() : json::object{};
   };
   const json::object first = record(id);
   EXPECT_EQ(first.at("white").as_string(), "Somchai");
@@ -323,9 +323,9 @@ TEST_P(Tables, EachGameHasItsOwnLinkWithItsMovesAndPgn) {
   EXPECT_EQ(first.at("reason").as_string(), "checkmate");
   EXPECT_EQ(json::serialize(first.at("san")), R"(["Nd2","Nd7","Nc4","Ne7","Nxd6#"])");
   EXPECT_EQ(first.at("moves").as_array().size(), 5u);
-  HttpReply pgn = records->record(id, "1.2.3.9", true);
-  ASSERT_EQ(pgn.status, 200);
-  EXPECT_EQ(pgn.content_type, "application/x-chess-pgn; charset=utf-8");
+  Answer pgn = records->record(id, "1.2.3.9", true);
+  ASSERT_EQ(pgn.outcome, Outcome::Ok);
+  EXPECT_EQ(pgn.type, "application/x-chess-pgn; charset=utf-8");
   EXPECT_NE(pgn.body.find("[Site \"https://makruk.example/g/" + id + "\"]"), std::string::npos) << pgn.body;
   EXPECT_NE(pgn.body.find("[White \"Somchai\"]\n[Black \"Dara\"]"), std::string::npos) << pgn.body;
   EXPECT_EQ(pgn.body, first.at("pgn").as_string());
@@ -346,12 +346,12 @@ TEST_P(Tables, EachGameHasItsOwnLinkWithItsMovesAndPgn) {
   records = made_records();
   EXPECT_EQ(json::serialize(record(id)), json::serialize(first));
   // Unknown ids: not found, and guesses count like wrong codes.
-  EXPECT_EQ(records->record("000000000000", "1.2.3.8", false).status, 404);
-  EXPECT_EQ(records->record(std::string(100, 'a'), "1.2.3.8", true).status, 404);
+  EXPECT_EQ(records->record("000000000000", "1.2.3.8", false).outcome, Outcome::NotFound);
+  EXPECT_EQ(records->record(std::string(100, 'a'), "1.2.3.8", true).outcome, Outcome::NotFound);
   for (int i = 0; i < 8; ++i) records->record("x" + std::to_string(i), "1.2.3.8", false);
-  EXPECT_EQ(records->record("y", "1.2.3.8", false).status, 429);
-  EXPECT_EQ(records->record(id, "1.2.3.8", false).status, 200) << "a game's own id always opens";
-  EXPECT_EQ(hub_->get_table("ZZZZZZ", "1.2.3.8").status, 429) << "the same limit as the tables' codes";
+  EXPECT_EQ(records->record("y", "1.2.3.8", false).outcome, Outcome::RateLimited);
+  EXPECT_EQ(records->record(id, "1.2.3.8", false).outcome, Outcome::Ok) << "a game's own id always opens";
+  EXPECT_EQ(hub_->get_table("ZZZZZZ", "1.2.3.8").outcome, Outcome::RateLimited) << "the same limit as the tables' codes";
 }
 
 // A game's record is made once per version of the game: asked again, it is
@@ -366,9 +366,9 @@ TEST_P(Tables, AGamesRecordIsMadeOncePerVersion) {
   testing_helpers::CountingStore counted(*store_);
   GameRecords records(counted, [this](const std::string& ip, bool wrong) { return hub_->code_guess_allowed(ip, wrong); },
                       "https://makruk.example");
-  auto moves_in = [&](const HttpReply& r) { return body(r)["game"].at("moves").as_array().size(); };
+  auto moves_in = [&](const Answer& r) { return body(r)["game"].at("moves").as_array().size(); };
   EXPECT_EQ(moves_in(records.record(id, "1.2.3.9", false)), 1u);
-  EXPECT_EQ(records.record(id, "1.2.3.9", true).status, 200);
+  EXPECT_EQ(records.record(id, "1.2.3.9", true).outcome, Outcome::Ok);
   ASSERT_TRUE(std::holds_alternative<GameSnapshot>(records.snapshot(id, "1.2.3.9")));
   EXPECT_EQ(records.made(), 1u);
   EXPECT_EQ(counted.game_loads.load(), 1);
@@ -382,7 +382,7 @@ TEST_P(Tables, AGamesRecordIsMadeOncePerVersion) {
   std::atomic<int> ok{0};
   for (int i = 0; i < 6; ++i)
     askers.emplace_back([&] {
-      if (records.record(id, "1.2.3.9", false).status == 200) ++ok;
+      if (records.record(id, "1.2.3.9", false).outcome == Outcome::Ok) ++ok;
     });
   for (auto& t : askers) t.join();
   EXPECT_EQ(ok.load(), 6);
@@ -419,7 +419,7 @@ TEST_P(Tables, TurnBasedTablesOutOfMemoryEndAfter45DaysOnceWithOnePush) {
   ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
   leave({host});
   // A subscription made while the table is in memory, used after it was dropped.
-  ASSERT_EQ(subscribe_guest(), 200);
+  ASSERT_EQ(subscribe_guest(), Outcome::Ok);
   idle();
   ASSERT_EQ(hub_->table_count(), 0u);
   open();  // and a restart between
@@ -689,10 +689,10 @@ TEST_P(Tables, AJoinHeldByTheDatabaseHoldsNoMovesAtOtherTables) {
   hub_->set_writer(writer_.get());
   // Asks the hub, and runs its posted work until it answers.
   auto asked = [&](const std::function<void(Hub::Respond)>& ask) {
-    std::optional<HttpReply> answer;
-    ask([&answer](HttpReply r) { answer = std::move(r); });
+    std::optional<Answer> answer;
+    ask([&answer](Answer r) { answer = std::move(r); });
     EXPECT_TRUE(run_posted_until([&] { return answer.has_value(); }));
-    return body(answer.value_or(HttpReply{0, "{}"}));
+    return body(answer.value_or(Answer{Outcome::Internal, "{}"}));
   };
   // A table waiting for its guest, made through the writer, on the other lane.
   std::string waiting_code;
@@ -714,8 +714,8 @@ TEST_P(Tables, AJoinHeldByTheDatabaseHoldsNoMovesAtOtherTables) {
   PGresult* held = PQexec(locker, ("SELECT 1 FROM parties WHERE code = '" + waiting_code + "' FOR UPDATE").c_str());
   ASSERT_EQ(PQresultStatus(held), PGRES_TUPLES_OK);
   PQclear(held);
-  std::optional<HttpReply> joined;
-  hub_->join(waiting_code, R"({"name":"Dara"})", fresh_ip(), [&joined](HttpReply r) { joined = std::move(r); });
+  std::optional<Answer> joined;
+  hub_->join(waiting_code, R"({"name":"Dara"})", fresh_ip(), [&joined](Answer r) { joined = std::move(r); });
   // Moves at the other table are stored and acknowledged meanwhile.
   hub_->on_message(host, R"({"t":"move","move":"e3e4","v":0,"id":"1"})");
   ASSERT_TRUE(run_posted_until([&] { return host->last("ack").at("id") == "1"; }));
@@ -726,7 +726,7 @@ TEST_P(Tables, AJoinHeldByTheDatabaseHoldsNoMovesAtOtherTables) {
   PQclear(PQexec(locker, "ROLLBACK"));
   PQfinish(locker);
   ASSERT_TRUE(run_posted_until([&] { return joined.has_value(); }));
-  EXPECT_EQ(joined->status, 200) << joined->body;
+  EXPECT_EQ(joined->outcome, Outcome::Ok) << joined->body;
   EXPECT_EQ(store_->load_table(waiting_code)->seats.size(), 2u);
 }
 
@@ -737,15 +737,15 @@ TEST_P(Tables, MakingAndJoiningATableWriteNothingOnTheHubsThread) {
   testing_helpers::CountingStore& counted = counted_hub->counted;
   std::unique_ptr<Hub>& hub = counted_hub->hub;
   const size_t before = counted.calls();
-  std::optional<HttpReply> made, joined;
-  hub->create_table(R"({"name":"Somchai"})", "10.1.2.3", [&made](HttpReply r) { made = std::move(r); });
+  std::optional<Answer> made, joined;
+  hub->create_table(R"({"name":"Somchai"})", "10.1.2.3", [&made](Answer r) { made = std::move(r); });
   EXPECT_FALSE(made) << "answered once stored";
   ASSERT_TRUE(run_posted_until([&] { return made.has_value(); }));
-  ASSERT_EQ(made->status, 201) << made->body;
+  ASSERT_EQ(made->outcome, Outcome::Created) << made->body;
   const std::string code(body(*made)["code"].as_string());
-  hub->join(code, R"({"name":"Dara"})", "10.1.2.4", [&joined](HttpReply r) { joined = std::move(r); });
+  hub->join(code, R"({"name":"Dara"})", "10.1.2.4", [&joined](Answer r) { joined = std::move(r); });
   ASSERT_TRUE(run_posted_until([&] { return joined.has_value(); }));
-  EXPECT_EQ(joined->status, 200) << joined->body;
+  EXPECT_EQ(joined->outcome, Outcome::Ok) << joined->body;
   EXPECT_EQ(counted.calls(), before) << "the hub's thread asked its store";
   EXPECT_EQ(store_->load_table(code)->seats.size(), 2u);
   hub.reset();
@@ -770,28 +770,28 @@ TEST_P(Tables, ATableNotInMemoryIsReadOffTheHubsThread) {
   ASSERT_TRUE(run_posted_until([&] { return c->count("pong") == 1; }));
   EXPECT_EQ(c->sent.front().at("t").as_string(), "welcome");  // the ping followed the hello
   EXPECT_EQ(c->last("welcome").at("seat").as_int64(), 0);
-  std::optional<HttpReply> found, unknown[2];
-  hub->get_table(code, "10.9.8.6", "", "", [&found](HttpReply r) { found = std::move(r); });
+  std::optional<Answer> found, unknown[2];
+  hub->get_table(code, "10.9.8.6", "", "", [&found](Answer r) { found = std::move(r); });
   ASSERT_TRUE(found) << "in memory now: answered at once";
-  EXPECT_EQ(found->status, 200);
+  EXPECT_EQ(found->outcome, Outcome::Ok);
   for (int i = 0; i < 2; ++i)
-    hub->get_table("ZZZZZZ", "10.9.8." + std::to_string(i), "", "", [&unknown, i](HttpReply r) { unknown[i] = std::move(r); });
+    hub->get_table("ZZZZZZ", "10.9.8." + std::to_string(i), "", "", [&unknown, i](Answer r) { unknown[i] = std::move(r); });
   EXPECT_FALSE(unknown[0]);
   ASSERT_TRUE(run_posted_until([&] { return unknown[0] && unknown[1]; }));
-  EXPECT_EQ(unknown[0]->status, 404);
-  EXPECT_EQ(unknown[1]->status, 404);
+  EXPECT_EQ(unknown[0]->outcome, Outcome::NotFound);
+  EXPECT_EQ(unknown[1]->outcome, Outcome::NotFound);
   // My games and the QR code read theirs the same way.
   table();  // another one in the store
-  std::optional<HttpReply> games, qr;
+  std::optional<Answer> games, qr;
   hub->notices().my_games(R"({"tables":[{"code":")" + code_ + R"(","token":")" + host_ + R"("},{"code":"WWWWWW","token":"t"}]})",
-                "10.9.8.4", [&games](HttpReply r) { games = std::move(r); });
-  hub->qr_svg(code_, "https://makruk.example", "10.9.8.3", "", [&qr](HttpReply r) { qr = std::move(r); });
+                "10.9.8.4", [&games](Answer r) { games = std::move(r); });
+  hub->qr_svg(code_, "https://makruk.example", "10.9.8.3", "", [&qr](Answer r) { qr = std::move(r); });
   EXPECT_FALSE(games);
   ASSERT_TRUE(run_posted_until([&] { return games && qr; }));
-  ASSERT_EQ(games->status, 200) << games->body;
+  ASSERT_EQ(games->outcome, Outcome::Ok) << games->body;
   EXPECT_EQ(body(*games)["games"].as_array().size(), 1u);
   EXPECT_EQ(body(*games)["unknown"].as_array(), json::array({"WWWWWW"}));
-  EXPECT_EQ(qr->status, 200);
+  EXPECT_EQ(qr->outcome, Outcome::Ok);
   EXPECT_EQ(counted.loads.load(), loads) << "a table was read on the hub's thread";
   // A connection that closes while its table is read says no hello.
   auto gone = std::make_shared<FakeClient>();
@@ -825,10 +825,10 @@ TEST_P(Tables, TheMinutesWorkHealthAndPushAskNothingOnTheHubsThread) {
   hub.set_push("PUBLICKEY", [&pushes](webpush::Delivery d) { pushes.push_back(std::move(d)); }, false);
   const int before = counted.calls();
   auto answer = [&](auto ask) {
-    std::optional<HttpReply> r;
-    ask([&r](HttpReply reply) { r = std::move(reply); });
+    std::optional<Answer> r;
+    ask([&r](Answer reply) { r = std::move(reply); });
     EXPECT_TRUE(run_posted_until([&] { return r.has_value(); }));
-    return r.value_or(HttpReply{});
+    return r.value_or(Answer{});
   };
   // The guest's browser subscribes; the table is read, the subscription written, off the hub's thread.
   webpush::KeyPair ua = webpush::KeyPair::generate();
@@ -837,8 +837,8 @@ TEST_P(Tables, TheMinutesWorkHealthAndPushAskNothingOnTheHubsThread) {
                                                                  {"keys", json::object{{"p256dh", webpush::b64url_encode(ua.public_raw())},
                                                                                        {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
                                    {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}});
-  HttpReply subscribed = answer([&](Hub::Respond r) { hub.notices().subscribe(subscription, "10.7.7.7", std::move(r)); });
-  ASSERT_EQ(subscribed.status, 200) << subscribed.body;
+  Answer subscribed = answer([&](Hub::Respond r) { hub.notices().subscribe(subscription, "10.7.7.7", std::move(r)); });
+  ASSERT_EQ(subscribed.outcome, Outcome::Ok) << subscribed.body;
   EXPECT_EQ(body(subscribed)["subscribed"].as_array(), json::array({json::value(code_)}));
   EXPECT_EQ(store_->load_subscriptions(code_).size(), 1u);
   // The host starts and moves: the guest's browser is told.
@@ -876,11 +876,11 @@ TEST_P(Tables, TheMinutesWorkHealthAndPushAskNothingOnTheHubsThread) {
   }));
   EXPECT_EQ(json::parse(pushes.back().payload).as_object()["kind"].as_string(), "expired");
   // The subscription goes; the store answers the health check.
-  HttpReply removed = answer([&](Hub::Respond r) {
+  Answer removed = answer([&](Hub::Respond r) {
     hub.notices().unsubscribe(R"({"endpoint":"https://push.example.net/guest"})", std::move(r));
   });
   EXPECT_EQ(removed.body, R"({"removed":1})");
-  EXPECT_EQ(answer([&](Hub::Respond r) { hub.ready(std::move(r)); }).status, 200);
+  EXPECT_EQ(answer([&](Hub::Respond r) { hub.ready(std::move(r)); }).outcome, Outcome::Ok);
   EXPECT_EQ(counted.calls(), before) << "the hub's thread asked its store";
   counted_hub->hub.reset();
 }
@@ -927,7 +927,7 @@ TEST_P(Tables, TwoInstancesEndATurnBasedTableOnce) {
   auto host = connect(host_);
   ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
   ASSERT_EQ(say(host, R"({"t":"resign","v":0})")["t"].as_string(), "ack");
-  ASSERT_EQ(subscribe_guest(), 200);
+  ASSERT_EQ(subscribe_guest(), Outcome::Ok);
   auto otherStore = second_store();
   auto otherHub = second_hub(*otherStore, Posts::AtOnce);
   Hub& other = *otherHub;
@@ -1033,8 +1033,8 @@ TEST_P(Tables, ATableIsReadAgainForAnotherInstancesChangeOffTheHubsThread) {
   hub.set_bus(bus.get());
   const int before = counted_hub->counted.calls();
   const std::string ip = fresh_ip();
-  std::optional<HttpReply> made;
-  hub.create_table(R"({"name":"Somchai"})", ip, [&made](HttpReply r) { made = std::move(r); });
+  std::optional<Answer> made;
+  hub.create_table(R"({"name":"Somchai"})", ip, [&made](Answer r) { made = std::move(r); });
   ASSERT_TRUE(run_posted_until([&] { return made.has_value(); }));
   code_ = std::string(body(*made)["code"].as_string());
   auto host = std::make_shared<FakeClient>();
@@ -1191,10 +1191,10 @@ TEST_P(Tables, TheCpusLeaseIsClaimedOffTheHubsThread) {
   HubLimits limits;
   limits.cpu_pause = false;
   hub.set_limits(limits);
-  std::optional<HttpReply> made;
-  hub.create_table(R"({"name":"Somchai","cpu":1})", fresh_ip(), [&made](HttpReply r) { made = std::move(r); });
+  std::optional<Answer> made;
+  hub.create_table(R"({"name":"Somchai","cpu":1})", fresh_ip(), [&made](Answer r) { made = std::move(r); });
   ASSERT_TRUE(run_posted_until([&] { return made.has_value(); }));
-  ASSERT_EQ(made->status, 201) << made->body;
+  ASSERT_EQ(made->outcome, Outcome::Created) << made->body;
   auto player = std::make_shared<FakeClient>();
   player->ip = "1.2.3.4";
   hub.on_message(player, R"({"t":"hello","code":")" + std::string(body(*made)["code"].as_string()) +
@@ -1259,9 +1259,9 @@ TEST_P(Tables, LimitsPerAddressAreSharedByTheInstances) {
   int made = 0, refused = 0;
   for (int i = 0; i < 16; ++i) {
     Hub& at = i % 2 == 0 ? *hub_ : other;
-    const int status = at.create_table(R"({"name":"Somchai"})", ip).status;
-    made += status == 201;
-    refused += status == 429;
+    const Outcome outcome = at.create_table(R"({"name":"Somchai"})", ip).outcome;
+    made += outcome == Outcome::Created;
+    refused += outcome == Outcome::RateLimited;
     learned();
   }
   // 10 a minute in all, not 10 at each instance: an instance learns of the
@@ -1270,20 +1270,20 @@ TEST_P(Tables, LimitsPerAddressAreSharedByTheInstances) {
   EXPECT_GE(made, limit);
   EXPECT_LE(made, limit + 1);
   EXPECT_EQ(refused, 16 - made);
-  EXPECT_EQ(hub_->create_table(R"({"name":"Somchai"})", ip).status, 429) << "both instances refuse now";
-  EXPECT_EQ(other.create_table(R"({"name":"Somchai"})", ip).status, 429);
+  EXPECT_EQ(hub_->create_table(R"({"name":"Somchai"})", ip).outcome, Outcome::RateLimited) << "both instances refuse now";
+  EXPECT_EQ(other.create_table(R"({"name":"Somchai"})", ip).outcome, Outcome::RateLimited);
   // Wrong codes likewise.
   int wrong = 0;
   for (int i = 0; i < 14; ++i) {
     Hub& at = i % 2 == 0 ? *hub_ : other;
-    wrong += at.get_table("ZZZZZ" + std::to_string(i % 10), ip).status == 429;
+    wrong += at.get_table("ZZZZZ" + std::to_string(i % 10), ip).outcome == Outcome::RateLimited;
     learned();
   }
   EXPECT_GE(wrong, 14 - hub_->limits().wrong_codes_per_minute - 1);
   EXPECT_LE(wrong, 14 - hub_->limits().wrong_codes_per_minute);
   // A minute later the address may create again.
   clock_ += 60001;
-  EXPECT_EQ(other.create_table(R"({"name":"Somchai"})", ip).status, 201);
+  EXPECT_EQ(other.create_table(R"({"name":"Somchai"})", ip).outcome, Outcome::Created);
 }
 
 // Finding an opponent across instances: the queue lives on the bus, so two
@@ -1336,8 +1336,8 @@ TEST_P(Tables, SeekersAtDifferentInstancesArePaired) {
   EXPECT_TRUE(isWaiting());
   // Both instances count the shared queue (asked on the bus's thread) for the lobby.
   auto waiting_at = [&](Hub& h) {
-    std::optional<HttpReply> answer;
-    h.lobby([&](HttpReply r) { answer = std::move(r); });
+    std::optional<Answer> answer;
+    h.lobby([&](Answer r) { answer = std::move(r); });
     EXPECT_TRUE(run_posted_until([&] { return answer.has_value(); }));
     return json::parse(answer->body).at("waiting").as_int64();
   };

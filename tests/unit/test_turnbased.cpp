@@ -234,9 +234,9 @@ TEST_F(TurnBased, AScheduledTableStartsFromItsTimeAndOffersAnIcsFile) {
   auto e = say(host, R"({"t":"start"})");
   EXPECT_EQ(e["code"].as_string(), "conflict");
   EXPECT_NE(std::string(e["error"].as_string()).find("2025-11-30T02:30:00Z"), std::string::npos);
-  HttpReply ics = hub_->event_ics(code_, "https://makruk.example", "1.2.3.4");
-  EXPECT_EQ(ics.status, 200);
-  EXPECT_EQ(ics.content_type, "text/calendar; charset=utf-8");
+  Answer ics = hub_->event_ics(code_, "https://makruk.example", "1.2.3.4");
+  EXPECT_EQ(ics.outcome, Outcome::Ok);
+  EXPECT_EQ(ics.type, "text/calendar; charset=utf-8");
   EXPECT_NE(ics.body.find("DTSTART:20251130T023000Z\r\n"), std::string::npos);
   EXPECT_NE(ics.body.find("URL:https://makruk.example/p/" + code_), std::string::npos);
   EXPECT_EQ(ics.body.rfind("BEGIN:VCALENDAR\r\n", 0), 0u);
@@ -247,13 +247,13 @@ TEST_F(TurnBased, AScheduledTableStartsFromItsTimeAndOffersAnIcsFile) {
   EXPECT_EQ(party()["status"].as_string(), "playing");
 
   table(R"("mode":"live")");
-  EXPECT_EQ(hub_->event_ics(code_, "https://makruk.example", "1.2.3.4").status, 404);
+  EXPECT_EQ(hub_->event_ics(code_, "https://makruk.example", "1.2.3.4").outcome, Outcome::NotFound);
 }
 
 TEST_F(TurnBased, CreationRefusesBadModesAndTimes) {
   auto refuse = [&](const std::string& b) {
-    HttpReply r = hub_->create_table(b, "1.2.3.4");
-    EXPECT_EQ(r.status, 400) << b;
+    Answer r = hub_->create_table(b, "1.2.3.4");
+    EXPECT_EQ(r.outcome, Outcome::BadRequest) << b;
     return r.body;
   };
   refuse(R"({"name":"A","mode":"slow"})");
@@ -269,7 +269,7 @@ TEST_F(TurnBased, CreationRefusesBadModesAndTimes) {
 TEST_F(TurnBased, SubscriptionsAreCheckedKeptAcrossRestartsAndDroppedWhenGone) {
   table();
   // Refused: plain http, not a URL, bad keys, unknown tokens are listed.
-  auto bad = [&](const std::string& b) { EXPECT_EQ(hub_->push_subscribe(b, "1.2.3.4").status, 400) << b; };
+  auto bad = [&](const std::string& b) { EXPECT_EQ(hub_->push_subscribe(b, "1.2.3.4").outcome, Outcome::BadRequest) << b; };
   std::string key = webpush::b64url_encode(webpush::KeyPair::generate().public_raw());
   std::string auth = webpush::b64url_encode("0123456789abcdef");
   std::string tables = R"("tables":[{"code":")" + code_ + R"(","token":")" + guest_ + R"("}])";
@@ -345,21 +345,21 @@ TEST_F(TurnBased, MyGamesListsWaitingTablesFirst) {
   EXPECT_FALSE(h["games"].as_array()[0].at("yourTurn").as_bool());
   EXPECT_EQ(h["games"].as_array()[0].at("opponent").as_string(), "Dara");
 
-  EXPECT_EQ(hub_->my_games("{\"tables\":7}", "1.2.3.4").status, 400);
-  EXPECT_EQ(hub_->my_games("nonsense", "1.2.3.4").status, 400);
+  EXPECT_EQ(hub_->my_games("{\"tables\":7}", "1.2.3.4").outcome, Outcome::BadRequest);
+  EXPECT_EQ(hub_->my_games("nonsense", "1.2.3.4").outcome, Outcome::BadRequest);
   // Wrong pairs count as wrong codes: enumeration through this door is limited too.
   for (int i = 0; i < 12; ++i) hub_->my_games(R"({"tables":[{"code":"QQQQQQ","token":"x"}]})", "9.9.9.9");
-  EXPECT_EQ(hub_->my_games(R"({"tables":[{"code":"QQQQQQ","token":"x"}]})", "9.9.9.9").status, 429);
+  EXPECT_EQ(hub_->my_games(R"({"tables":[{"code":"QQQQQQ","token":"x"}]})", "9.9.9.9").outcome, Outcome::RateLimited);
 }
 
 TEST_F(TurnBased, TheTestClockIsOffUnlessEnabled) {
-  EXPECT_EQ(hub_->advance_clock(R"({"advanceMs":1000})").status, 404);
+  EXPECT_EQ(hub_->advance_clock(R"({"advanceMs":1000})").outcome, Outcome::NotFound);
   hub_->enable_test_clock();
   table();
   auto r = body(hub_->advance_clock(R"({"advanceMs":3888000000})"));
   EXPECT_EQ(r["now"].as_int64(), T0 + 45 * DAY);
   EXPECT_EQ(party()["status"].as_string(), "expired");
-  EXPECT_EQ(hub_->advance_clock(R"({"advanceMs":-5})").status, 400);
+  EXPECT_EQ(hub_->advance_clock(R"({"advanceMs":-5})").outcome, Outcome::BadRequest);
 }
 
 // Turn notifications driven alone, with tables of the test's own: a
@@ -401,12 +401,12 @@ TEST(TurnNoticesAlone, SubscribesCapsPushesAndDrops) {
   notices.set_writer(&writer);
   notices.set_limits(TurnNotices::Limits{4, 2, 4});
   std::vector<webpush::Delivery> pushes;
-  std::optional<HttpReply> answer;
+  std::optional<Answer> answer;
   auto at_once = [&](auto ask) {
     answer.reset();
-    ask([&](HttpReply reply) { answer = std::move(reply); });
+    ask([&](Answer reply) { answer = std::move(reply); });
     EXPECT_TRUE(answer.has_value());
-    return answer.value_or(HttpReply{});
+    return answer.value_or(Answer{});
   };
   auto subscribe = [&](const std::string& token, const std::string& endpoint, const std::string& lang) {
     webpush::KeyPair ua = webpush::KeyPair::generate();
@@ -418,22 +418,22 @@ TEST(TurnNoticesAlone, SubscribesCapsPushesAndDrops) {
                                             json::object{{"code", "WRONG1"}, {"token", "x"}}}}};
     return at_once([&](auto respond) { notices.subscribe(json::serialize(req), "10.0.0.1", respond); });
   };
-  EXPECT_EQ(notices.push_key().status, 503) << "no push until it is set up";
-  EXPECT_EQ(subscribe("host", "https://push.example.net/a", "th").status, 503);
+  EXPECT_EQ(notices.push_key().outcome, Outcome::Unavailable) << "no push until it is set up";
+  EXPECT_EQ(subscribe("host", "https://push.example.net/a", "th").outcome, Outcome::Unavailable);
   notices.set_push("KEY", [&](webpush::Delivery d) { pushes.push_back(std::move(d)); }, false);
   EXPECT_EQ(body(notices.push_key())["publicKey"], "KEY");
   // Two browsers of the host, then a third: the oldest is replaced.
   EXPECT_EQ(subscribe("host", "https://push.example.net/a", "th").body, R"({"subscribed":["NOTICE"],"unknown":["WRONG1"]})");
   clock += 1000;
-  EXPECT_EQ(subscribe("host", "https://push.example.net/b", "th").status, 200);
+  EXPECT_EQ(subscribe("host", "https://push.example.net/b", "th").outcome, Outcome::Ok);
   clock += 1000;
-  EXPECT_EQ(subscribe("guest", "https://push.example.net/g", "km").status, 200);
+  EXPECT_EQ(subscribe("guest", "https://push.example.net/g", "km").outcome, Outcome::Ok);
   clock += 1000;
-  EXPECT_EQ(subscribe("host", "https://push.example.net/c", "en").status, 200);
+  EXPECT_EQ(subscribe("host", "https://push.example.net/c", "en").outcome, Outcome::Ok);
   EXPECT_EQ(store->load_subscriptions("NOTICE").size(), 3u) << "host: b and c; guest: g";
   EXPECT_EQ(opened, 8) << "each request's tables were asked to be read first";
   EXPECT_EQ(wrong, 4);
-  EXPECT_EQ(subscribe("host", "https://push.example.net/d", "en").status, 429) << "4 a minute per address";
+  EXPECT_EQ(subscribe("host", "https://push.example.net/d", "en").outcome, Outcome::RateLimited) << "4 a minute per address";
   // The table's time ran out: both seats are told, each browser in its language.
   notices.notify(table, -1, "expired");
   ASSERT_EQ(pushes.size(), 3u);

@@ -42,7 +42,7 @@ json::object feedback_items(const std::vector<FeedbackRecord>& items) {
 
 }  // namespace
 
-HttpReply Community::feedback_post(const std::string& body, const std::string& ip) {
+Answer Community::feedback_post(const std::string& body, const std::string& ip) {
   std::lock_guard lock(mutex_);
   Message why;
   auto o = parse_object(body, why);
@@ -77,13 +77,13 @@ HttpReply Community::feedback_post(const std::string& body, const std::string& i
   } catch (const std::exception& e) {
     return storage_failed(e);
   }
-  return reply(201, json::object{{"item", feedback_json(f)}});
+  return reply(Outcome::Created, json::object{{"item", feedback_json(f)}});
 }
 
-HttpReply Community::feedback_list() {
+Answer Community::feedback_list() {
   std::lock_guard lock(mutex_);
   try {
-    return reply(200, feedback_items(store_.list_feedback(false, 200)));
+    return reply(Outcome::Ok, feedback_items(store_.list_feedback(false, 200)));
   } catch (const std::exception& e) {
     return storage_failed(e);
   }
@@ -111,12 +111,12 @@ void Community::sweep() {
   for (AddressLimiter* l : {&posts_, &recommends_, &admin_guesses_}) l->sweep(t);
 }
 
-bool Community::admin(const std::string& authorization, const std::string& ip, HttpReply& refusal) {
+bool Community::admin(const std::string& authorization, const std::string& ip, Answer& refusal) {
   std::lock_guard lock(mutex_);
   return admin_locked(authorization, ip, refusal);
 }
 
-bool Community::admin_locked(const std::string& authorization, const std::string& ip, HttpReply& refusal) {
+bool Community::admin_locked(const std::string& authorization, const std::string& ip, Answer& refusal) {
   if (admin_secret_.empty()) {
     refusal = error_reply(Error{ErrorCode::NotFound, Msg::NoEndpoint});
     return false;
@@ -136,7 +136,7 @@ bool Community::admin_locked(const std::string& authorization, const std::string
   }
   if (diff != 0) {
     admin_guesses_.allow(ip, now_(), wrong_secrets_per_minute_);
-    refusal = reply(401, error_json("unauthorized", Msg::AdminSecret));
+    refusal = reply(Outcome::Unauthorized, error_json("unauthorized", Msg::AdminSecret));
     return false;
   }
   return true;
@@ -156,7 +156,7 @@ json::object recommendation_json(const RecommendationRecord& r, bool admin) {
 
 }  // namespace
 
-HttpReply Community::recommend(const std::string& body, const std::string& ip, const SeatCheck& seat_check) {
+Answer Community::recommend(const std::string& body, const std::string& ip, const SeatCheck& seat_check) {
   std::unique_lock lock(mutex_);
   Message why;
   auto o = parse_object(body, why);
@@ -190,7 +190,7 @@ HttpReply Community::recommend(const std::string& body, const std::string& ip, c
   // community's lock: the tables answer on their own thread.
   lock.unlock();
   auto found = seat_check(normalise_code(code), token, ip);
-  if (auto* refused = std::get_if<HttpReply>(&found)) return *refused;
+  if (auto* refused = std::get_if<Answer>(&found)) return *refused;
   const RecommendingSeat& seat = std::get<RecommendingSeat>(found);
   // Only a player who really played: a finished game at this table with a
   // handful of moves of their own (against a person or the CPU alike).
@@ -211,10 +211,10 @@ HttpReply Community::recommend(const std::string& body, const std::string& ip, c
   } catch (const std::exception& e) {
     return storage_failed(e);
   }
-  return reply(201, json::object{{"recommendation", recommendation_json(r, false)}});
+  return reply(Outcome::Created, json::object{{"recommendation", recommendation_json(r, false)}});
 }
 
-HttpReply Community::recommendations() {
+Answer Community::recommendations() {
   std::lock_guard lock(mutex_);
   try {
     // The list shows the newest 50 visible ones. The average resists bursts:
@@ -244,29 +244,29 @@ HttpReply Community::recommendations() {
     }
     json::object o{{"count", counted}, {"held", held}, {"items", std::move(items)}};
     o["average"] = counted ? json::value(std::round(sum / double(counted) * 10) / 10) : json::value(nullptr);
-    return reply(200, o);
+    return reply(Outcome::Ok, o);
   } catch (const std::exception& e) {
     return storage_failed(e);
   }
 }
 
-HttpReply Community::admin_recommendations(const std::string& authorization, const std::string& ip) {
+Answer Community::admin_recommendations(const std::string& authorization, const std::string& ip) {
   std::lock_guard lock(mutex_);
-  HttpReply refusal;
+  Answer refusal;
   if (!admin_locked(authorization, ip, refusal)) return refusal;
   try {
     json::array items;
     for (const auto& r : store_.list_recommendations(true, 1000)) items.push_back(recommendation_json(r, true));
-    return reply(200, json::object{{"items", std::move(items)}});
+    return reply(Outcome::Ok, json::object{{"items", std::move(items)}});
   } catch (const std::exception& e) {
     return storage_failed(e);
   }
 }
 
-HttpReply Community::admin_recommendation_update(const std::string& id, const std::string& body,
+Answer Community::admin_recommendation_update(const std::string& id, const std::string& body,
                                            const std::string& authorization, const std::string& ip) {
   std::lock_guard lock(mutex_);
-  HttpReply refusal;
+  Answer refusal;
   if (!admin_locked(authorization, ip, refusal)) return refusal;
   if (id.empty() || id.size() > 18 || id.find_first_not_of("0123456789") != std::string::npos)
     return error_reply(Error{ErrorCode::NotFound, Msg::RecommendUnknown});
@@ -281,24 +281,24 @@ HttpReply Community::admin_recommendation_update(const std::string& id, const st
   } catch (const std::exception& e) {
     return storage_failed(e);
   }
-  return reply(200, json::object{{"id", std::stoll(id)}, {"hidden", hidden}});
+  return reply(Outcome::Ok, json::object{{"id", std::stoll(id)}, {"hidden", hidden}});
 }
 
-HttpReply Community::admin_feedback_list(const std::string& authorization, const std::string& ip) {
+Answer Community::admin_feedback_list(const std::string& authorization, const std::string& ip) {
   std::lock_guard lock(mutex_);
-  HttpReply refusal;
+  Answer refusal;
   if (!admin_locked(authorization, ip, refusal)) return refusal;
   try {
-    return reply(200, feedback_items(store_.list_feedback(true, 1000)));
+    return reply(Outcome::Ok, feedback_items(store_.list_feedback(true, 1000)));
   } catch (const std::exception& e) {
     return storage_failed(e);
   }
 }
 
-HttpReply Community::admin_feedback_update(const std::string& id, const std::string& body, const std::string& authorization,
+Answer Community::admin_feedback_update(const std::string& id, const std::string& body, const std::string& authorization,
                                      const std::string& ip) {
   std::lock_guard lock(mutex_);
-  HttpReply refusal;
+  Answer refusal;
   if (!admin_locked(authorization, ip, refusal)) return refusal;
   int64_t n = 0;
   if (id.empty() || id.size() > 18 || id.find_first_not_of("0123456789") != std::string::npos)
@@ -329,7 +329,7 @@ HttpReply Community::admin_feedback_update(const std::string& id, const std::str
     }
     if (hiddenPresent) f->hidden = hidden;
     store_.update_feedback(*f);
-    return reply(200, json::object{{"item", feedback_json(*f)}});
+    return reply(Outcome::Ok, json::object{{"item", feedback_json(*f)}});
   } catch (const std::exception& e) {
     return storage_failed(e);
   }

@@ -18,9 +18,9 @@ namespace makruk::server {
 class Community {
  public:
   // The tables' answer for a table code and seat token: the seat, or the
-  // refusal (no such seat: 403, counted as a wrong code by the tables).
+  // refusal (no such seat: Forbidden, counted as a wrong code by the tables).
   using SeatCheck =
-      std::function<std::variant<RecommendingSeat, HttpReply>(const std::string& code, const std::string& token,
+      std::function<std::variant<RecommendingSeat, Answer>(const std::string& code, const std::string& token,
                                                               const std::string& ip)>;
 
   Community(Store& store, std::function<int64_t()> now) : store_(store), now_(std::move(now)) {}
@@ -34,27 +34,27 @@ class Community {
   // Forgets the limits' emptied windows (now and then).
   void sweep();
 
-  HttpReply feedback_post(const std::string& body, const std::string& ip);
-  HttpReply feedback_list();
-  HttpReply recommend(const std::string& body, const std::string& ip, const SeatCheck& seat);
-  HttpReply recommendations();
+  Answer feedback_post(const std::string& body, const std::string& ip);
+  Answer feedback_list();
+  Answer recommend(const std::string& body, const std::string& ip, const SeatCheck& seat);
+  Answer recommendations();
   // Behind the admin secret ("Authorization: Bearer SECRET").
-  HttpReply admin_feedback_list(const std::string& authorization, const std::string& ip);
-  HttpReply admin_feedback_update(const std::string& id, const std::string& body, const std::string& authorization,
+  Answer admin_feedback_list(const std::string& authorization, const std::string& ip);
+  Answer admin_feedback_update(const std::string& id, const std::string& body, const std::string& authorization,
                                   const std::string& ip);
-  HttpReply admin_recommendations(const std::string& authorization, const std::string& ip);
-  HttpReply admin_recommendation_update(const std::string& id, const std::string& body,
+  Answer admin_recommendations(const std::string& authorization, const std::string& ip);
+  Answer admin_recommendation_update(const std::string& id, const std::string& body,
                                         const std::string& authorization, const std::string& ip);
   // Whether `authorization` holds the admin secret (compared in constant
   // time; past the limit of wrong ones an address is refused, the right one
-  // too); otherwise false with the refusal (404 when there is no secret).
-  bool admin(const std::string& authorization, const std::string& ip, HttpReply& refusal);
+  // too); otherwise false with the refusal (NotFound when there is no secret).
+  bool admin(const std::string& authorization, const std::string& ip, Answer& refusal);
 
   // Own moves in a finished game a player needs before recommending.
   static constexpr int MOVES_TO_RECOMMEND = 5;
 
  private:
-  bool admin_locked(const std::string& authorization, const std::string& ip, HttpReply& refusal);
+  bool admin_locked(const std::string& authorization, const std::string& ip, Answer& refusal);
 
   std::mutex mutex_;
   Store& store_;

@@ -49,6 +49,24 @@ std::string_view content_type(const std::filesystem::path& p) {
   return "application/octet-stream";
 }
 
+// What a part's answer came to, as HTTP says it.
+int http_status(Outcome o) {
+  switch (o) {
+    case Outcome::Ok: return 200;
+    case Outcome::Created: return 201;
+    case Outcome::BadRequest: return 400;
+    case Outcome::Unauthorized: return 401;
+    case Outcome::Forbidden: return 403;
+    case Outcome::NotFound: return 404;
+    case Outcome::MethodRefused: return 405;
+    case Outcome::Conflict: return 409;
+    case Outcome::RateLimited: return 429;
+    case Outcome::Unavailable: return 503;
+    case Outcome::Internal: return 500;
+  }
+  return 500;
+}
+
 Response make_response(const Request& req, int status, std::string body, std::string_view type) {
   Response res{http::status(status), req.version()};
   res.set(http::field::server, "makruk");
@@ -259,7 +277,7 @@ Response serve_static(Context& ctx, const Request& req) {
 
 // The route table's answer (routes.cpp), made where the route says: on the
 // hub's thread or on the community's.
-awaitable<HttpReply> answer_there(Context& ctx, const routes::ApiRequest& r) {
+awaitable<Answer> answer_there(Context& ctx, const routes::ApiRequest& r) {
   co_return routes::answer(ctx.hubs.front().parts, r);
 }
 
@@ -267,16 +285,16 @@ awaitable<HttpReply> answer_there(Context& ctx, const routes::ApiRequest& r) {
 // writes is answered once stored, while the hub goes on), and comes back to
 // this connection's. An answer the hub drops unmade (it is stopping) is a
 // 503. `r` lives in the caller's frame, which waits for the answer.
-awaitable<HttpReply> answer_on_hub(Context& ctx, const routes::ApiRequest& r) {
-  return asio::async_initiate<decltype(use_awaitable), void(HttpReply)>(
+awaitable<Answer> answer_on_hub(Context& ctx, const routes::ApiRequest& r) {
+  return asio::async_initiate<decltype(use_awaitable), void(Answer)>(
       [&ctx, &r](auto handler) {
         using Handler = decltype(handler);
         struct Waiting {
           explicit Waiting(Handler h) : handler(std::move(h)) {}
           ~Waiting() {
-            if (!answered.exchange(true)) give(routes::error_body(503, "unavailable", Msg::TablesBusy));
+            if (!answered.exchange(true)) give(routes::error_body(Outcome::Unavailable, "unavailable", Msg::TablesBusy));
           }
-          void give(HttpReply reply) {
+          void give(Answer reply) {
             auto executor = asio::get_associated_executor(handler);
             asio::post(executor, [h = std::move(handler), reply = std::move(reply)]() mutable {
               std::move(h)(std::move(reply));
@@ -290,7 +308,7 @@ awaitable<HttpReply> answer_on_hub(Context& ctx, const routes::ApiRequest& r) {
         const std::string code = routes::table_code(r);
         HubShard& hub = code.empty() ? ctx.any_hub() : ctx.hub_for(code);
         asio::post(hub.ioc, [&hub, &r, waiting] {
-          routes::answer(hub.parts, r, [waiting](HttpReply reply) {
+          routes::answer(hub.parts, r, [waiting](Answer reply) {
             if (!waiting->answered.exchange(true)) waiting->give(std::move(reply));
           });
         });
@@ -298,7 +316,7 @@ awaitable<HttpReply> answer_on_hub(Context& ctx, const routes::ApiRequest& r) {
       use_awaitable);
 }
 
-awaitable<HttpReply> call_api(Context& ctx, http::verb method, std::string target, std::string body, std::string ip,
+awaitable<Answer> call_api(Context& ctx, http::verb method, std::string target, std::string body, std::string ip,
                               std::string authorization = "") {
   const size_t q = target.find('?');
   routes::ApiRequest r;
@@ -318,28 +336,28 @@ awaitable<HttpReply> call_api(Context& ctx, http::verb method, std::string targe
 
 // The operators' figures: each hub's (on its thread), then the network's.
 awaitable<Hub::Figures> hub_figures(Hub& hub) { co_return hub.figures(); }
-awaitable<HttpReply> hub_metrics(Context& ctx) {
+awaitable<Answer> hub_metrics(Context& ctx) {
   std::vector<Hub::Figures> figures;
   for (HubShard& h : ctx.hubs) figures.push_back(co_await asio::co_spawn(h.ioc, hub_figures(h.hub), use_awaitable));
   co_return Hub::metrics(figures, ctx.writer);
 }
 // Whether the admin secret came (on the community's thread, which keeps it).
-awaitable<std::optional<HttpReply>> admin_refusal(Context& ctx, std::string authorization, std::string ip) {
-  HttpReply refusal;
+awaitable<std::optional<Answer>> admin_refusal(Context& ctx, std::string authorization, std::string ip) {
+  Answer refusal;
   if (ctx.hubs.front().parts.community.admin(authorization, ip, refusal)) co_return std::nullopt;
   co_return refusal;
 }
 
 Community::SeatCheck seat_check_through(std::vector<HubShard::Ref> hubs) {
   return [hubs](const std::string& code, const std::string& token,
-                const std::string& ip) -> std::variant<RecommendingSeat, HttpReply> {
-    using Answer = std::variant<RecommendingSeat, HttpReply>;
-    auto done = std::make_shared<std::promise<Answer>>();
+                const std::string& ip) -> std::variant<RecommendingSeat, Answer> {
+    using SeatOrRefusal = std::variant<RecommendingSeat, Answer>;
+    auto done = std::make_shared<std::promise<SeatOrRefusal>>();
     auto answer = done->get_future();
     const HubShard::Ref there = hubs.at(shard_of(normalise_code(code), hubs.size()));
     asio::post(*there.ioc, [done, hub = there.hub, code, token, ip] {
       try {
-        hub->recommending_seat(code, token, ip, [done](Answer a) { done->set_value(std::move(a)); });
+        hub->recommending_seat(code, token, ip, [done](SeatOrRefusal a) { done->set_value(std::move(a)); });
       } catch (...) {
         done->set_exception(std::current_exception());
       }
@@ -348,7 +366,7 @@ Community::SeatCheck seat_check_through(std::vector<HubShard::Ref> hubs) {
       if (answer.wait_for(std::chrono::seconds(5)) == std::future_status::ready) return answer.get();
     } catch (const std::exception&) {
     }
-    return routes::error_body(503, "unavailable", Msg::TablesBusy);
+    return routes::error_body(Outcome::Unavailable, "unavailable", Msg::TablesBusy);
   };
 }
 
@@ -365,7 +383,7 @@ std::string net_metrics(Context& ctx) {
 
 // A game's record, /api/games/ID (JSON) or /api/games/ID.pgn; runs on the
 // readers' threads.
-awaitable<HttpReply> read_record(Context& ctx, std::string path, std::string ip) {
+awaitable<Answer> read_record(Context& ctx, std::string path, std::string ip) {
   std::string id = path.substr(11);
   const bool pgn = id.size() > 4 && id.ends_with(".pgn");
   if (pgn) id.resize(id.size() - 4);
@@ -378,7 +396,7 @@ awaitable<HttpReply> read_record(Context& ctx, std::string path, std::string ip)
 constexpr int MAX_DRAWING = 8;  // pictures being drawn or waiting; more: 503
 constexpr int MAX_DRAWING_PER_ADDRESS = 2;  // of them, for one address; more: 429
 
-awaitable<std::variant<GameSnapshot, HttpReply>> read_snapshot(Context& ctx, std::string id, std::string ip) {
+awaitable<std::variant<GameSnapshot, Answer>> read_snapshot(Context& ctx, std::string id, std::string ip) {
   co_return ctx.records.snapshot(id, ip);
 }
 
@@ -392,8 +410,8 @@ awaitable<std::string> draw_on_painter(GameSnapshot game, PictureKind kind) {
 awaitable<Response> serve_game_picture(Context& ctx, const Request& req, std::string id, PictureKind kind,
                                        std::string ip) {
   auto found = co_await asio::co_spawn(ctx.readers, read_snapshot(ctx, std::move(id), ip), use_awaitable);
-  if (auto* refusal = std::get_if<HttpReply>(&found)) {
-    Response res = make_response(req, refusal->status, std::move(refusal->body), refusal->content_type);
+  if (auto* refusal = std::get_if<Answer>(&found)) {
+    Response res = make_response(req, http_status(refusal->outcome), std::move(refusal->body), refusal->type);
     res.set(http::field::cache_control, "no-store");
     co_return res;
   }
@@ -464,7 +482,7 @@ awaitable<Response> serve_game_page(Context& ctx, const Request& req, std::strin
   if (auto* game = std::get_if<GameSnapshot>(&found))
     res = make_response(req, 200, game_page_html(index->body, *game, ctx.public_url), "text/html; charset=utf-8");
   else  // the page says what is wrong; the status tells a link preview
-    res = make_response(req, std::get<HttpReply>(found).status, index->body, "text/html; charset=utf-8");
+    res = make_response(req, http_status(std::get<Answer>(found).outcome), index->body, "text/html; charset=utf-8");
   res.set(http::field::cache_control, "no-cache");
   co_return res;
 }
@@ -531,26 +549,26 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
         res = make_response(req, 503, R"({"status":"draining"})", "application/json");
         res.set(http::field::cache_control, "no-store");
       } else if (path == "/readyz") {
-        HttpReply r = co_await call_api(ctx, http::verb::get, "/readyz", "", ip);
-        res = make_response(req, r.status, std::move(r.body), r.content_type);
+        Answer r = co_await call_api(ctx, http::verb::get, "/readyz", "", ip);
+        res = make_response(req, http_status(r.outcome), std::move(r.body), r.type);
         res.set(http::field::cache_control, "no-store");
       } else if (path == "/metrics" && (req.method() == http::verb::get || head)) {
         // For operators: from this machine (not through a proxy that is not
         // declared trusted), or with the admin secret.
         const bool local = Context::plain(client_address(ctx, peer, req)).is_loopback() &&
                            (ctx.trusted(peer) || req.find("X-Forwarded-For") == req.end());
-        std::optional<HttpReply> refused;
+        std::optional<Answer> refused;
         if (!local)
           refused = co_await asio::co_spawn(
               ctx.community_thread, admin_refusal(ctx, std::string(req[http::field::authorization]), ip), use_awaitable);
-        HttpReply r;
+        Answer r;
         if (refused) {
           r = std::move(*refused);
         } else {
           r = co_await hub_metrics(ctx);
           r.body += net_metrics(ctx);
         }
-        res = make_response(req, r.status, std::move(r.body), r.content_type);
+        res = make_response(req, http_status(r.outcome), std::move(r.body), r.type);
         res.set(http::field::cache_control, "no-store");
       } else if (path.rfind("/api/games/", 0) == 0 && path.size() > 15 && path.ends_with(".png") &&
                  (req.method() == http::verb::get || head)) {
@@ -572,7 +590,7 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
         } else {
           const bool record = path.rfind("/api/games/", 0) == 0 && (req.method() == http::verb::get || head);
           // (Not a conditional expression of two co_awaits: GCC 12 destroys its result twice.)
-          HttpReply r;
+          Answer r;
           if (record)
             r = co_await asio::co_spawn(ctx.readers, read_record(ctx, path, ip), use_awaitable);
           else
@@ -581,7 +599,7 @@ awaitable<void> serve_http(tcp::socket socket, Context& ctx, ConnectionGate::Tic
           // A long answer (a game's record) goes out in gzip to a browser that takes it.
           std::optional<std::string> packed;
           if (r.body.size() >= GZIP_MIN_BYTES && accepts(req, "gzip")) packed = gzip(r.body);
-          res = make_response(req, r.status, packed ? std::move(*packed) : std::move(r.body), r.content_type);
+          res = make_response(req, http_status(r.outcome), packed ? std::move(*packed) : std::move(r.body), r.type);
           if (packed) res.set(http::field::content_encoding, "gzip");
           res.set(http::field::vary, "Accept-Encoding");
         }

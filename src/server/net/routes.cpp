@@ -24,7 +24,7 @@ struct Call {
   std::string code() const { return normalise_code(params.at(0)); }
 };
 
-using Handler = HttpReply (*)(Parts&, const Call&);
+using Handler = Answer (*)(Parts&, const Call&);
 // A handler whose answer may come later (after the store's writer): it is
 // given the Respond to call once.
 using Later = void (*)(Parts&, const Call&, Hub::Respond);
@@ -83,11 +83,11 @@ const Route ROUTES[] = {
      [](Parts& p, const Call& c, Hub::Respond r) { p.hub.notices().unsubscribe(c.body(), std::move(r)); }},
     {Method::Post, "/api/test/clock",
      [](Parts& p, const Call& c) {
-       return p.hub.test_clock_enabled() ? p.hub.advance_clock(c.body()) : error_body(404, "not-found", Msg::NoEndpoint);
+       return p.hub.test_clock_enabled() ? p.hub.advance_clock(c.body()) : error_body(Outcome::NotFound, "not-found", Msg::NoEndpoint);
      }},
     {Method::Post, "/api/test/stall/{code}",
      [](Parts& p, const Call& c) {
-       return p.hub.test_clock_enabled() ? p.hub.stall(c.body()) : error_body(404, "not-found", Msg::NoEndpoint);
+       return p.hub.test_clock_enabled() ? p.hub.stall(c.body()) : error_body(Outcome::NotFound, "not-found", Msg::NoEndpoint);
      }},
     {Method::Get, "/readyz", nullptr, Runs::OnHub,
      [](Parts& p, const Call&, Hub::Respond r) { p.hub.ready(std::move(r)); }},
@@ -127,7 +127,9 @@ std::string error_json(std::string_view code, Msg message) {
   return body;
 }
 
-HttpReply error_body(int status, std::string_view code, Msg message) { return HttpReply{status, error_json(code, message)}; }
+Answer error_body(Outcome outcome, std::string_view code, Msg message) {
+  return Answer{outcome, error_json(code, message)};
+}
 
 Runs runs_on(const ApiRequest& r) {
   const auto path = segments(r.path);
@@ -158,11 +160,11 @@ void answer(Parts& parts, const ApiRequest& r, Hub::Respond respond) {
     }
     known_path = true;
   }
-  if (known_path) return respond(error_body(405, "bad-request", Msg::MethodRefused));
-  respond(error_body(404, "not-found", Msg::NoEndpoint));
+  if (known_path) return respond(error_body(Outcome::MethodRefused, "bad-request", Msg::MethodRefused));
+  respond(error_body(Outcome::NotFound, "not-found", Msg::NoEndpoint));
 }
 
-HttpReply answer(Parts& parts, const ApiRequest& r) {
+Answer answer(Parts& parts, const ApiRequest& r) {
   return detail::answered_at_once([&](Hub::Respond respond) { answer(parts, r, std::move(respond)); });
 }
 

@@ -51,10 +51,10 @@ std::string table_code(const ApiRequest& r);
 void answer(Parts& parts, const ApiRequest& r, Hub::Respond respond);
 // The same, for a hub that writes at once (tests): throws when the answer
 // did not come before it returned.
-HttpReply answer(Parts& parts, const ApiRequest& r);
+Answer answer(Parts& parts, const ApiRequest& r);
 
 // An error's JSON body ({"error","code","msg","args"}), and a reply with it.
 std::string error_json(std::string_view code, Msg message);
-HttpReply error_body(int status, std::string_view code, Msg message);
+Answer error_body(Outcome outcome, std::string_view code, Msg message);
 
 }  // namespace makruk::server::routes

@@ -53,7 +53,7 @@ uint64_t GameRecords::made() const {
 }
 
 std::shared_ptr<const GameRecords::Made> GameRecords::find(const std::string& public_id, const std::string& ip,
-                                                           HttpReply& refusal) {
+                                                           Answer& refusal) {
   std::optional<GameHead> head;
   if (public_id.size() <= 32) {
     try {
@@ -191,16 +191,16 @@ std::shared_ptr<const GameRecords::Made> GameRecords::make(const TableData& d) c
   return made;
 }
 
-HttpReply GameRecords::record(const std::string& public_id, const std::string& ip, bool pgn) {
-  HttpReply refusal;
+Answer GameRecords::record(const std::string& public_id, const std::string& ip, bool pgn) {
+  Answer refusal;
   const std::shared_ptr<const Made> made = find(public_id, ip, refusal);
   if (!made) return refusal;
-  if (pgn) return HttpReply{200, made->pgn, "application/x-chess-pgn; charset=utf-8"};
-  return HttpReply{200, made->json};
+  if (pgn) return Answer{Outcome::Ok, made->pgn, "application/x-chess-pgn; charset=utf-8"};
+  return Answer{Outcome::Ok, made->json};
 }
 
-std::variant<GameSnapshot, HttpReply> GameRecords::snapshot(const std::string& public_id, const std::string& ip) {
-  HttpReply refusal;
+std::variant<GameSnapshot, Answer> GameRecords::snapshot(const std::string& public_id, const std::string& ip) {
+  Answer refusal;
   const std::shared_ptr<const Made> made = find(public_id, ip, refusal);
   if (!made) return refusal;
   return made->snapshot;

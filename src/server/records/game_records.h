@@ -44,16 +44,16 @@ class GameRecords {
   // Thread-safe, from any number of threads at once; a game asked for by
   // several at once is made once. An unknown id counts as a wrong code (a
   // known one always opens). `pgn`: the PGN alone, as a file.
-  HttpReply record(const std::string& public_id, const std::string& ip, bool pgn);
+  Answer record(const std::string& public_id, const std::string& ip, bool pgn);
   // The game's position and players, or the refusal record() gives.
-  std::variant<GameSnapshot, HttpReply> snapshot(const std::string& public_id, const std::string& ip);
+  std::variant<GameSnapshot, Answer> snapshot(const std::string& public_id, const std::string& ip);
 
   // How many records were made (each version of a game once).
   uint64_t made() const;
 
  private:
   struct Made;
-  std::shared_ptr<const Made> find(const std::string& public_id, const std::string& ip, HttpReply& refusal);
+  std::shared_ptr<const Made> find(const std::string& public_id, const std::string& ip, Answer& refusal);
   std::shared_ptr<const Made> make(const TableData& d) const;
   void keep(const std::string& public_id, std::shared_ptr<const Made> made);  // the lock held
 

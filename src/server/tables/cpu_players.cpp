@@ -24,10 +24,10 @@ void CpuPlayers::set_bus(Bus* bus) {
 }
 
 std::optional<CpuPlayers::Refusal> CpuPlayers::may_create(const std::string& ip, int64_t now) {
-  if (!creates_.allow(ip, now, limits_.per_minute, false)) return Refusal{429, Msg::LimitCpuTables};
+  if (!creates_.allow(ip, now, limits_.per_minute, false)) return Refusal{Outcome::RateLimited, Msg::LimitCpuTables};
   if ((limits_.queue && pool_.pending() >= limits_.queue) ||
       (limits_.queue_per_address && pool_.pending_for(ip) >= limits_.queue_per_address))
-    return Refusal{503, Msg::CpuBusy};
+    return Refusal{Outcome::Unavailable, Msg::CpuBusy};
   return std::nullopt;
 }
 

@@ -59,9 +59,9 @@ class CpuPlayers {
   void count_with(const CpuPlayers& first) { creates_.count_with(first.creates_); }  // the hubs of one process
 
   // A new table against the CPU for `ip` now: the refusal (a limit.* or
-  // busy message, with its status), or nothing.
+  // busy message, with what it comes to), or nothing.
   struct Refusal {
-    int status;  // 429 (the address's limit) or 503 (busy)
+    Outcome outcome;  // RateLimited (the address's limit) or Unavailable (busy)
     Msg why;
   };
   std::optional<Refusal> may_create(const std::string& ip, int64_t now);

@@ -31,7 +31,7 @@ std::string hex(const unsigned char* p, size_t n) {
   return s;
 }
 
-HttpReply reply(int status, const json::value& v) { return HttpReply{status, json::serialize(v)}; }
+Answer reply(Outcome outcome, const json::value& v) { return Answer{outcome, json::serialize(v)}; }
 
 void add_message(json::object& o, const Message& m) {
   o["msg"] = message_id(m.id);
@@ -57,13 +57,13 @@ json::object error_json(std::string_view code, const Message& m) {
 }
 json::object error_json(const Error& e) { return error_json(error_code_name(e.code), e.msg); }
 
-HttpReply error_reply(const Error& e) { return reply(http_status(e.code), error_json(e)); }
-HttpReply bad_request(Message why) { return error_reply(Error{ErrorCode::BadRequest, std::move(why)}); }
-HttpReply storage_failed(const std::exception& e) {
-  return reply(500, error_json("internal", {Msg::StorageFailed, {{"detail", e.what()}}}));
+Answer error_reply(const Error& e) { return reply(outcome_of(e.code), error_json(e)); }
+Answer bad_request(Message why) { return error_reply(Error{ErrorCode::BadRequest, std::move(why)}); }
+Answer storage_failed(const std::exception& e) {
+  return reply(Outcome::Internal, error_json("internal", {Msg::StorageFailed, {{"detail", e.what()}}}));
 }
 
-HttpReply storage_failed(std::exception_ptr error) {
+Answer storage_failed(std::exception_ptr error) {
   try {
     std::rethrow_exception(error);
   } catch (const std::exception& e) {
@@ -73,9 +73,9 @@ HttpReply storage_failed(std::exception_ptr error) {
   }
 }
 
-HttpReply answered_at_once(const std::function<void(std::function<void(HttpReply)>)>& ask) {
-  std::optional<HttpReply> answer;
-  ask([&answer](HttpReply r) { answer = std::move(r); });
+Answer answered_at_once(const std::function<void(std::function<void(Answer)>)>& ask) {
+  std::optional<Answer> answer;
+  ask([&answer](Answer r) { answer = std::move(r); });
   if (!answer) throw std::logic_error("the hub's answer needs its writer's thread: call it with a Respond");
   return std::move(*answer);
 }
@@ -659,11 +659,11 @@ bool Hub::code_guess_allowed(const std::string& ip, bool wrong) { return guard_.
 
 namespace detail {
 
-HttpReply rate_limited(Msg what) { return error_reply(Error{ErrorCode::RateLimited, what}); }
+Answer rate_limited(Msg what) { return error_reply(Error{ErrorCode::RateLimited, what}); }
 
 }  // namespace detail
 
-HttpReply Hub::create_table(const std::string& body, const std::string& ip) {
+Answer Hub::create_table(const std::string& body, const std::string& ip) {
   return answered_at_once([&](Respond respond) { create_table(body, ip, std::move(respond)); });
 }
 
@@ -674,7 +674,7 @@ void Hub::create_table(const std::string& body, const std::string& ip, Respond r
   store_new_table(std::move(r), host_name, ip, std::move(respond), 0);
 }
 
-std::optional<HttpReply> Hub::check_new_table(const std::string& body, const std::string& ip, TableRecord& r,
+std::optional<Answer> Hub::check_new_table(const std::string& body, const std::string& ip, TableRecord& r,
                                               std::string& host_name) {
   if (!creates_.allow(ip, now(), limits_.create_per_minute, false)) return rate_limited(Msg::LimitTables);
   Message why;
@@ -705,7 +705,7 @@ std::optional<HttpReply> Hub::check_new_table(const std::string& body, const std
   }
   if (cpuPresent) {
     if (auto no = cpus_.may_create(ip, created))
-      return no->status == 503 ? reply(503, error_json("busy", no->why)) : rate_limited(no->why);
+      return no->outcome == Outcome::Unavailable ? reply(Outcome::Unavailable, error_json("busy", no->why)) : rate_limited(no->why);
   }
   if (!fen.empty()) {
     if (fen.size() > 120) return bad_request(Msg::FenTooLong);
@@ -759,7 +759,7 @@ void Hub::store_new_table(TableRecord r, const std::string& host_name, const std
         if (r.cpu_level) cpus_.created(r.code, ip, r.created_at);
         auto [it, _] = tables_.emplace(r.code, std::move(*made));
         cpus_.maybe_play(it->second);
-        respond(reply(201, json::object{{"code", r.code},
+        respond(reply(Outcome::Created, json::object{{"code", r.code},
                                         {"link", invite_link("", it->second)},
                                         {"token", token},
                                         {"seat", 0},
@@ -810,7 +810,7 @@ void Hub::get_table(const std::string& code, const std::string& ip, const std::s
                    [this, code, ip, key, proof] { return get_table(code, ip, key, proof); }, std::move(respond));
 }
 
-void Hub::answer_once_open(const std::string& code, bool read, std::function<HttpReply()> answer, Respond respond) {
+void Hub::answer_once_open(const std::string& code, bool read, std::function<Answer()> answer, Respond respond) {
   auto go = [this, code, answer = std::move(answer), respond = std::move(respond)]() mutable {
     // A table whose time has just run out is answered once its end is
     // stored (so is one with any write on its way: the answer follows it).
@@ -822,7 +822,7 @@ void Hub::answer_once_open(const std::string& code, bool read, std::function<Htt
   open_then(code, std::move(go));
 }
 
-HttpReply Hub::get_table(const std::string& code, const std::string& ip, const std::string& key,
+Answer Hub::get_table(const std::string& code, const std::string& ip, const std::string& key,
                          const std::string& proof) {
   std::optional<Error> e;
   Table* p = find_guarded(code, ip, e, key, proof);
@@ -830,13 +830,13 @@ HttpReply Hub::get_table(const std::string& code, const std::string& ip, const s
     // The page may prove it is no guess: the work it would take, and a stamp.
     json::object o = error_json(*e);
     o["proof"] = json::object{{"challenge", guard_.proof_challenge()}, {"bits", guard_.proof_bits(ip)}};
-    return reply(429, o);
+    return reply(Outcome::RateLimited, o);
   }
   if (!p) return error_reply(*e);
-  return reply(200, json::object{{"party", table_json(*p)}});
+  return reply(Outcome::Ok, json::object{{"party", table_json(*p)}});
 }
 
-HttpReply Hub::join(const std::string& code, const std::string& body, const std::string& ip) {
+Answer Hub::join(const std::string& code, const std::string& body, const std::string& ip) {
   return answered_at_once([&](Respond respond) { join(code, body, ip, std::move(respond)); });
 }
 
@@ -868,7 +868,7 @@ void Hub::join_known(const std::string& code, const std::string& ip, const std::
   if (Table* p = token.empty() || !guard_.credential_allowed(ip) ? nullptr : find(code)) {
     int seat = seat_of_token(*p, token, ip);
     if (seat >= 0)
-      return respond(reply(200, json::object{{"token", token}, {"seat", seat}, {"party", table_json(*p)}}));
+      return respond(reply(Outcome::Ok, json::object{{"token", token}, {"seat", seat}, {"party", table_json(*p)}}));
     guard_.wrong_credential(ip);
   }
   std::optional<Error> e;
@@ -893,7 +893,7 @@ void Hub::take_seat(const std::string& code, const std::string& name, Respond re
   }
   int seat = -1;
   if (auto e = p.may_add_player(seat)) {
-    HttpReply r = error_reply(*e);
+    Answer r = error_reply(*e);
     if (e->code == ErrorCode::Full) {  // with the table, so that the page can offer to watch it
       json::object o = error_json(*e);
       o["party"] = table_json(p);
@@ -919,7 +919,7 @@ void Hub::take_seat(const std::string& code, const std::string& name, Respond re
         }
         sync_.publish(*p);
         broadcast(*p, true, false);
-        respond(reply(200, json::object{{"token", token}, {"seat", seat}, {"party", table_json(*p)}}));
+        respond(reply(Outcome::Ok, json::object{{"token", token}, {"seat", seat}, {"party", table_json(*p)}}));
       });
 }
 
@@ -929,14 +929,14 @@ void Hub::qr_svg(const std::string& code, const std::string& base_url, const std
                    [this, code, base_url, ip, key] { return qr_svg(code, base_url, ip, key); }, std::move(respond));
 }
 
-HttpReply Hub::qr_svg(const std::string& code, const std::string& base_url, const std::string& ip,
+Answer Hub::qr_svg(const std::string& code, const std::string& base_url, const std::string& ip,
                       const std::string& key) {
   std::optional<Error> e;
   Table* p = find_guarded(code, ip, e, key);
   if (!p) return error_reply(*e);
   std::string svg = qr_code_svg(invite_link(base_url, *p));
-  if (svg.empty()) return reply(500, error_json("internal", Msg::QrFailed));
-  return HttpReply{200, svg, "image/svg+xml"};
+  if (svg.empty()) return reply(Outcome::Internal, error_json("internal", Msg::QrFailed));
+  return Answer{Outcome::Ok, svg, "image/svg+xml"};
 }
 
 void Hub::send_error(Client& c, const std::string& id, const Error& e) { c.send(error_message(id, e)); }
@@ -1427,7 +1427,7 @@ void Hub::play_cpu(const std::string& code, int64_t game, int version, std::vect
 }
 
 void Hub::recommending_seat(const std::string& raw_code, const std::string& token, const std::string& ip,
-                            std::function<void(std::variant<RecommendingSeat, HttpReply>)> answer) {
+                            std::function<void(std::variant<RecommendingSeat, Answer>)> answer) {
   const std::string code = normalise_code(raw_code);
   if (!token.empty() && token.size() <= 64 && would_open(code, ip, true, false))
     return open_then(code, [this, code, token, ip, answer = std::move(answer)] {
@@ -1436,7 +1436,7 @@ void Hub::recommending_seat(const std::string& raw_code, const std::string& toke
   answer(recommending_seat(code, token, ip));
 }
 
-std::variant<RecommendingSeat, HttpReply> Hub::recommending_seat(const std::string& code, const std::string& token,
+std::variant<RecommendingSeat, Answer> Hub::recommending_seat(const std::string& code, const std::string& token,
                                                                  const std::string& ip) {
   TurnNotices::Seats seats;
   std::vector<std::string> unknown;
@@ -1502,7 +1502,7 @@ Hub::Figures Hub::figures() const {
   return f;
 }
 
-HttpReply Hub::metrics(const std::vector<Figures>& hubs, const StoreWriter* writer) {
+Answer Hub::metrics(const std::vector<Figures>& hubs, const StoreWriter* writer) {
   Figures f;
   for (const Figures& hub : hubs) f += hub;
   MetricsText m;
@@ -1522,7 +1522,7 @@ HttpReply Hub::metrics(const std::vector<Figures>& hubs, const StoreWriter* writ
     m.gauge("bus_up", "Whether the bus (Redis) answered its last question.", f.bus_up ? 1 : 0);
     m.gauge("bus_heartbeat_seconds", "How long the last heartbeat to the bus took.", f.bus_heartbeat_s);
   }
-  return HttpReply{200, m.text(), MetricsText::CONTENT_TYPE};
+  return Answer{Outcome::Ok, m.text(), MetricsText::CONTENT_TYPE};
 }
 
 void Hub::ready(Respond respond) {
@@ -1530,25 +1530,25 @@ void Hub::ready(Respond respond) {
   writer_->submit(
       "", [](Store& store) { store.table_exists(""); },
       [this, respond = std::move(respond)](std::exception_ptr error) {
-        if (error) return respond(reply(503, json::object{{"status", "store unavailable"}}));
-        if (!bus_) return respond(reply(200, json::object{{"status", "ready"}}));
+        if (error) return respond(reply(Outcome::Unavailable, json::object{{"status", "store unavailable"}}));
+        if (!bus_) return respond(reply(Outcome::Ok, json::object{{"status", "ready"}}));
         // Then the bus, on its questions' thread (its deadline bounds the question).
         bus_->ask([this, bus = bus_, respond = std::move(respond)] {
           const bool up = bus->healthy();
           post_([up, respond = std::move(respond)] {
-            respond(up ? reply(200, json::object{{"status", "ready"}})
-                       : reply(503, json::object{{"status", "bus unavailable"}}));
+            respond(up ? reply(Outcome::Ok, json::object{{"status", "ready"}})
+                       : reply(Outcome::Unavailable, json::object{{"status", "bus unavailable"}}));
           });
         });
       });
 }
 
-HttpReply Hub::ready() {
+Answer Hub::ready() {
   return answered_at_once([&](Respond respond) { ready(std::move(respond)); });
 }
 
 // A testing aid's milliseconds ({"NAME":N}, from 0 to `max`), or its refusal.
-static std::variant<int64_t, HttpReply> test_ms(bool enabled, const std::string& body, const char* name, int64_t max) {
+static std::variant<int64_t, Answer> test_ms(bool enabled, const std::string& body, const char* name, int64_t max) {
   if (!enabled) return error_reply(Error{ErrorCode::NotFound, Msg::NoEndpoint});
   Message why;
   auto o = parse_object(body, why);
@@ -1559,32 +1559,32 @@ static std::variant<int64_t, HttpReply> test_ms(bool enabled, const std::string&
   return ms;
 }
 
-HttpReply Hub::advance_clock(const std::string& body) {
+Answer Hub::advance_clock(const std::string& body) {
   auto ms = test_ms(test_clock_, body, "advanceMs", std::numeric_limits<int64_t>::max() / 4);
-  if (auto* refusal = std::get_if<HttpReply>(&ms)) return *refusal;
+  if (auto* refusal = std::get_if<Answer>(&ms)) return *refusal;
   *clock_offset_ += std::get<int64_t>(ms);
   tick();
   if (clock_moved_) clock_moved_();
-  return reply(200, json::object{{"now", now()}});
+  return reply(Outcome::Ok, json::object{{"now", now()}});
 }
 
-HttpReply Hub::stall(const std::string& body) {
+Answer Hub::stall(const std::string& body) {
   auto ms = test_ms(test_clock_, body, "ms", 10000);
-  if (auto* refusal = std::get_if<HttpReply>(&ms)) return *refusal;
+  if (auto* refusal = std::get_if<Answer>(&ms)) return *refusal;
   // Next on this hub's thread, after the answer: whatever reaches it now waits.
   post_([ms = std::get<int64_t>(ms)] { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); });
-  return reply(200, json::object{{"stalling", std::get<int64_t>(ms)}});
+  return reply(Outcome::Ok, json::object{{"stalling", std::get<int64_t>(ms)}});
 }
 
-HttpReply Hub::my_games(const std::string& body, const std::string& ip) {
+Answer Hub::my_games(const std::string& body, const std::string& ip) {
   return answered_at_once([&](Respond respond) { notices_.my_games(body, ip, std::move(respond)); });
 }
 
-HttpReply Hub::push_subscribe(const std::string& body, const std::string& ip) {
+Answer Hub::push_subscribe(const std::string& body, const std::string& ip) {
   return answered_at_once([&](Respond respond) { notices_.subscribe(body, ip, std::move(respond)); });
 }
 
-HttpReply Hub::push_unsubscribe(const std::string& body) {
+Answer Hub::push_unsubscribe(const std::string& body) {
   return answered_at_once([&](Respond respond) { notices_.unsubscribe(body, std::move(respond)); });
 }
 
@@ -1626,7 +1626,7 @@ void Hub::event_ics(const std::string& code, const std::string& base_url, const 
                    [this, code, base_url, ip, key] { return event_ics(code, base_url, ip, key); }, std::move(respond));
 }
 
-HttpReply Hub::event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
+Answer Hub::event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
                           const std::string& key) {
   std::optional<Error> e;
   Table* p = find_guarded(code, ip, e, key);
@@ -1640,7 +1640,7 @@ HttpReply Hub::event_ics(const std::string& code, const std::string& base_url, c
                     "@makruk\r\nDTSTAMP:" + ics_time(now()) + "\r\nDTSTART:" + ics_time(r.starts_at) +
                     "\r\nDURATION:PT30M\r\nSUMMARY:" + game + " (" + code + ")\r\nDESCRIPTION:Table " + code +
                     ": " + link + "\r\nURL:" + link + "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
-  return HttpReply{200, ics, "text/calendar; charset=utf-8"};
+  return Answer{Outcome::Ok, ics, "text/calendar; charset=utf-8"};
 }
 
 }  // namespace makruk::server

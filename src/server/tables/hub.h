@@ -40,7 +40,7 @@
 #include <vector>
 
 #include "server/address_limiter.h"
-#include "server/http_reply.h"
+#include "server/answer.h"
 #include "server/buses/bus.h"
 #include "server/cpu/cpu.h"
 #include "server/tables/client.h"
@@ -133,15 +133,15 @@ class Hub {
   // serving); every other table is read from the store when it is opened.
   void load();
 
-  // What answers an HTTP request, once the answer is ready (a request that
+  // What answers a request, once the answer is ready (a request that
   // writes waits for the store's writer; the hub goes on meanwhile). Called
   // on the hub's executor, once.
-  using Respond = std::function<void(HttpReply)>;
+  using Respond = std::function<void(Answer)>;
   // POST /api/parties: the table is stored by the writer, then opened and
   // answered. The form returning the reply is for a hub that writes at once
   // (tests, tools); it throws otherwise.
   void create_table(const std::string& body, const std::string& ip, Respond respond);
-  HttpReply create_table(const std::string& body, const std::string& ip);
+  Answer create_table(const std::string& body, const std::string& ip);
   // `key` is the table's invite key from a link (may be empty): with it a
   // request is no guess at the code, and the wrong-code limit does not apply.
   // `proof` is a proof of work (CodeGuard::proof_valid) that lets a lookup through while
@@ -150,32 +150,32 @@ class Hub {
   // answered); the form returning the reply reads it on the hub's thread.
   void get_table(const std::string& code, const std::string& ip, const std::string& key, const std::string& proof,
                  Respond respond);
-  HttpReply get_table(const std::string& code, const std::string& ip, const std::string& key = "",
+  Answer get_table(const std::string& code, const std::string& ip, const std::string& key = "",
                       const std::string& proof = "");
   // POST /api/parties/CODE/join: the seat is stored by the writer (the
   // table's other messages wait meanwhile), then taken and answered.
   void join(const std::string& code, const std::string& body, const std::string& ip, Respond respond);
-  HttpReply join(const std::string& code, const std::string& body, const std::string& ip);
+  Answer join(const std::string& code, const std::string& body, const std::string& ip);
   // The QR code of the table's invite link (which carries its key).
   // These four read a table not in memory off the hub's thread first, then
   // answer (the forms returning the reply read it on the hub's thread).
   void qr_svg(const std::string& code, const std::string& base_url, const std::string& ip, const std::string& key,
               Respond respond);
-  HttpReply qr_svg(const std::string& code, const std::string& base_url, const std::string& ip,
+  Answer qr_svg(const std::string& code, const std::string& base_url, const std::string& ip,
                    const std::string& key = "");
   // An iCalendar event for a table with a scheduled start.
   void event_ics(const std::string& code, const std::string& base_url, const std::string& ip, const std::string& key,
                  Respond respond);
-  HttpReply event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
+  Answer event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
                       const std::string& key = "");
   // For a recommendation (community.h): the seat a token holds at a table,
-  // with how much its player played there; or the refusal (403, and a wrong
+  // with how much its player played there; or the refusal (Forbidden, and a wrong
   // pair counts as a wrong code).
   // A table not in memory is read off the hub's thread first, then `answer`
   // is called (the form returning the answer reads it on the hub's thread).
   void recommending_seat(const std::string& code, const std::string& token, const std::string& ip,
-                         std::function<void(std::variant<RecommendingSeat, HttpReply>)> answer);
-  std::variant<RecommendingSeat, HttpReply> recommending_seat(const std::string& code, const std::string& token,
+                         std::function<void(std::variant<RecommendingSeat, Answer>)> answer);
+  std::variant<RecommendingSeat, Answer> recommending_seat(const std::string& code, const std::string& token,
                                                               const std::string& ip);
   // GET /api/lobby: how many wait for an opponent and how many play now
   // (with other instances, the shared queue's length is asked of the bus
@@ -187,11 +187,11 @@ class Hub {
   // (`done` runs on this hub's thread with their sum), for the lobby's counts.
   using AskOthers = std::function<void(std::function<void(int64_t)> done)>;
   void set_playing_elsewhere(AskOthers ask) { playing_elsewhere_ = std::move(ask); }
-  HttpReply lobby();  // without a bus (tests)
-  // GET /readyz: 200 when the hub answers, the store can be read (by the
-  // store's writer) and the bus answers (on its questions' thread), else 503.
+  Answer lobby();  // without a bus (tests)
+  // GET /readyz: Ok when the hub answers, the store can be read (by the
+  // store's writer) and the bus answers (on its questions' thread), else Unavailable.
   void ready(Respond respond);
-  HttpReply ready();
+  Answer ready();
   // Turn notifications (Web Push, My games): a part of its own, on the
   // hub's executor (turn_notices.h). The forms returning the reply are for a
   // hub that writes at once (tests, tools).
@@ -199,9 +199,9 @@ class Hub {
   void set_push(std::string public_key, std::function<void(webpush::Delivery)> deliver, bool allow_http) {
     notices_.set_push(std::move(public_key), std::move(deliver), allow_http);
   }
-  HttpReply my_games(const std::string& body, const std::string& ip);
-  HttpReply push_subscribe(const std::string& body, const std::string& ip);
-  HttpReply push_unsubscribe(const std::string& body);
+  Answer my_games(const std::string& body, const std::string& ip);
+  Answer push_subscribe(const std::string& body, const std::string& ip);
+  Answer push_unsubscribe(const std::string& body);
 
   // Ends the turn-based tables whose 45 days have run out (called every minute).
   void tick();
@@ -215,12 +215,12 @@ class Hub {
   // Testing aid: lets POST /api/test/clock move the hub's clock forward.
   void enable_test_clock() { test_clock_ = true; }
   bool test_clock_enabled() const { return test_clock_; }
-  HttpReply advance_clock(const std::string& body);
+  Answer advance_clock(const std::string& body);
   // Testing aid (with the test clock): POST /api/test/stall/CODE holds the
   // thread of the hub that has table CODE for {"ms":N} (at most 10 s) from
   // just after its answer, as a long piece of work would, so that a test can
   // show that other hubs' tables go on meanwhile.
-  HttpReply stall(const std::string& body);
+  Answer stall(const std::string& body);
 
   void on_message(const std::shared_ptr<Client>& c, const std::string& text);
   void on_close(const std::shared_ptr<Client>& c);
@@ -269,7 +269,7 @@ class Hub {
   Figures figures() const;
   // The figures of a process's hubs in Prometheus' text format, with those of
   // their store writer (may be null).
-  static HttpReply metrics(const std::vector<Figures>& hubs, const StoreWriter* writer);
+  static Answer metrics(const std::vector<Figures>& hubs, const StoreWriter* writer);
 
  private:
   // The table for a code, read from the store if it is not in memory, and
@@ -294,7 +294,7 @@ class Hub {
   // A request's answer, made now or (when `read`) once its table is read;
   // after the table's write on its way, if any (its end, when its time has
   // just run out, say).
-  void answer_once_open(const std::string& code, bool read, std::function<HttpReply()> answer, Respond respond);
+  void answer_once_open(const std::string& code, bool read, std::function<Answer()> answer, Respond respond);
   // The same for several codes at once (those in memory, being made or known
   // absent are not read): `then` runs once all are read.
   void open_all_then(std::vector<std::string> codes, std::function<void()> then);
@@ -363,7 +363,7 @@ class Hub {
   std::string new_code();
   // A new table's request checked: the record to store and the host's name,
   // or the refusal.
-  std::optional<HttpReply> check_new_table(const std::string& body, const std::string& ip, TableRecord& r,
+  std::optional<Answer> check_new_table(const std::string& body, const std::string& ip, TableRecord& r,
                                            std::string& host_name);
   // Stores a new table (for a table against the CPU, with its CPU seat and
   // first game) through the writer under a new code, then opens it and

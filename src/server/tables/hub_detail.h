@@ -19,21 +19,21 @@ constexpr int64_t MINUTE_MS = 60000;
 
 std::string hex(const unsigned char* p, size_t n);
 
-// Replies: a JSON body with a status; an error as {"error", "code", "msg",
+// Replies: a JSON body with its outcome; an error as {"error", "code", "msg",
 // "args"}: the English text, the code, and the message's id and parameters
 // (core/messages.h), which the client words in the reader's language.
-HttpReply reply(int status, const boost::json::value& v);
+Answer reply(Outcome outcome, const boost::json::value& v);
 void add_message(boost::json::object& o, const Message& m);  // "msg" and "args"
 boost::json::object error_json(std::string_view code, const Message& m);
 boost::json::object error_json(const Error& e);
-HttpReply error_reply(const Error& e);
-HttpReply bad_request(Message why);
-HttpReply storage_failed(const std::exception& e);
-HttpReply storage_failed(std::exception_ptr error);
+Answer error_reply(const Error& e);
+Answer bad_request(Message why);
+Answer storage_failed(const std::exception& e);
+Answer storage_failed(std::exception_ptr error);
 // The answer of a request made with a Respond, when it came before `ask`
 // returned (a hub that writes at once: tests, tools); throws otherwise.
-HttpReply answered_at_once(const std::function<void(std::function<void(HttpReply)>)>& ask);
-HttpReply rate_limited(Msg what);  // a limit.* message
+Answer answered_at_once(const std::function<void(std::function<void(Answer)>)>& ask);
+Answer rate_limited(Msg what);  // a limit.* message
 
 // A request's JSON object, or why not; its fields, false when of the wrong
 // type (absent is fine: `out` keeps its value).

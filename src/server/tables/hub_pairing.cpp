@@ -249,16 +249,16 @@ int64_t Hub::playing() const {
 
 void Hub::lobby(Respond respond) {
   if (!playing_elsewhere_)
-    return lobby_.counts([respond = std::move(respond)](json::object o) { respond(reply(200, std::move(o))); });
+    return lobby_.counts([respond = std::move(respond)](json::object o) { respond(reply(Outcome::Ok, std::move(o))); });
   playing_elsewhere_([this, respond = std::move(respond)](int64_t elsewhere) {
     lobby_.counts([respond, elsewhere](json::object o) {
       o["playing"] = o["playing"].to_number<int64_t>() + elsewhere;
-      respond(reply(200, std::move(o)));
+      respond(reply(Outcome::Ok, std::move(o)));
     });
   });
 }
 
-HttpReply Hub::lobby() {
+Answer Hub::lobby() {
   return answered_at_once([&](Respond respond) { lobby(std::move(respond)); });
 }
 

@@ -19,16 +19,16 @@ std::string_view error_code_name(ErrorCode c) {
   return "bad-request";
 }
 
-int http_status(ErrorCode c) {
+Outcome outcome_of(ErrorCode c) {
   switch (c) {
-    case ErrorCode::BadRequest: return 400;
-    case ErrorCode::NotFound: return 404;
-    case ErrorCode::Forbidden: return 403;
-    case ErrorCode::RateLimited: return 429;
+    case ErrorCode::BadRequest: return Outcome::BadRequest;
+    case ErrorCode::NotFound: return Outcome::NotFound;
+    case ErrorCode::Forbidden: return Outcome::Forbidden;
+    case ErrorCode::RateLimited: return Outcome::RateLimited;
     case ErrorCode::Conflict:
-    case ErrorCode::Full: return 409;
+    case ErrorCode::Full: return Outcome::Conflict;
   }
-  return 400;
+  return Outcome::BadRequest;
 }
 
 namespace {

@@ -14,13 +14,14 @@
 
 #include "core/game.h"
 #include "core/messages.h"
+#include "server/answer.h"
 #include "server/stores/store.h"
 
 namespace makruk::server {
 
 enum class ErrorCode { BadRequest, NotFound, Forbidden, RateLimited, Conflict, Full };
 std::string_view error_code_name(ErrorCode c);
-int http_status(ErrorCode c);
+Outcome outcome_of(ErrorCode c);  // what a request refused for it came to
 
 // A refusal: its code, and why as a message (core/messages.h) and in English.
 struct Error {

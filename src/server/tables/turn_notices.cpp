@@ -102,10 +102,10 @@ void TurnNotices::set_push(std::string public_key, std::function<void(webpush::D
   allow_http_ = allow_http;
 }
 
-HttpReply TurnNotices::push_key() const {
+Answer TurnNotices::push_key() const {
   if (public_key_.empty())
-    return reply(503, error_json("unavailable", Msg::PushUnavailable));
-  return reply(200, json::object{{"publicKey", public_key_}});
+    return reply(Outcome::Unavailable, error_json("unavailable", Msg::PushUnavailable));
+  return reply(Outcome::Ok, json::object{{"publicKey", public_key_}});
 }
 
 namespace {
@@ -179,10 +179,10 @@ void TurnNotices::subscribe(const std::string& body, const std::string& ip, Resp
 
 void TurnNotices::store(const std::string& body, const std::string& ip, Respond respond) {
   auto checked = check(body, ip);
-  if (auto* refused = std::get_if<HttpReply>(&checked)) return respond(std::move(*refused));
+  if (auto* refused = std::get_if<Answer>(&checked)) return respond(std::move(*refused));
   auto plan = std::make_shared<Plan>(std::move(std::get<Plan>(checked)));
   if (plan->seats.empty())
-    return respond(reply(200, json::object{{"subscribed", json::array{}},
+    return respond(reply(Outcome::Ok, json::object{{"subscribed", json::array{}},
                                            {"unknown", json::array(plan->unknown.begin(), plan->unknown.end())}}));
   // Written off this thread, on the first table's lane. Each seat keeps its
   // newest few browsers, at a few push services: a new one past a cap
@@ -219,12 +219,12 @@ void TurnNotices::store(const std::string& body, const std::string& ip, Respond 
           for (SubscriptionRecord& r : s.list)
             if (r.seat == s.seat || shared_) list.push_back(std::move(r));
         }
-        respond(reply(200, json::object{{"subscribed", std::move(subscribed)},
+        respond(reply(Outcome::Ok, json::object{{"subscribed", std::move(subscribed)},
                                         {"unknown", json::array(plan->unknown.begin(), plan->unknown.end())}}));
       });
 }
 
-std::variant<TurnNotices::Plan, HttpReply> TurnNotices::check(const std::string& body, const std::string& ip) {
+std::variant<TurnNotices::Plan, Answer> TurnNotices::check(const std::string& body, const std::string& ip) {
   if (!deliver_) return push_key();
   if (!subscribes_.allow(ip, now_(), limits_.subscribe_per_minute)) return rate_limited(Msg::LimitSubscriptions);
   Message why;
@@ -296,7 +296,7 @@ void TurnNotices::unsubscribe(const std::string& body, Respond respond) {
       [this, removed, endpoint, respond = std::move(respond)](std::exception_ptr error) {
         if (error) return respond(storage_failed(error));
         forget_endpoint(endpoint);
-        respond(reply(200, json::object{{"removed", *removed}}));
+        respond(reply(Outcome::Ok, json::object{{"removed", *removed}}));
       });
 }
 
@@ -329,7 +329,7 @@ void TurnNotices::my_games(const std::string& body, const std::string& ip, Respo
   tables_.open_all(codes_to_read(body, ip), [this, body, ip, respond = std::move(respond)] { respond(games(body, ip)); });
 }
 
-HttpReply TurnNotices::games(const std::string& body, const std::string& ip) {
+Answer TurnNotices::games(const std::string& body, const std::string& ip) {
   Message why;
   auto o = parse_object(body, why);
   if (!o) return bad_request(why);
@@ -378,7 +378,7 @@ HttpReply TurnNotices::games(const std::string& body, const std::string& ip) {
                    [](const Entry& a, const Entry& b) { return a.rank != b.rank ? a.rank < b.rank : a.at > b.at; });
   json::array games;
   for (Entry& e : entries) games.push_back(std::move(e.o));
-  return reply(200, json::object{{"games", std::move(games)}, {"unknown", json::array(unknown.begin(), unknown.end())}});
+  return reply(Outcome::Ok, json::object{{"games", std::move(games)}, {"unknown", json::array(unknown.begin(), unknown.end())}});
 }
 
 }  // namespace makruk::server

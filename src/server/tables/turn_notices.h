@@ -18,7 +18,7 @@
 
 #include "server/address_limiter.h"
 #include "server/buses/bus.h"
-#include "server/http_reply.h"
+#include "server/answer.h"
 #include "server/push/webpush.h"
 #include "server/stores/store.h"
 #include "server/stores/store_writer.h"
@@ -28,7 +28,7 @@ namespace makruk::server {
 
 class TurnNotices {
  public:
-  using Respond = std::function<void(HttpReply)>;
+  using Respond = std::function<void(Answer)>;
   using Seats = std::vector<std::pair<const Table*, int>>;
   // What it asks of the tables.
   struct Tables {
@@ -68,7 +68,7 @@ class TurnNotices {
   void set_push(std::string public_key, std::function<void(webpush::Delivery)> deliver, bool allow_http);
 
   // GET /api/push/key.
-  HttpReply push_key() const;
+  Answer push_key() const;
   // POST /api/push/subscribe: the tables named are read first; the
   // subscription is stored by the writer, then answered.
   void subscribe(const std::string& body, const std::string& ip, Respond respond);
@@ -114,13 +114,13 @@ class TurnNotices {
     std::vector<Seat> seats;
     std::vector<std::string> unknown;
   };
-  std::variant<Plan, HttpReply> check(const std::string& body, const std::string& ip);
+  std::variant<Plan, Answer> check(const std::string& body, const std::string& ip);
   void store(const std::string& body, const std::string& ip, Respond respond);
   void forget_endpoint(const std::string& endpoint);  // in memory only
   // The codes of a request's table list that its address may look up now
   // (nothing for a malformed request).
   std::vector<std::string> codes_to_read(const std::string& body, const std::string& ip);
-  HttpReply games(const std::string& body, const std::string& ip);
+  Answer games(const std::string& body, const std::string& ip);
 
   Tables tables_;
   std::function<int64_t()> now_;
