@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "push_receiver.h"
-#include "server/tables/qr.h"
+#include "server/tables/invites.h"
 #include "server/push/webpush.h"
 #include "server_process.h"
 

@@ -252,7 +252,7 @@ TEST_F(Limits, TheInviteKeyIsNoGuessSoTheWrongCodeLimitLetsItIn) {
   EXPECT_EQ(hub_->get_table("ZZZZZZ", "10.0.0.3", key).outcome, Outcome::RateLimited);  // a key opens its own table only
   // The link's key lets the page, its QR code, its calendar event and a spectator in.
   EXPECT_EQ(hub_->get_table(code_, "10.0.0.3", key).outcome, Outcome::Ok);
-  Answer qr = hub_->qr_svg(code_, "https://makruk.example", "10.0.0.3", key);
+  Answer qr = invite_qr(hub_->invite(code_, "https://makruk.example", "10.0.0.3", key));
   EXPECT_EQ(qr.outcome, Outcome::Ok);
   auto watcher = std::make_shared<FakeClient>();
   watcher->ip = "10.0.0.3";
@@ -446,7 +446,7 @@ TEST_F(Limits, ALimitedLookupOpensNothingAndAnswersAlike) {
   json::object existing = body(hub_->get_table(first, ip)), missing = body(hub_->get_table("QQQQQQ", ip));
   for (json::object* o : {&existing, &missing}) o->at("proof").as_object().erase("challenge");  // random
   EXPECT_EQ(json::serialize(existing), json::serialize(missing));
-  EXPECT_EQ(body(hub_->qr_svg(first, "https://makruk.example", ip, ""))["code"], "rate-limited");
+  EXPECT_EQ(body(invite_qr(hub_->invite(first, "https://makruk.example", ip, "")))["code"], "rate-limited");
   auto spectator = connect("", first, ip);
   EXPECT_EQ(spectator->last("error")["code"], "rate-limited");
   EXPECT_EQ(hub_->table_count(), 0u) << "a refused lookup opened a table";

@@ -785,7 +785,7 @@ TEST_P(Tables, ATableNotInMemoryIsReadOffTheHubsThread) {
   std::optional<Answer> games, qr;
   hub->notices().my_games(R"({"tables":[{"code":")" + code_ + R"(","token":")" + host_ + R"("},{"code":"WWWWWW","token":"t"}]})",
                 "10.9.8.4", [&games](Answer r) { games = std::move(r); });
-  hub->qr_svg(code_, "https://makruk.example", "10.9.8.3", "", [&qr](Answer r) { qr = std::move(r); });
+  hub->invite(code_, "https://makruk.example", "10.9.8.3", "", [&qr](InviteOrRefusal r) { qr = invite_qr(r); });
   EXPECT_FALSE(games);
   ASSERT_TRUE(run_posted_until([&] { return games && qr; }));
   ASSERT_EQ(games->outcome, Outcome::Ok) << games->body;

@@ -234,7 +234,7 @@ TEST_F(TurnBased, AScheduledTableStartsFromItsTimeAndOffersAnIcsFile) {
   auto e = say(host, R"({"t":"start"})");
   EXPECT_EQ(e["code"].as_string(), "conflict");
   EXPECT_NE(std::string(e["error"].as_string()).find("2025-11-30T02:30:00Z"), std::string::npos);
-  Answer ics = hub_->event_ics(code_, "https://makruk.example", "1.2.3.4");
+  Answer ics = invite_calendar(hub_->invite(code_, "https://makruk.example", "1.2.3.4"));
   EXPECT_EQ(ics.outcome, Outcome::Ok);
   EXPECT_EQ(ics.type, "text/calendar; charset=utf-8");
   EXPECT_NE(ics.body.find("DTSTART:20251130T023000Z\r\n"), std::string::npos);
@@ -247,7 +247,7 @@ TEST_F(TurnBased, AScheduledTableStartsFromItsTimeAndOffersAnIcsFile) {
   EXPECT_EQ(party()["status"].as_string(), "playing");
 
   table(R"("mode":"live")");
-  EXPECT_EQ(hub_->event_ics(code_, "https://makruk.example", "1.2.3.4").outcome, Outcome::NotFound);
+  EXPECT_EQ(invite_calendar(hub_->invite(code_, "https://makruk.example", "1.2.3.4")).outcome, Outcome::NotFound);
 }
 
 TEST_F(TurnBased, CreationRefusesBadModesAndTimes) {

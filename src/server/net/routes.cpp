@@ -47,10 +47,12 @@ const Route ROUTES[] = {
     {Method::Post, "/api/parties/{code}/join", nullptr, Runs::OnHub,
      [](Parts& p, const Call& c, Hub::Respond r) { p.hub.join(c.code(), c.body(), c.ip(), std::move(r)); }},
     {Method::Get, "/api/parties/{code}/qr.svg", nullptr, Runs::OnHub,
-     [](Parts& p, const Call& c, Hub::Respond r) { p.hub.qr_svg(c.code(), c.base(), c.ip(), c.query("k"), std::move(r)); }},
+     [](Parts& p, const Call& c, Hub::Respond r) {
+       p.hub.invite(c.code(), c.base(), c.ip(), c.query("k"), [r](InviteOrRefusal got) { r(invite_qr(got)); });
+     }},
     {Method::Get, "/api/parties/{code}/event.ics", nullptr, Runs::OnHub,
      [](Parts& p, const Call& c, Hub::Respond r) {
-       p.hub.event_ics(c.code(), c.base(), c.ip(), c.query("k"), std::move(r));
+       p.hub.invite(c.code(), c.base(), c.ip(), c.query("k"), [r](InviteOrRefusal got) { r(invite_calendar(got)); });
      }},
     {Method::Post, "/api/my-games", nullptr, Runs::OnHub,
      [](Parts& p, const Call& c, Hub::Respond r) { p.hub.notices().my_games(c.body(), c.ip(), std::move(r)); }},

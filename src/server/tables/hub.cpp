@@ -15,7 +15,7 @@
 #include "core/notation.h"
 #include "server/tables/hub_detail.h"
 #include "server/text.h"
-#include "server/tables/qr.h"
+#include "server/tables/invites.h"
 #include "server/metrics.h"
 
 namespace makruk::server {
@@ -806,17 +806,17 @@ Table* Hub::find_guarded(const std::string& code, const std::string& ip, std::op
 
 void Hub::get_table(const std::string& code, const std::string& ip, const std::string& key, const std::string& proof,
                     Respond respond) {
-  answer_once_open(code, would_open(code, ip, !key.empty(), !proof.empty()),
-                   [this, code, ip, key, proof] { return get_table(code, ip, key, proof); }, std::move(respond));
+  once_open(code, would_open(code, ip, !key.empty(), !proof.empty()),
+            [this, code, ip, key, proof, respond = std::move(respond)] { respond(get_table(code, ip, key, proof)); });
 }
 
-void Hub::answer_once_open(const std::string& code, bool read, std::function<Answer()> answer, Respond respond) {
-  auto go = [this, code, answer = std::move(answer), respond = std::move(respond)]() mutable {
+void Hub::once_open(const std::string& code, bool read, std::function<void()> then) {
+  auto go = [this, code, then = std::move(then)]() mutable {
     // A table whose time has just run out is answered once its end is
     // stored (so is one with any write on its way: the answer follows it).
     if (auto it = tables_.find(code); it != tables_.end()) expire_if_due(it->second);
-    if (!storing_.count(code)) return respond(answer());
-    after_write(code, [answer = std::move(answer), respond = std::move(respond)] { respond(answer()); });
+    if (!storing_.count(code)) return then();
+    after_write(code, std::move(then));
   };
   if (!read) return go();
   open_then(code, std::move(go));
@@ -923,20 +923,18 @@ void Hub::take_seat(const std::string& code, const std::string& name, Respond re
       });
 }
 
-void Hub::qr_svg(const std::string& code, const std::string& base_url, const std::string& ip, const std::string& key,
-                 Respond respond) {
-  answer_once_open(code, would_open(code, ip, !key.empty(), false),
-                   [this, code, base_url, ip, key] { return qr_svg(code, base_url, ip, key); }, std::move(respond));
+void Hub::invite(const std::string& code, const std::string& base_url, const std::string& ip, const std::string& key,
+                 std::function<void(InviteOrRefusal)> answer) {
+  once_open(code, would_open(code, ip, !key.empty(), false),
+            [this, code, base_url, ip, key, answer = std::move(answer)] { answer(invite(code, base_url, ip, key)); });
 }
 
-Answer Hub::qr_svg(const std::string& code, const std::string& base_url, const std::string& ip,
-                      const std::string& key) {
+InviteOrRefusal Hub::invite(const std::string& code, const std::string& base_url, const std::string& ip,
+                            const std::string& key) {
   std::optional<Error> e;
   Table* p = find_guarded(code, ip, e, key);
   if (!p) return error_reply(*e);
-  std::string svg = qr_code_svg(invite_link(base_url, *p));
-  if (svg.empty()) return reply(Outcome::Internal, error_json("internal", Msg::QrFailed));
-  return Answer{Outcome::Ok, svg, "image/svg+xml"};
+  return Invite{p->code(), invite_link(base_url, *p), p->record().variant, p->record().starts_at, now()};
 }
 
 void Hub::send_error(Client& c, const std::string& id, const Error& e) { c.send(error_message(id, e)); }
@@ -1588,7 +1586,7 @@ Answer Hub::push_unsubscribe(const std::string& body) {
   return answered_at_once([&](Respond respond) { notices_.unsubscribe(body, std::move(respond)); });
 }
 
-// ---------------------------------------------------------------- seats of tokens, calendar files
+// ---------------------------------------------------------------- seats of tokens
 
 std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string, std::string>>& tables,
                                         const std::string& ip, TurnNotices::Seats& seats,
@@ -1606,41 +1604,6 @@ std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string,
     unknown.push_back(code);
   }
   return std::nullopt;
-}
-
-namespace {
-
-std::string ics_time(int64_t ms) {
-  std::string iso = iso_time(ms);  // 2026-11-30T02:20:39Z
-  std::string out;
-  for (char c : iso)
-    if (c != '-' && c != ':') out += c;
-  return out;
-}
-
-}  // namespace
-
-void Hub::event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
-                    const std::string& key, Respond respond) {
-  answer_once_open(code, would_open(code, ip, !key.empty(), false),
-                   [this, code, base_url, ip, key] { return event_ics(code, base_url, ip, key); }, std::move(respond));
-}
-
-Answer Hub::event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
-                          const std::string& key) {
-  std::optional<Error> e;
-  Table* p = find_guarded(code, ip, e, key);
-  if (!p) return error_reply(*e);
-  const TableRecord& r = p->record();
-  if (!r.starts_at) return error_reply(Error{ErrorCode::NotFound, Msg::NoStartTime});
-  std::string game = r.variant == "ouk" ? "Ouk Chatrang" : "Makruk";
-  std::string link = invite_link(base_url, *p);
-  std::string ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//makruk//tables//EN\r\nCALSCALE:GREGORIAN\r\n"
-                    "METHOD:PUBLISH\r\nBEGIN:VEVENT\r\nUID:" + code + "-" + std::to_string(r.starts_at) +
-                    "@makruk\r\nDTSTAMP:" + ics_time(now()) + "\r\nDTSTART:" + ics_time(r.starts_at) +
-                    "\r\nDURATION:PT30M\r\nSUMMARY:" + game + " (" + code + ")\r\nDESCRIPTION:Table " + code +
-                    ": " + link + "\r\nURL:" + link + "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
-  return Answer{Outcome::Ok, ics, "text/calendar; charset=utf-8"};
 }
 
 }  // namespace makruk::server

@@ -46,6 +46,7 @@
 #include "server/tables/client.h"
 #include "server/tables/code_guard.h"
 #include "server/tables/cpu_players.h"
+#include "server/tables/invites.h"
 #include "server/tables/instance_sync.h"
 #include "server/tables/lobby.h"
 #include "server/tables/table.h"
@@ -156,18 +157,14 @@ class Hub {
   // table's other messages wait meanwhile), then taken and answered.
   void join(const std::string& code, const std::string& body, const std::string& ip, Respond respond);
   Answer join(const std::string& code, const std::string& body, const std::string& ip);
-  // The QR code of the table's invite link (which carries its key).
-  // These four read a table not in memory off the hub's thread first, then
-  // answer (the forms returning the reply read it on the hub's thread).
-  void qr_svg(const std::string& code, const std::string& base_url, const std::string& ip, const std::string& key,
-              Respond respond);
-  Answer qr_svg(const std::string& code, const std::string& base_url, const std::string& ip,
-                   const std::string& key = "");
-  // An iCalendar event for a table with a scheduled start.
-  void event_ics(const std::string& code, const std::string& base_url, const std::string& ip, const std::string& key,
-                 Respond respond);
-  Answer event_ics(const std::string& code, const std::string& base_url, const std::string& ip,
-                      const std::string& key = "");
+  // What the table's invitation says (its link with its key, its game, its
+  // scheduled start), for its QR code and calendar event (invites.h).
+  // These read a table not in memory off the hub's thread first, then
+  // answer (the forms returning the answer read it on the hub's thread).
+  void invite(const std::string& code, const std::string& base_url, const std::string& ip, const std::string& key,
+              std::function<void(InviteOrRefusal)> answer);
+  InviteOrRefusal invite(const std::string& code, const std::string& base_url, const std::string& ip,
+                         const std::string& key = "");
   // For a recommendation (community.h): the seat a token holds at a table,
   // with how much its player played there; or the refusal (Forbidden, and a wrong
   // pair counts as a wrong code).
@@ -291,10 +288,10 @@ class Hub {
   // be absent (find() then answers nothing without reading). Lookups of one
   // code at once share the read.
   void open_then(const std::string& code, std::function<void()> then);
-  // A request's answer, made now or (when `read`) once its table is read;
-  // after the table's write on its way, if any (its end, when its time has
-  // just run out, say).
-  void answer_once_open(const std::string& code, bool read, std::function<Answer()> answer, Respond respond);
+  // Runs `then` (a request's answer) now or (when `read`) once its table is
+  // read; after the table's write on its way, if any (its end, when its time
+  // has just run out, say).
+  void once_open(const std::string& code, bool read, std::function<void()> then);
   // The same for several codes at once (those in memory, being made or known
   // absent are not read): `then` runs once all are read.
   void open_all_then(std::vector<std::string> codes, std::function<void()> then);
