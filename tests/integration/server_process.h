@@ -324,6 +324,15 @@ inline Reply request(uint16_t port, http::verb method, const std::string& target
 
 inline std::string str(const json::value& v, const char* key) { return std::string(v.at(key).as_string()); }
 
+// A figure of the server's /metrics (Prometheus' text format), or "".
+inline std::string metric(const std::string& text, const std::string& name) {
+  const std::string line = "\nmakruk_" + name + " ";
+  const size_t at = text.find(line);
+  if (at == std::string::npos) return "";
+  const size_t from = at + line.size();
+  return text.substr(from, text.find('\n', from) - from);
+}
+
 // A field of a JSON object as a string ("" when absent or not a string).
 inline std::string field(const json::value& v, const char* key) {
   if (!v.is_object()) return "";

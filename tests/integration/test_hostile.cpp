@@ -1167,15 +1167,6 @@ TEST_F(Hostile, DnsRebindingHostsAreRefused) {
   expect_still_serves(v);
 }
 
-// A figure of the server's /metrics (Prometheus' text format), or "".
-std::string metric(const std::string& text, const std::string& name) {
-  const std::string line = "\nmakruk_" + name + " ";
-  const size_t at = text.find(line);
-  if (at == std::string::npos) return "";
-  const size_t from = at + line.size();
-  return text.substr(from, text.find('\n', from) - from);
-}
-
 // Round 2, 2. No code oracle, across a restart: once an address is limited,
 // codes that exist and codes that do not are answered alike (429, the same
 // body but for the random challenge), no lookup opens a table, and /readyz

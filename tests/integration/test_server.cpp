@@ -587,6 +587,61 @@ TEST_F(ServerTest, TurnBasedTablePushesEachTurnToALoopbackPushService) {
   EXPECT_EQ(rx.count(), 6u);
 }
 
+// A turn-based table out of memory ends when its 45 days have run out, with
+// nobody asking for it: the store's list of such tables is asked once for
+// the process, and each table ended by the hub that holds its code (here a
+// code of the second hub when the server runs two), which pushes the end.
+TEST_F(ServerTest, ATurnBasedTableOutOfMemoryEndsOnTimeAtItsOwnHub) {
+  namespace wp = makruk::server::webpush;
+  server_.reset();
+  server_ = std::make_unique<Server>(data_, std::vector<std::string>{"--push-allow-http", "--test-clock"});
+  makruk::testing::PushReceiver rx;
+  std::string code, hostToken, guestToken;
+  for (int i = 0; i < 40 && (code.empty() || makruk::server::shard_of(code, 2) != 1); ++i) {
+    if (i % 8 == 7)  // past the address's tables a minute: a minute on
+      ASSERT_EQ(request(port(), http::verb::post, "/api/test/clock", R"({"advanceMs":61000})").status, 200);
+    std::tie(code, hostToken, guestToken) = two_players({{"name", "Somchai"}, {"mode", "turn"}});
+  }
+  ASSERT_EQ(makruk::server::shard_of(code, 2), 1u);
+  wp::KeyPair browser = wp::KeyPair::generate();
+  json::object sub{{"endpoint", rx.url("/push/host")},
+                   {"keys", json::object{{"p256dh", wp::b64url_encode(browser.public_raw())},
+                                         {"auth", wp::b64url_encode("sixteen-byte-key")}}}};
+  Reply subscribed = request(port(), http::verb::post, "/api/push/subscribe",
+                             json::serialize(json::object{{"subscription", sub},
+                                                          {"lang", "en"},
+                                                          {"tables", json::array{json::object{{"code", code},
+                                                                                              {"token", hostToken}}}}}));
+  ASSERT_EQ(subscribed.status, 200) << json::serialize(subscribed.body);
+  {
+    WsClient host(port()), guest(port());
+    both_hello(host, guest, code, hostToken, guestToken);
+    host.send({{"t", "start"}});
+    guest.wait_for("state", at_version(0));
+  }
+  // Nobody at any table: six minutes on, every table has left memory.
+  const int64_t pushes_before = int64_t(rx.count());
+  auto in_memory = [&] { return metric(request(port(), http::verb::get, "/metrics").text, "tables_in_memory"); };
+  // (Moving the clock ticks the hubs; a minute more while the connections'
+  // ends are still on their way, since a table's idle time counts from them.)
+  ASSERT_EQ(request(port(), http::verb::post, "/api/test/clock", R"({"advanceMs":360000})").status, 200);
+  for (int i = 0; i < 100 && in_memory() != "0"; ++i) {
+    std::this_thread::sleep_for(50ms);
+    request(port(), http::verb::post, "/api/test/clock", R"({"advanceMs":60000})");
+  }
+  ASSERT_EQ(in_memory(), "0");
+  // 45 days on: the table is ended from the store's list, and its end pushed.
+  ASSERT_EQ(request(port(), http::verb::post, "/api/test/clock", R"({"advanceMs":3888000000})").status, 200);
+  ASSERT_TRUE(rx.wait_for(size_t(pushes_before) + 1, 20s)) << "no push of the end";
+  const auto all = rx.requests();
+  std::string why;
+  auto plain = wp::decrypt(all.back().body, browser, "sixteen-byte-key", &why);
+  ASSERT_TRUE(plain) << why;
+  EXPECT_EQ(str(json::parse(*plain), "kind"), "expired");
+  Reply table = request(port(), http::verb::get, "/api/parties/" + code);
+  EXPECT_EQ(str(table.body.at("party"), "status"), "expired");
+}
+
 TEST_F(ServerTest, TheTestClockAndPlainHttpEndpointsAreOffByDefault) {
   EXPECT_EQ(request(port(), http::verb::post, "/api/test/clock", R"({"advanceMs":1})").status, 404);
   auto [code, hostToken, guestToken] = two_players({{"name", "Somchai"}, {"mode", "turn"}});

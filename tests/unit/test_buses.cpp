@@ -45,6 +45,10 @@ TEST(LocalBus, WhatOneHubPublishesReachesEveryOtherOnceAndNeverItselfOrAStoppedO
   a->start(ia.handler());
   b->start(ib.handler());
   c->start(ic.handler());
+  for (auto* bus : {a.get(), b.get(), c.get()}) {
+    bus->hold("K7QX2M", true);
+    bus->hold("ABCDEF", true);
+  }
   BusMessage m("K7QX2M", 3, 12);
   m.actions = {"e3e4"};
   a->publish(m);
@@ -64,6 +68,53 @@ TEST(LocalBus, WhatOneHubPublishesReachesEveryOtherOnceAndNeverItselfOrAStoppedO
   c.reset();
   EXPECT_FALSE(a->is_alive("hub-2")) << "a member gone is not alive";
   EXPECT_FALSE(a->is_alive("hub-9"));
+}
+
+// A table's changes and presence reach only the hubs holding it (in memory,
+// or being read): from the moment one says so until it says it no longer
+// does, or goes. A message to one hub reaches it whatever it holds.
+TEST(LocalBus, ATablesMessagesReachOnlyTheHubsHoldingIt) {
+  LocalBuses buses;
+  auto a = buses.attach("hub-0"), b = buses.attach("hub-1"), c = buses.attach("hub-2");
+  Inbox ia, ib, ic;
+  a->start(ia.handler());
+  b->start(ib.handler());
+  c->start(ic.handler());
+  a->publish(BusMessage("K7QX2M", 3, 12));
+  EXPECT_EQ(ib.size() + ic.size(), 0u) << "nobody holds the table";
+  b->hold("K7QX2M", true);
+  a->publish(BusMessage("K7QX2M", 3, 13));
+  BusMessage presence("K7QX2M");
+  presence.presence = true;
+  a->publish(presence);
+  EXPECT_EQ(ib.size(), 2u);
+  EXPECT_EQ(ic.size(), 0u) << "hub-2 does not hold it";
+  a->publish(BusMessage("ABCDEF", 1, 1));
+  EXPECT_EQ(ib.size(), 2u) << "another table's";
+  BusMessage paired("ABCDEF");
+  paired.to = "hub-2";
+  paired.connection = 7;
+  paired.paired = R"({"t":"paired"})";
+  a->publish(paired);
+  ASSERT_EQ(ic.size(), 1u) << "a message to a hub reaches it whatever it holds";
+  EXPECT_EQ(ic.got[0].connection, 7u);
+  EXPECT_EQ(ib.size(), 2u);
+  b->hold("K7QX2M", true);  // said twice: still one delivery a message
+  c->hold("K7QX2M", true);
+  a->publish(BusMessage("K7QX2M", 3, 14));
+  EXPECT_EQ(ib.size(), 3u);
+  EXPECT_EQ(ic.size(), 2u);
+  b->hold("K7QX2M", false);
+  a->publish(BusMessage("K7QX2M", 3, 15));
+  EXPECT_EQ(ib.size(), 3u) << "hub-1 let the table go";
+  EXPECT_EQ(ic.size(), 3u);
+  c.reset();  // a hub gone holds nothing
+  auto d = buses.attach("hub-2");
+  Inbox id;
+  d->start(id.handler());
+  a->publish(BusMessage("K7QX2M", 3, 16));
+  EXPECT_EQ(id.size(), 0u) << "a new hub of the same name holds nothing yet";
+  EXPECT_EQ(ia.size(), 0u) << "never its own";
 }
 
 TEST(LocalBus, CountsAreSharedExactlyAndAnsweredAtOnce) {

@@ -66,6 +66,14 @@ class Bus {
   virtual void start(std::function<void(BusMessage)> handler) = 0;
   // Stops delivering: once it returns, the handler is not called again.
   virtual void stop() = 0;
+  // This instance holds table `code` in memory, or is reading it (`held`),
+  // or no longer (not `held`). A bus may then bring it only the changes and
+  // presence of the tables it holds (the local bus between hubs does);
+  // Redis brings every table's.
+  virtual void hold(const std::string& code, bool held) {
+    (void)code;
+    (void)held;
+  }
   // Whether the bus answers now: asks it (a round trip, within the
   // questions' deadline). Ask it, and the queue's questions below, only on
   // the bus's questions' thread, through ask().

@@ -18,6 +18,7 @@ class LocalBuses::Member : public Bus {
   void publish(const BusMessage& m) override { buses_.publish(id_, m); }
   void start(std::function<void(BusMessage)> handler) override { buses_.start(id_, std::move(handler)); }
   void stop() override { buses_.stop(id_); }
+  void hold(const std::string& code, bool held) override { buses_.hold(id_, code, held); }
   bool healthy() override { return true; }
   bool up() const override { return true; }
   void ask(std::function<void()> question) override { buses_.ask(id_, std::move(question)); }
@@ -60,6 +61,10 @@ class LocalBuses::BesideRedis : public Bus {
   void stop() override {
     redis_->stop();
     local_->stop();
+  }
+  void hold(const std::string& code, bool held) override {
+    local_->hold(code, held);
+    redis_->hold(code, held);
   }
   bool healthy() override { return redis_->healthy(); }
   bool up() const override { return redis_->up(); }
@@ -105,13 +110,30 @@ std::unique_ptr<Bus> LocalBuses::attach(const std::string& name) {
 
 void LocalBuses::publish(const std::string& from, const BusMessage& m) {
   std::lock_guard lock(members_mutex_);
-  for (auto& [id, handler] : members_) {
-    if (id == from || !handler) continue;
-    if (!m.to.empty() && m.to != id) continue;  // for another hub
+  auto tell = [&](const std::string& id) {
+    auto it = members_.find(id);
+    if (id == from || it == members_.end() || !it->second) return;
     BusMessage copy = m;
     copy.instance = from;
-    handler(std::move(copy));
+    it->second(std::move(copy));
+  };
+  if (!m.to.empty()) return tell(m.to);  // for one hub
+  if (!m.code.empty()) {                 // for those holding the table
+    auto it = holders_.find(m.code);
+    if (it != holders_.end())
+      for (const std::string& id : it->second) tell(id);
+    return;
   }
+  for (const auto& [id, handler] : members_) tell(id);
+}
+
+void LocalBuses::hold(const std::string& id, const std::string& code, bool held) {
+  std::lock_guard lock(members_mutex_);
+  if (held) return void(holders_[code].insert(id));
+  auto it = holders_.find(code);
+  if (it == holders_.end()) return;
+  it->second.erase(id);
+  if (it->second.empty()) holders_.erase(it);
 }
 
 void LocalBuses::start(const std::string& id, std::function<void(BusMessage)> handler) {
@@ -135,6 +157,10 @@ void LocalBuses::detach(const std::string& id) {
   stop(id);
   std::lock_guard lock(members_mutex_);
   members_.erase(id);
+  for (auto it = holders_.begin(); it != holders_.end();) {
+    it->second.erase(id);
+    it = it->second.empty() ? holders_.erase(it) : std::next(it);
+  }
 }
 
 void LocalBuses::ask(const std::string& id, std::function<void()> question) {

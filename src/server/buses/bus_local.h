@@ -1,7 +1,8 @@
 // The bus between the hubs of one process (its shards: see Hub::set_shard),
 // when no Redis joins several processes. Each hub holds a Bus of its own from
-// one LocalBuses; what one publishes reaches the others, on the publisher's
-// thread (each hub's handler only queues it for its own thread). The limits'
+// one LocalBuses; what one publishes about a table reaches the others that
+// hold it (Bus::hold), on the publisher's thread (each hub's handler only
+// queues it for its own thread); a message to one hub (`to`) reaches it. The limits'
 // counts are kept here, in memory, and answered at once, so the shards count
 // together exactly; the seek queue is a list here; questions run in order on
 // one thread of their own, as Redis's would.
@@ -15,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <utility>
@@ -47,6 +49,7 @@ class LocalBuses {
   void publish(const std::string& from, const BusMessage& m);
   void start(const std::string& id, std::function<void(BusMessage)> handler);
   void stop(const std::string& id);
+  void hold(const std::string& id, const std::string& code, bool held);
   void detach(const std::string& id);
   void ask(const std::string& id, std::function<void()> question);
   std::optional<int64_t> count(const std::string& key, int64_t now, bool record);
@@ -62,6 +65,7 @@ class LocalBuses {
   // stopped member's handler is never called after stop() returns.
   std::mutex members_mutex_;
   std::map<std::string, std::function<void(BusMessage)>> members_;
+  std::map<std::string, std::set<std::string>> holders_;  // table code -> the members holding it
   std::mutex data_mutex_;
   std::map<std::string, std::deque<int64_t>> counts_;  // events per key in the last minute
   int64_t counts_swept_at_ = 0;

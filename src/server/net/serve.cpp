@@ -190,10 +190,20 @@ int run_server(const ServerOptions& o) {
       for (auto& h : hubs) h.hub->set_bus(nullptr);
     }
   } let_go_of_bus{hubs};
+  // The tables where the CPU owes a reply, asked of the store once: each hub
+  // opens its own. Later lists (expiries, CPU turns another instance left)
+  // are asked by the first hub, which hands each hub its own.
   size_t opened = 0;
+  std::vector<std::string> cpu_turns;
+  for (auto& h : hubs)
+    h.hub->set_on_shard([&hubs](size_t shard, std::function<void(Hub&)> work) {
+      HubThread& there = hubs.at(shard);
+      asio::post(there.ioc, [&there, work = std::move(work)] { work(*there.hub); });
+    });
   for (auto& h : hubs) {
     try {
-      h.hub->load();
+      if (&h == &hubs.front()) cpu_turns = h.hub->cpu_turns_at_start();
+      h.hub->load(cpu_turns);
     } catch (const std::exception& e) {
       std::cerr << "makruk serve: cannot load the database: " << e.what() << "\n";
       return 1;

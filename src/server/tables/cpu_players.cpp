@@ -93,19 +93,24 @@ void CpuPlayers::search(Table& p) {
   pool_.submit(std::move(job));
 }
 
-void CpuPlayers::scan() {
+void CpuPlayers::scan(std::function<void(std::vector<std::string> codes)> owed) {
   if (!shared_) return;
-  // Asked of the store, and the tables read, off this thread.
-  auto owed = std::make_shared<std::vector<std::string>>();
+  // Asked of the store off this thread.
+  auto codes = std::make_shared<std::vector<std::string>>();
   writer_->submit(
-      "", [owed, at = now_()](Store& store) { *owed = store.cpu_turn_tables(at, CPU_TURNS_PER_SCAN); },
-      [this, owed](std::exception_ptr error) {
-        if (error) return;  // the store is away: the next scan asks again
-        tables_.open_all(*owed, [this, owed] {
-          for (const std::string& code : *owed)
-            if (Table* p = tables_.in_memory(code); p && !busy_.count(code)) maybe_play(*p);
-        });
+      "", [codes, at = now_()](Store& store) { *codes = store.cpu_turn_tables(at, CPU_TURNS_PER_SCAN); },
+      [codes, owed = std::move(owed)](std::exception_ptr error) {
+        if (!error) owed(std::move(*codes));  // the store away: the next scan asks again
       });
+}
+
+void CpuPlayers::play_owed(std::vector<std::string> codes) {
+  if (codes.empty()) return;
+  auto owed = std::make_shared<std::vector<std::string>>(std::move(codes));
+  tables_.open_all(*owed, [this, owed] {
+    for (const std::string& code : *owed)
+      if (Table* p = tables_.in_memory(code); p && !busy_.count(code)) maybe_play(*p);
+  });
 }
 
 }  // namespace makruk::server

@@ -78,9 +78,13 @@ class CpuPlayers {
   bool busy(const std::string& code) const { return busy_.count(code) != 0; }
   // A table left memory.
   void forget(const std::string& code) { owner_.erase(code); }
-  // With other instances: plays the turns whose searching instance let its
-  // lease run out (it died); called every few seconds.
-  void scan();
+  // With other instances: the turns whose searching instance let its lease
+  // run out (it died), asked of the store off this thread, then handed to
+  // `owed` here (to be played by the hubs holding them: play_owed); called
+  // every few seconds.
+  void scan(std::function<void(std::vector<std::string> codes)> owed);
+  // Plays those turns at these tables (read first when not in memory).
+  void play_owed(std::vector<std::string> codes);
 
   size_t pending() const { return pool_.pending(); }
   // Forgets the limit's windows that have emptied; its counts asked of the

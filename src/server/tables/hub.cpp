@@ -397,14 +397,18 @@ Hub::~Hub() {
   sync_.stop();  // the bus's thread posts to this hub
 }
 
-void Hub::load() {
-  started_at_ = now();
-  // Tables are read when opened; only those where the CPU owes a reply are
-  // opened now, so that it comes without anyone asking for it.
+std::vector<std::string> Hub::cpu_turns_at_start() {
   // One process alone holds no lease of another; with a bus, those of the
   // other instances are left to them.
   const int64_t leases_over = bus_ ? now() : std::numeric_limits<int64_t>::max();
-  for (const std::string& code : store_.cpu_turn_tables(leases_over, CPU_TURNS_AT_START)) {
+  return store_.cpu_turn_tables(leases_over, CPU_TURNS_AT_START);
+}
+
+void Hub::load(const std::vector<std::string>& cpu_turns) {
+  started_at_ = now();
+  // Tables are read when opened; only those where the CPU owes a reply are
+  // opened now, so that it comes without anyone asking for it.
+  for (const std::string& code : cpu_turns) {
     if (shard_of(code, shards_) != shard_) continue;  // another shard's
     Table* p = tables_.count(code) ? &tables_.at(code) : read_here(code);
     if (p) expire_if_due(*p);
@@ -426,15 +430,26 @@ Table* Hub::find(const std::string& code) {
 Table* Hub::read_here(const std::string& code) {
   std::optional<TableData> data;
   std::vector<SubscriptionRecord> subscriptions;
+  hold_on_bus(code, true);  // its changes from now on, before the read
   try {
     data = store_.load_table(code);
     if (data) subscriptions = store_.load_subscriptions(code);
   } catch (const std::exception&) {
-    if (!data) return nullptr;  // storage failed: the table cannot be opened now
-    // Pushes for this table wait until it is opened again.
+    // Storage failed: the table cannot be opened now (with its table read,
+    // its pushes wait until it is opened again).
   }
-  if (!data) return nullptr;
-  return &opened(code, std::move(*data), std::move(subscriptions));
+  Table* p = data ? &opened(code, std::move(*data), std::move(subscriptions)) : nullptr;
+  hold_on_bus(code);
+  return p;
+}
+
+void Hub::hold_on_bus(const std::string& code, bool reading) {
+  if (!bus_) return;
+  const bool wanted = reading || tables_.count(code) || creating_.count(code) || opening_.count(code);
+  if (wanted == (held_.count(code) != 0)) return;
+  if (wanted) held_.insert(code);
+  else held_.erase(code);
+  bus_->hold(code, wanted);
 }
 
 Table& Hub::opened(const std::string& code, TableData data, std::vector<SubscriptionRecord> subscriptions) {
@@ -464,6 +479,7 @@ void Hub::open_then(const std::string& code, std::function<void()> then) {
   auto& waiting = opening_[code];
   waiting.push_back(std::move(then));
   if (waiting.size() > 1) return;  // its read is on its way
+  hold_on_bus(code);  // its changes from now on, before the read
   struct Read {
     std::optional<TableData> data;
     std::vector<SubscriptionRecord> subscriptions;
@@ -486,6 +502,7 @@ void Hub::open_then(const std::string& code, std::function<void()> then) {
           if (!error && read->data) opened(code, std::move(*read->data), std::move(read->subscriptions));
           else absent = ++absent_[code] > 0;
         }
+        hold_on_bus(code);
         for (auto& then : thens) then();
         if (absent) release_absent(code);
       });
@@ -551,11 +568,38 @@ void Hub::close_idle_tables() {
   }
 }
 
+void Hub::hand_out(std::vector<std::string> codes, void (*work)(Hub&, std::vector<std::string>)) {
+  std::vector<std::vector<std::string>> by_shard(shards_);
+  for (std::string& code : codes) by_shard[shard_of(code, shards_)].push_back(std::move(code));
+  for (size_t s = 0; s < shards_; ++s) {
+    if (by_shard[s].empty()) continue;
+    if (s == shard_) work(*this, std::move(by_shard[s]));
+    else if (on_shard_)
+      on_shard_(s, [work, mine = std::move(by_shard[s])](Hub& h) mutable { work(h, std::move(mine)); });
+  }
+}
+
+void Hub::expire_stored(std::vector<std::string> codes) {
+  auto due = std::make_shared<std::vector<std::string>>(std::move(codes));
+  open_all_then(*due, [this, due] {
+    for (const std::string& code : *due)
+      if (auto it = tables_.find(code); it != tables_.end()) expire_if_due(it->second);
+  });
+}
+
+void Hub::scan_cpu() {
+  if (shard_ != 0) return;  // the first hub asks for all
+  cpus_.scan([this](std::vector<std::string> owed) {
+    hand_out(std::move(owed), [](Hub& h, std::vector<std::string> mine) { h.cpus_.play_owed(std::move(mine)); });
+  });
+}
+
 void Hub::forget_table(const std::string& code) {
   states_.erase(code);
   notices_.forget(code);
   cpus_.forget(code);
   tables_.erase(code);
+  hold_on_bus(code);
 }
 
 void Hub::expire_if_due(Table& p) {
@@ -602,21 +646,18 @@ void Hub::tick() {
       first_moves.push_back(code);
   for (const std::string& code : first_moves) check_first_move(code);
   // Turn-based tables out of memory whose 45 days have run out: asked of the
-  // store and read off this thread, then ended as those in memory are.
+  // store (by the first hub, for all) and read off this thread, then ended
+  // as those in memory are, each by its own hub.
   auto due = std::make_shared<std::vector<std::string>>();
-  writer_->submit(
-      "",
-      [due, since = now - TURN_BASED_EXPIRY_MS, shard = shard_, shards = shards_](Store& store) {
-        *due = store.turn_based_idle_since(since, EXPIRIES_PER_TICK);
-        std::erase_if(*due, [&](const std::string& code) { return shard_of(code, shards) != shard; });
-      },
-      [this, due](std::exception_ptr error) {
-        if (error) return;  // storage failed: the next tick asks again
-        open_all_then(*due, [this, due] {
-          for (const std::string& code : *due)
-            if (auto it = tables_.find(code); it != tables_.end()) expire_if_due(it->second);
+  if (shard_ == 0)
+    writer_->submit(
+        "", [due, since = now - TURN_BASED_EXPIRY_MS](Store& store) {
+          *due = store.turn_based_idle_since(since, EXPIRIES_PER_TICK);
+        },
+        [this, due](std::exception_ptr error) {
+          if (error) return;  // storage failed: the next tick asks again
+          hand_out(std::move(*due), [](Hub& h, std::vector<std::string> mine) { h.expire_stored(std::move(mine)); });
         });
-      });
   close_idle_tables();
   for (const auto& [l, name] : limiters()) l->sweep(now);
   guard_.sweep(now);
@@ -733,6 +774,7 @@ void Hub::store_new_table(TableRecord r, const std::string& host_name, const std
   auto made = std::make_shared<Table>(r);
   auto created = std::make_shared<bool>(false);  // the table's row went in (then it is not made again)
   creating_.insert(r.code);
+  hold_on_bus(r.code);
   // The table is built and stored on the writer's thread (nothing else holds
   // it yet), and opened here once it is.
   write_then(
@@ -750,6 +792,7 @@ void Hub::store_new_table(TableRecord r, const std::string& host_name, const std
       [this, made, created, r, host_name, ip, token, respond = std::move(respond), attempt](
           Table*, std::exception_ptr error) mutable {
         creating_.erase(r.code);
+        if (error) hold_on_bus(r.code);  // not made: not held
         // A code taken in the store meanwhile (by another instance), or the
         // store away for a moment: another code, twice at most.
         if (error && !*created && attempt < 2)

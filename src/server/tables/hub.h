@@ -132,7 +132,11 @@ class Hub {
 
   // Opens the stored tables where the CPU owes a reply (call once, before
   // serving); every other table is read from the store when it is opened.
-  void load();
+  // The hubs of one process ask the store once (cpu_turns_at_start, on
+  // any of them) and each opens those of its own shard.
+  void load() { load(cpu_turns_at_start()); }
+  std::vector<std::string> cpu_turns_at_start();
+  void load(const std::vector<std::string>& cpu_turns);
 
   // What answers a request, once the answer is ready (a request that
   // writes waits for the store's writer; the hub goes on meanwhile). Called
@@ -204,7 +208,9 @@ class Hub {
   void tick();
   // Instances sharing the store: plays the CPU turns whose searching
   // instance let its lease run out (it died); call every few seconds.
-  void scan_cpu() { cpus_.scan(); }
+  // The hubs of one process: the first asks the store for all (and for the
+  // minute's expiries, in tick) and hands each hub its own tables.
+  void scan_cpu();
   // Instances sharing the store: says again who is at each table here (every
   // PRESENCE_HEARTBEAT_MS), and forgets what an instance silent for two of
   // those said; call every few seconds.
@@ -244,6 +250,10 @@ class Hub {
     shard_ = index;
     shards_ = count ? count : 1;
   }
+  // How the first hub hands work to another (on that hub's thread): the
+  // tables of its shard among those the store listed for all.
+  using OnShard = std::function<void(size_t shard, std::function<void(Hub&)> work)>;
+  void set_on_shard(OnShard on) { on_shard_ = std::move(on); }
   // Its per-address limits (and its parts') count together with `first`'s.
   void count_with(Hub& first);
   // Testing aid: this hub's clock is `first`'s (POST /api/test/clock moves
@@ -339,6 +349,17 @@ class Hub {
   // the lobby's, the turn notifications' and the community's are theirs).
   std::array<std::pair<AddressLimiter*, const char*>, 2> limiters();
   void forget_table(const std::string& code);
+  // Runs `work` at each hub with the codes of its shard among `codes` (this
+  // one's here, now; the others' on their threads, through on_shard_).
+  void hand_out(std::vector<std::string> codes, void (*work)(Hub&, std::vector<std::string>));
+  // Ends the turn-based tables among these whose time has run out (read first).
+  void expire_stored(std::vector<std::string> codes);
+  // Tells the bus whether this hub holds the table now (in memory, being
+  // made or being read; `reading`: a read on this thread is about to start),
+  // so that the other hubs of the process tell it that table's changes only
+  // while it does (Bus::hold). Called before a read starts: a change
+  // committed while it is under way still comes.
+  void hold_on_bus(const std::string& code, bool reading = false);
   void expire_if_due(Table& p);
   // The seat each (code, token) pair holds (TurnNotices::Tables).
   std::optional<Error> resolve_seats(const std::vector<std::pair<std::string, std::string>>& tables,
@@ -466,6 +487,7 @@ class Hub {
   std::shared_ptr<std::atomic<int64_t>> clock_offset_ = std::make_shared<std::atomic<int64_t>>(0);
   std::function<void()> clock_moved_;
   size_t shard_ = 0, shards_ = 1;  // set_shard
+  OnShard on_shard_;
   AskOthers playing_elsewhere_;
   int64_t started_at_ = 0;
   CodeGuard guard_;  // who may look up a code now
@@ -482,6 +504,7 @@ class Hub {
   uint64_t actions_stored_ = 0;   // for /metrics
   std::set<std::string> storing_;  // tables with actions being stored
   std::set<std::string> creating_;  // codes of tables being stored for the first time
+  std::set<std::string> held_;      // codes the bus knows this hub holds (hold_on_bus)
   std::set<std::string> leaving_;   // idle tables whose leaving time is being stored
   std::map<std::string, std::vector<std::function<void()>>> opening_;  // tables being read, and what waits for them
   std::map<std::string, int> absent_;  // codes just read and not found (held while what waited for them runs)

@@ -53,6 +53,7 @@ void Hub::store_paired_table(TableRecord r, const Pairing& pairing, std::array<s
   auto made = std::make_shared<Table>(r);
   auto created = std::make_shared<bool>(false);
   creating_.insert(r.code);
+  hold_on_bus(r.code);
   // Built and stored on the writer's thread (nothing else holds it yet). A
   // turn-based game begins at once (nobody need be there); a live one when
   // both players have come to the table.
@@ -68,6 +69,7 @@ void Hub::store_paired_table(TableRecord r, const Pairing& pairing, std::array<s
       },
       [this, made, created, r, pairing, here, tokens, attempt](Table*, std::exception_ptr error) mutable {
         creating_.erase(r.code);
+        if (error) hold_on_bus(r.code);  // not made: not held
         if (error && !*created && attempt < 2)
           return store_paired_table(std::move(r), pairing, std::move(here), attempt + 1);
         if (error) {
