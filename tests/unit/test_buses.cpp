@@ -38,13 +38,19 @@ struct Inbox {
 
 }  // namespace
 
-TEST(LocalBus, WhatOneHubPublishesReachesEveryOtherOnceAndNeverItselfOrAStoppedOne) {
+// Three hubs on one local bus, each hearing into its inbox.
+struct LocalBusOfThree : ::testing::Test {
+  Inbox ia, ib, ic;  // first, so that they outlive the buses
   LocalBuses buses;
-  auto a = buses.attach("hub-0"), b = buses.attach("hub-1"), c = buses.attach("hub-2");
-  Inbox ia, ib, ic;
-  a->start(ia.handler());
-  b->start(ib.handler());
-  c->start(ic.handler());
+  std::unique_ptr<Bus> a = buses.attach("hub-0"), b = buses.attach("hub-1"), c = buses.attach("hub-2");
+  LocalBusOfThree() {
+    a->start(ia.handler());
+    b->start(ib.handler());
+    c->start(ic.handler());
+  }
+};
+
+TEST_F(LocalBusOfThree, WhatOneHubPublishesReachesEveryOtherOnceAndNeverItselfOrAStoppedOne) {
   for (auto* bus : {a.get(), b.get(), c.get()}) {
     bus->hold("K7QX2M", true);
     bus->hold("ABCDEF", true);
@@ -73,13 +79,7 @@ TEST(LocalBus, WhatOneHubPublishesReachesEveryOtherOnceAndNeverItselfOrAStoppedO
 // A table's changes and presence reach only the hubs holding it (in memory,
 // or being read): from the moment one says so until it says it no longer
 // does, or goes. A message to one hub reaches it whatever it holds.
-TEST(LocalBus, ATablesMessagesReachOnlyTheHubsHoldingIt) {
-  LocalBuses buses;
-  auto a = buses.attach("hub-0"), b = buses.attach("hub-1"), c = buses.attach("hub-2");
-  Inbox ia, ib, ic;
-  a->start(ia.handler());
-  b->start(ib.handler());
-  c->start(ic.handler());
+TEST_F(LocalBusOfThree, ATablesMessagesReachOnlyTheHubsHoldingIt) {
   a->publish(BusMessage("K7QX2M", 3, 12));
   EXPECT_EQ(ib.size() + ic.size(), 0u) << "nobody holds the table";
   b->hold("K7QX2M", true);
