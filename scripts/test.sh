@@ -28,9 +28,23 @@ scripts/install-deps.sh
 stage "PostgreSQL and Redis on loopback for the store's and the bus's tests (stopped at the end)"
 services=$(mktemp -d)
 chmod 755 "$services"
-trap 'stage_report; tests/services/postgres.sh stop "$services/pg"; tests/services/redis.sh stop "$services/redis"; rm -rf "$services"' EXIT
-MAKRUK_TEST_POSTGRES=$(tests/services/postgres.sh start "$services/pg" $((20000 + RANDOM % 20000)))
-MAKRUK_TEST_REDIS=$(tests/services/redis.sh start "$services/redis" $((40000 + RANDOM % 20000)))
+trap 'stage_report; tests/services/postgres.sh stop "$services/postgres"; tests/services/redis.sh stop "$services/redis"; rm -rf "$services"' EXIT
+# start_service NAME FIRST_PORT: on a port below the ephemeral range (32768 and
+# up, where the tests' own connections take theirs), another if that one is taken.
+start_service() {
+  local url attempt
+  for attempt in 1 2 3; do
+    if url=$(tests/services/"$1".sh start "$services/$1" $(($2 + RANDOM % 6000))); then
+      echo "$url"
+      return 0
+    fi
+    tests/services/"$1".sh stop "$services/$1"
+  done
+  echo "cannot start $1 for the tests" >&2
+  return 1
+}
+MAKRUK_TEST_POSTGRES=$(start_service postgres 20000)
+MAKRUK_TEST_REDIS=$(start_service redis 26000)
 export MAKRUK_TEST_POSTGRES MAKRUK_TEST_REDIS
 
 stage "optimised build (and the threaded tests under ThreadSanitizer)"

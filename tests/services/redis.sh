@@ -10,10 +10,17 @@ case "$1" in
     redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --daemonize yes \
       --pidfile "$dir/redis.pid" --dir "$dir" --logfile "$dir/redis.log" >/dev/null
     for _ in $(seq 100); do
-      redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break
+      # Up, and ours (not another server that holds the port).
+      if redis-cli -p "$port" config get pidfile 2>/dev/null | grep -qxF "$dir/redis.pid"; then
+        echo "redis://127.0.0.1:$port"
+        exit 0
+      fi
       sleep 0.05
     done
-    echo "redis://127.0.0.1:$port"
+    # Not up (the port taken, say): say why, and fail.
+    echo "redis-server did not start on port $port:" >&2
+    cat "$dir/redis.log" >&2 2>/dev/null || true
+    exit 1
     ;;
   stop)
     dir=$2
