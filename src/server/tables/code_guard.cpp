@@ -5,13 +5,10 @@
 
 #include <algorithm>
 
+#include "server/tables/hub_detail.h"
 #include "server/tables/table.h"
 
 namespace makruk::server {
-
-namespace {
-constexpr int64_t MINUTE_MS = 60000;
-}
 
 bool CodeGuard::guess_allowed(const std::string& ip, bool wrong) {
   return wrong_codes_.allow(ip, now_(), limits_.wrong_codes_per_minute, wrong);
@@ -47,7 +44,7 @@ bool CodeGuard::proof_valid(const std::string& proof, const std::string& ip) {
     issued = issued * 10 + (proof[i] - '0');
   }
   const int64_t t = now_();
-  if (issued < t - MINUTE_MS || issued > t + 5000) return false;
+  if (issued < t - detail::MINUTE_MS || issued > t + 5000) return false;
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
   EVP_Digest(proof.data(), proof.size(), digest, &n, EVP_sha256(), nullptr);

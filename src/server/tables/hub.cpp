@@ -339,10 +339,7 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
                [this] { return this->now(); }),
       own_writer_(std::make_unique<StoreWriter>(store)),
       writer_(own_writer_.get()),
-      cpus_(CpuPlayers::Tables{[this](const std::string& code) -> Table* {
-                                 auto it = tables_.find(code);
-                                 return it == tables_.end() ? nullptr : &it->second;
-                               },
+      cpus_(CpuPlayers::Tables{[this](const std::string& code) { return in_memory(code); },
                                [this](const std::vector<std::string>& codes, std::function<void()> then) {
                                  open_all_then(codes, std::move(then));
                                },
@@ -351,10 +348,7 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
                                  play_cpu(code, game, version, std::move(actions));
                                }},
             [this] { return this->now(); }, post_, cpu_threads),
-      sync_(InstanceSync::Tables{[this](const std::string& code) -> Table* {
-                                   auto it = tables_.find(code);
-                                   return it == tables_.end() ? nullptr : &it->second;
-                                 },
+      sync_(InstanceSync::Tables{[this](const std::string& code) { return in_memory(code); },
                                  [this](const auto& each) {
                                    for (auto& [code, p] : tables_) each(code, p);
                                  },
@@ -416,6 +410,11 @@ void Hub::load(const std::vector<std::string>& cpu_turns) {
   }
 }
 
+Table* Hub::in_memory(const std::string& code) {
+  auto it = tables_.find(code);
+  return it == tables_.end() ? nullptr : &it->second;
+}
+
 Table* Hub::find(const std::string& code) {
   auto it = tables_.find(code);
   Table* p = it != tables_.end() ? &it->second : nullptr;
@@ -446,10 +445,7 @@ Table* Hub::read_here(const std::string& code) {
 void Hub::hold_on_bus(const std::string& code, bool reading) {
   if (!bus_) return;
   const bool wanted = reading || tables_.count(code) || creating_.count(code) || opening_.count(code);
-  if (wanted == (held_.count(code) != 0)) return;
-  if (wanted) held_.insert(code);
-  else held_.erase(code);
-  bus_->hold(code, wanted);
+  bus_->hold(code, wanted);  // the bus's holders are a set: saying it twice is harmless
 }
 
 Table& Hub::opened(const std::string& code, TableData data, std::vector<SubscriptionRecord> subscriptions) {
@@ -746,7 +742,8 @@ std::optional<Answer> Hub::check_new_table(const std::string& body, const std::s
   }
   if (cpuPresent) {
     if (auto no = cpus_.may_create(ip, created))
-      return no->outcome == Outcome::Unavailable ? reply(Outcome::Unavailable, error_json("busy", no->why)) : rate_limited(no->why);
+      return no->outcome == Outcome::Unavailable ? reply(Outcome::Unavailable, error_json("busy", no->why))
+                                                 : rate_limited(no->why);
   }
   if (!fen.empty()) {
     if (fen.size() > 120) return bad_request(Msg::FenTooLong);
@@ -1176,7 +1173,8 @@ void Hub::handle(const std::shared_ptr<Client>& c, const std::string& text) {
   int64_t version = -1;
   bool hasVersion = false;
   if (!get_string(*o, "t", type) || !get_string(*o, "id", id) || !get_string(*o, "code", code) ||
-      !get_string(*o, "token", token) || !get_string(*o, "move", move) || !get_string(*o, "key", key) || !get_string(*o, "name", name) || !get_string(*o, "phrase", phrase) || !get_int(*o, "v", version, hasVersion))
+      !get_string(*o, "token", token) || !get_string(*o, "move", move) || !get_string(*o, "key", key) ||
+      !get_string(*o, "name", name) || !get_string(*o, "phrase", phrase) || !get_int(*o, "v", version, hasVersion))
     return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::FieldType});
   if (id.size() > 64) return send_error(*c, "", Error{ErrorCode::BadRequest, Msg::IdTooLong});
   if (hasVersion && (version < 0 || version > std::numeric_limits<int>::max()))

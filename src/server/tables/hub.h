@@ -282,6 +282,7 @@ class Hub {
   // The table for a code, read from the store if it is not in memory, and
   // ended first if its time has run out.
   Table* find(const std::string& code);
+  Table* in_memory(const std::string& code);  // nullptr when not held now (reads nothing)
   // A table read from the store on this thread (before serving, or for a hub
   // that writes at once), now in memory; nullptr when it is not there.
   Table* read_here(const std::string& code);
@@ -504,7 +505,6 @@ class Hub {
   uint64_t actions_stored_ = 0;   // for /metrics
   std::set<std::string> storing_;  // tables with actions being stored
   std::set<std::string> creating_;  // codes of tables being stored for the first time
-  std::set<std::string> held_;      // codes the bus knows this hub holds (hold_on_bus)
   std::set<std::string> leaving_;   // idle tables whose leaving time is being stored
   std::map<std::string, std::vector<std::function<void()>>> opening_;  // tables being read, and what waits for them
   std::map<std::string, int> absent_;  // codes just read and not found (held while what waited for them runs)

@@ -62,7 +62,6 @@ void Hub::set_bus(Bus* bus) {
   cpus_.set_bus(bus);
   sync_.set_bus(bus);
   // The tables held now, told to the new bus.
-  held_.clear();
   for (const auto& [code, p] : tables_) hold_on_bus(code);
   for (const std::string& code : creating_) hold_on_bus(code);
   for (const auto& [code, waiting] : opening_) hold_on_bus(code);
