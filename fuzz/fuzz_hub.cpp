@@ -14,7 +14,10 @@
 //    `state` has versions that do not go back since the client's `welcome`
 //    and no legal moves once the game has a result; every `error` carries one
 //    of the documented codes;
-//  - every message a client sends is answered (at least one text to it);
+//  - every message a client sends is answered (at least one text to it, by
+//    the time the work queued meanwhile has run); a connection's first
+//    message gives it to a table's hub (a hello) or to the lobby, and a
+//    hello moves a lobby's connection to the hub, as the network layer does;
 //  - nothing is sent to a connection after the hub heard it close;
 //  - after every operation, each table's spectator count and its players'
 //    "online" flags (GET /api/tables/CODE) match the clients that are in it;
@@ -158,6 +161,8 @@ class Reader {
 // A connection as the hub sees it: it checks and records what it is sent.
 struct FakeClient : Client {
   int slot = 0;
+  Listener* heard_by = nullptr;  // chosen by its first message, as the network layer does
+  bool lobby_heard = false;      // the lobby heard it before it said hello at a table
   size_t received = 0;
   bool gone = false;           // the hub heard it close: nothing more may come
   bool closed_by_hub = false;  // the hub asked to close it
@@ -289,6 +294,22 @@ std::unique_ptr<Hub> make_hub(Store& store, Executor& ex, bool deferred) {
   return hub;
 }
 
+// The lobby as the server builds it: pairings made at the hub at once (its
+// own work on the fake executor).
+std::unique_ptr<Lobby> make_lobby(Hub& hub, Executor& ex, bool deferred) {
+  auto lobby = std::make_unique<Lobby>(
+      Hub::lobby_tables(hub, 1, [&hub](size_t, std::function<void(Hub&)> work) { work(hub); }),
+      [&ex] { return ex.now; }, [&ex](std::function<void()> f) { ex.posted.push_back(std::move(f)); });
+  lobby->set_limits(hub.limits().lobby());
+  if (deferred)
+    lobby->set_defer([&ex](int64_t delay_ms, std::function<void()> f) {
+      CHECK(delay_ms >= 0);
+      ex.timers.emplace(ex.now + delay_ms, std::move(f));
+    });
+  hub.set_lobby(lobby.get());
+  return lobby;
+}
+
 json::object reply_object(const Answer& r, const char* what) {
   boost::system::error_code ec;
   json::value v = json::parse(r.body, ec);
@@ -306,6 +327,7 @@ class Session {
  public:
   Session(bool deferred) : store_(open_sqlite_store(":memory:")), deferred_(deferred) {
     hub_ = make_hub(*store_, ex_, deferred_);
+    lobby_ = make_lobby(*hub_, ex_, deferred_);
     create(R"({"name":"Somchai"})", true);
     create(R"({"name":"Somchai","variant":"ouk","mode":"turn","counting":"declare"})", true);
     create(R"({"name":"Somchai","counting":"declare","fen":"8/8/4k3/8/8/2R5/8/3K4 w - - 0 1","startsAt":)" +
@@ -328,6 +350,7 @@ class Session {
 
   ~Session() {
     ex_.clear();
+    lobby_.reset();
     hub_.reset();
   }
 
@@ -390,7 +413,10 @@ class Session {
           break;
         default: say(who, read_object(in, who)); break;
       }
-      if (!hold) ex_.run_posted();
+      if (!hold) {
+        ex_.run_posted();
+        check_answered();
+      }
       check_counts();
     }
     // Everyone leaves; then nobody may be counted anywhere.
@@ -500,13 +526,17 @@ class Session {
     std::weak_ptr<FakeClient> weak = c;
     c->on_hub_close = [this, weak] {
       ex_.posted.push_back([this, weak] {
-        if (auto c = weak.lock(); c && !c->gone) {
-          hub_->on_close(c);
-          c->gone = true;
-        }
+        if (auto c = weak.lock(); c && !c->gone) heard_close(c);
       });
     };
     clients_[size_t(i)] = std::move(c);
+  }
+
+  // Its listeners hear it close.
+  void heard_close(const std::shared_ptr<FakeClient>& c) {
+    if (c->heard_by) c->heard_by->on_close(c);
+    if (c->lobby_heard) lobby_->on_close(c);
+    c->gone = true;
   }
 
   void close(int i) {
@@ -514,8 +544,7 @@ class Session {
     if (!c) return;
     if (!c->gone) {
       if (TRACE) std::fprintf(stderr, "%d closes\n", i);
-      hub_->on_close(c);
-      c->gone = true;
+      heard_close(c);
     }
     c.reset();
   }
@@ -525,8 +554,24 @@ class Session {
     std::shared_ptr<FakeClient> keep = clients_[size_t(who)];
     const size_t before = c.received;
     if (TRACE) std::fprintf(stderr, "%d> %s\n", who, text.c_str());
-    hub_->on_message(keep, text);
-    CHECK(c.received > before);
+    if (!c.heard_by || c.heard_by == lobby_.get()) {  // a hello moves a lobby's connection to the hub
+      if (!hello_code(text).empty()) {
+        c.lobby_heard = c.heard_by != nullptr;
+        c.heard_by = hub_.get();
+      } else if (!c.heard_by) {
+        c.heard_by = lobby_.get();
+      }
+    }
+    c.heard_by->on_message(keep, text);
+    // Answered at once, or (the lobby asking the table's hub) once the
+    // work queued now has run.
+    unanswered_.push_back({keep, before});
+  }
+
+  // Every message said is answered by the time the work queued has run.
+  void check_answered() {
+    for (const auto& [c, before] : unanswered_) CHECK(c->gone || c->received > before);
+    unanswered_.clear();
   }
 
   void join(size_t table, uint8_t b) {
@@ -603,8 +648,10 @@ class Session {
     std::vector<std::vector<std::string>> before, after;
     for (const KnownTable& t : tables_) before.push_back(look(*hub_, t));
     ex_.clear();
+    lobby_.reset();
     hub_.reset();
     hub_ = make_hub(*store_, ex_, deferred_);
+    lobby_ = make_lobby(*hub_, ex_, deferred_);
     for (const KnownTable& t : tables_) after.push_back(look(*hub_, t));
     ex_.clear();
     for (size_t i = 0; i < before.size(); ++i) {
@@ -622,6 +669,8 @@ class Session {
   Executor ex_;
   bool deferred_;
   std::unique_ptr<Hub> hub_;
+  std::unique_ptr<Lobby> lobby_;
+  std::vector<std::pair<std::shared_ptr<FakeClient>, size_t>> unanswered_;  // said, and texts received before
   std::vector<KnownTable> tables_;
   std::shared_ptr<FakeClient> clients_[CLIENTS];
 };

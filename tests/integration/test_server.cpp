@@ -1349,3 +1349,71 @@ TEST(HubThreads, ATableHeldAtItsHubHoldsUpNoOtherHubsTableAndEveryClientSeesItsV
     }
   std::filesystem::remove_all(data);
 }
+
+// The lobby runs on a thread of its own, never a table's: with every hub
+// held (as a long piece of work would hold it), a seeker is still told at
+// once that it waits; the pairing's table, which a hub makes, comes once the
+// hubs are free. The pairings' tables go to the hubs in turn.
+TEST(HubThreads, TheLobbyAnswersWhileEveryHubIsHeldAndItsTablesGoToTheHubsInTurn) {
+  const auto data = std::filesystem::temp_directory_path() / ("makruk-it-lobby-" + std::to_string(getpid()));
+  std::filesystem::remove_all(data);
+  Server server(data, {"--hub-threads", "2", "--test-clock", "--pair-same-address"});
+  const uint16_t port = server.port();
+  // A game at the first hub, whose next move shows when that hub is free again.
+  std::string code, host_token;
+  for (int i = 0; i < 40 && code.empty(); ++i) {
+    Reply c = request(port, http::verb::post, "/api/parties", R"({"name":"Somchai"})");
+    ASSERT_EQ(c.status, 201) << c.text;
+    if (makruk::server::shard_of(str(c.body, "code"), 2) == 0) code = str(c.body, "code"), host_token = str(c.body, "token");
+  }
+  ASSERT_FALSE(code.empty());
+  Reply j = request(port, http::verb::post, "/api/parties/" + code + "/join", R"({"name":"Dara"})");
+  ASSERT_EQ(j.status, 200) << j.text;
+  WsClient host(port), guest(port);
+  host.send({{"t", "hello"}, {"code", code}, {"token", host_token}});
+  guest.send({{"t", "hello"}, {"code", code}, {"token", str(j.body, "token")}});
+  host.wait_for("party", [](auto& m) { return str(m, "status") == "ready"; });
+  host.send({{"t", "start"}});
+  ASSERT_FALSE(host.wait_for("state").is_null());
+
+  // Both hubs held for 5 s; a move at the table waits behind its hub.
+  std::string second = "AAAAAA";  // any code of the second hub's
+  while (makruk::server::shard_of(second, 2) != 1) ++second.back();
+  for (const std::string& at : {code, second}) {
+    Reply stall = request(port, http::verb::post, "/api/test/stall/" + at, R"({"ms":5000})");
+    ASSERT_EQ(stall.status, 200) << stall.text;
+  }
+  host.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}, {"id", "held"}});
+  auto seek = [](const std::string& browser) {
+    return json::object{{"t", "seek"}, {"name", "Noi"}, {"browser", browser}, {"variant", "makruk"}, {"mode", "live"}};
+  };
+  WsClient a(port), b(port);
+  a.send(seek("browser-a"));
+  ASSERT_FALSE(a.wait_for("seeking", {}, 4000ms).is_null()) << "the lobby waited for a hub";
+  for (const json::value& m : host.drain(50ms, 100ms))
+    ASSERT_FALSE(field(m, "t") == "ack") << "the hub was free before the seeker was answered: nothing shown";
+  b.send(seek("browser-b"));
+  const json::value pa = a.wait_for("paired", {}, 15s), pb = b.wait_for("paired", {}, 15s);
+  ASSERT_FALSE(pa.is_null());
+  ASSERT_FALSE(pb.is_null());
+  EXPECT_EQ(str(pa, "code"), str(pb, "code"));
+  EXPECT_FALSE(host.wait_for("ack", [](auto& m) { return field(m, "id") == "held"; }, 15s).is_null());
+  // The next pairing's table is at the other hub.
+  WsClient c(port), d(port);
+  c.send(seek("browser-c"));
+  c.wait_for("seeking");
+  d.send(seek("browser-d"));
+  const json::value pc = c.wait_for("paired");
+  ASSERT_FALSE(pc.is_null());
+  EXPECT_NE(makruk::server::shard_of(str(pa, "code"), 2), makruk::server::shard_of(str(pc, "code"), 2));
+  // Both tables are ordinary ones: a paired player is welcomed at either.
+  for (const json::value* p : {&pa, &pc}) {
+    WsClient seat(port);
+    seat.send({{"t", "hello"}, {"code", str(*p, "code")}, {"token", str(*p, "token")}});
+    EXPECT_EQ(seat.wait_for("welcome").at("seat").as_int64(), 0);
+  }
+  Reply lobby = request(port, http::verb::get, "/api/lobby");
+  EXPECT_EQ(lobby.status, 200);
+  EXPECT_EQ(lobby.body.at("waiting").as_int64(), 0);
+  std::filesystem::remove_all(data);
+}

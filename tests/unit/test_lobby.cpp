@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <boost/json.hpp>
+#include <map>
 #include <set>
 
 #include "fake_client.h"
@@ -126,25 +127,41 @@ class LobbyAlone : public ::testing::Test {
     c->ip = ip;
     return c;
   }
+  // Runs what the lobby posted to its executor, and what that posts, until nothing is left.
   void flush() {
-    auto fs = std::move(posted_);
-    posted_.clear();
-    for (auto& f : fs) f();
+    while (!posted_.empty()) {
+      auto fs = std::move(posted_);
+      posted_.clear();
+      for (auto& f : fs) f();
+    }
   }
 
   int64_t clock_ = 1764460800000;
   std::vector<Pairing> pairings_;
   std::vector<std::shared_ptr<Client>> taken_;  // the connections the tables took for their tables
   std::set<std::string> full_;                   // addresses that may make no more tables
+  bool front_ = true;                            // what the tables answer a seek for the front
+  int fronts_asked_ = 0;
+  std::vector<std::string> declined_;  // codes of pairings declined through the lobby
   std::vector<std::function<void()>> posted_;
-  server::Lobby lobby_{server::Lobby::Tables{[this](const Pairing& p) {
-                                               pairings_.push_back(p);
-                                               for (uint64_t id : {p.first.id, p.second.id})
-                                                 if (auto c = lobby_.take(id)) taken_.push_back(c);
-                                             },
-                                             [] { return int64_t(7); },
-                                             [this](const std::string& ip) { return !full_.count(ip); }},
-                       [this] { return clock_; }, [this](std::function<void()> f) { posted_.push_back(std::move(f)); }};
+  server::Lobby lobby_{
+      server::Lobby::Tables{
+          [this](const Pairing& p, std::array<std::shared_ptr<Client>, 2> here) {
+            pairings_.push_back(p);
+            for (const auto& c : here)
+              if (c) taken_.push_back(c);
+          },
+          [](std::function<void(int64_t)> done) { done(7); },
+          [this](const std::string& ip) { return !full_.count(ip); },
+          [this](const std::shared_ptr<Client>&, const std::string&, const std::string&,
+                 std::function<void(bool)> done) {
+            ++fronts_asked_;
+            done(front_);
+          },
+          [this](const std::shared_ptr<Client>&, const std::string& code, const std::string&) {
+            declined_.push_back(code);
+          }},
+      [this] { return clock_; }, [this](std::function<void()> f) { posted_.push_back(std::move(f)); }};
 };
 
 TEST_F(LobbyAlone, PairsThroughTheTablesAndTellsTheSeekersTheCounts) {
@@ -165,7 +182,7 @@ TEST_F(LobbyAlone, PairsThroughTheTablesAndTellsTheSeekersTheCounts) {
   EXPECT_EQ(pairings_[0].agreed.variant, "makruk");
   EXPECT_EQ(taken_.size(), 2u);  // both connections left the lobby for the table
   EXPECT_EQ(lobby_.seekers(), 1u);
-  EXPECT_EQ(lobby_.counts()["waiting"].to_number<int64_t>(), 1);
+  EXPECT_EQ(lobby_.waiting(), 1u);
   lobby_.unseek(b, true);
   EXPECT_EQ(b->last("seek-ended")["reason"].as_string(), "cancelled");
   EXPECT_EQ(lobby_.seekers(), 0u);
@@ -310,21 +327,67 @@ TEST_F(LobbyAlone, OnlyASeekWithinItsLimitsAsksForTheFront) {
   // The early one and the one sent to the front cannot meet; the late one
   // can meet either.
   lobby_.seek(early, {"ouk", "auto", ""}, "Early", "browser-1", {});
-  int asked = 0;
-  auto front = [&] { return ++asked > 0; };
+  const server::Lobby::Front front{"ABCDEF", "token"};
   full_.insert("10.0.0.2");  // may make no more tables: refused before the front is asked
   lobby_.seek(back, {"ouk", "declare", ""}, "Back", "browser-2", front);
   EXPECT_EQ(back->last("error")["msg"].as_string(), "limit.tables");
-  EXPECT_EQ(asked, 0);
+  EXPECT_EQ(fronts_asked_, 0);
   full_.clear();
   clock_ += 1000;
   lobby_.seek(back, {"ouk", "declare", ""}, "Back", "browser-2", front);  // now it goes to the front
-  EXPECT_EQ(asked, 1);
+  EXPECT_EQ(fronts_asked_, 1);
+  flush();  // the answer comes back to the lobby's executor
   EXPECT_TRUE(pairings_.empty());
   lobby_.seek(late, {"ouk", "", ""}, "Late", "browser-3", {});
   ASSERT_EQ(pairings_.size(), 1u);
   EXPECT_EQ(pairings_[0].first.id, 2u);  // before the one who came earlier
   EXPECT_EQ(pairings_[0].second.id, 3u);
+}
+
+// A seek that asks for the front and is cancelled (or whose page closes)
+// before the table answers goes nowhere.
+TEST_F(LobbyAlone, ASeekCancelledWhileItsFrontIsAskedIsNotQueued) {
+  auto back = seeker(2, "10.0.0.2"), gone = seeker(4, "10.0.0.4"), late = seeker(3, "10.0.0.3");
+  lobby_.seek(back, {"ouk", "", ""}, "Back", "browser-2", server::Lobby::Front{"ABCDEF", "token"});
+  lobby_.unseek(back, true);
+  lobby_.seek(gone, {"ouk", "", ""}, "Gone", "browser-4", server::Lobby::Front{"ABCDEF", "token"});
+  lobby_.on_close(gone);
+  flush();
+  EXPECT_EQ(fronts_asked_, 2);
+  EXPECT_EQ(lobby_.waiting(), 0u);
+  EXPECT_TRUE(back->last("seeking").empty());
+  lobby_.seek(late, {"ouk", "", ""}, "Late", "browser-3", {});
+  EXPECT_TRUE(pairings_.empty());
+  EXPECT_EQ(lobby_.waiting(), 1u);
+}
+
+// The lobby's connections speak its messages only: a seek, a cancel, a
+// "Not now" (handed to the table), a ping; anything else belongs at a table,
+// and malformed or flooding messages are refused as a hub refuses them.
+TEST_F(LobbyAlone, ALobbyConnectionIsHeardAsTheLobbysAndNothingElse) {
+  auto c = seeker(0, "10.0.0.1");
+  lobby_.on_message(c, R"({"t":"ping"})");
+  EXPECT_EQ(c->count("pong"), 1u);
+  EXPECT_NE(c->id, 0u) << "given an id on its first message";
+  lobby_.on_message(c, R"({"t":"seek","name":"Ann","browser":"b","variant":"ouk"})");
+  EXPECT_EQ(c->last("seeking")["variant"], "ouk");
+  lobby_.on_message(c, R"({"t":"unseek"})");
+  EXPECT_EQ(c->last("seek-ended")["reason"], "cancelled");
+  lobby_.on_message(c, R"({"t":"decline-pairing","code":"abcdef","token":"t"})");
+  EXPECT_EQ(declined_, std::vector<std::string>{"abcdef"});
+  lobby_.on_message(c, R"({"t":"move","id":"m1","move":"e3e4"})");
+  EXPECT_EQ(c->last("error")["msg"], "table.hello-first");
+  EXPECT_EQ(c->last("error")["id"], "m1");
+  lobby_.on_message(c, R"({"t":"seek","name":5})");
+  EXPECT_EQ(c->last("error")["code"], "bad-request");
+  lobby_.on_message(c, "not json");
+  EXPECT_EQ(c->last("error")["code"], "bad-request");
+  lobby_.on_message(c, R"({"t":"ping","id":")" + std::string(65, 'i') + "\"}");
+  EXPECT_EQ(c->last("error")["code"], "bad-request");
+  // A flood: refused past the connection's rate, then closed.
+  for (int i = 0; i < 100; ++i) lobby_.on_message(c, R"({"t":"ping"})");
+  EXPECT_EQ(c->last("error")["code"], "rate-limited");
+  EXPECT_TRUE(c->closed);
 }
 
 class Lobby : public ::testing::Test {
@@ -333,9 +396,18 @@ class Lobby : public ::testing::Test {
     store_ = open_sqlite_store(db_.path());
     hub_ = std::make_unique<Hub>(*store_, [](std::function<void()> f) { f(); }, [this] { return clock_; });
     hub_->load();
-    hub_->set_defer([this](int64_t, std::function<void()> f) { deferred_.push_back(std::move(f)); });
+    auto defer = [this](int64_t, std::function<void()> f) { deferred_.push_back(std::move(f)); };
+    hub_->set_defer(defer);
+    // The lobby as the server has it, its executor and the hub's one here.
+    lobby_ = std::make_unique<server::Lobby>(
+        Hub::lobby_tables(*hub_, 1, [this](size_t, std::function<void(Hub&)> work) { work(*hub_); }),
+        [this] { return clock_; }, [](std::function<void()> f) { f(); });
+    lobby_->set_defer(defer);
+    hub_->set_lobby(lobby_.get());
+    set_limits(HubLimits{});
   }
   void TearDown() override {
+    lobby_.reset();
     hub_.reset();
     store_.reset();
     db_.clear();
@@ -350,9 +422,28 @@ class Lobby : public ::testing::Test {
     c->ip = ip;
     return c;
   }
+  // A message heard where the network layer would give it: a connection
+  // whose first message is a hello at its table's hub, any other at the
+  // lobby (the tests' seekers say no hello later).
   void say(const std::shared_ptr<FakeClient>& c, const json::object& m) {
-    hub_->on_message(c, json::serialize(m));
+    const std::string text = json::serialize(m);
+    Listener*& heard_by = heard_by_[c.get()];
+    if (!heard_by) heard_by = hello_code(text).empty() ? static_cast<Listener*>(lobby_.get()) : hub_.get();
+    heard_by->on_message(c, text);
     clock_ += 100;
+  }
+  void close(const std::shared_ptr<FakeClient>& c) {
+    if (Listener* heard_by = heard_by_[c.get()]) heard_by->on_close(c);
+  }
+  void set_limits(const HubLimits& limits) {
+    hub_->set_limits(limits);
+    lobby_->set_limits(limits.lobby());
+  }
+  // GET /api/lobby.
+  json::object counts() {
+    json::object out;
+    lobby_->counts([&](json::object o) { out = std::move(o); });
+    return out;
   }
   json::object seekMsg(const std::string& name, const std::string& browser, const std::string& variant = "makruk") {
     return json::object{{"t", "seek"}, {"name", name}, {"browser", browser}, {"variant", variant},
@@ -378,6 +469,8 @@ class Lobby : public ::testing::Test {
   testing_helpers::TempDb db_{"makruk-lobby"};
   std::unique_ptr<Store> store_;
   std::unique_ptr<Hub> hub_;
+  std::unique_ptr<server::Lobby> lobby_;
+  std::map<Client*, Listener*> heard_by_;
   std::vector<std::function<void()>> deferred_;
   int64_t clock_ = 1764460800000;
 };
@@ -425,7 +518,7 @@ TEST_F(Lobby, TwoSeekersLandInAStartedTableAndAThirdWaits) {
   flush();
   EXPECT_EQ(c->last("lobby")["waiting"], 1);
   EXPECT_EQ(c->last("lobby")["playing"], 2);  // both are connected to a running game
-  EXPECT_EQ(body(hub_->lobby())["waiting"], 1);
+  EXPECT_EQ(counts()["waiting"], 1);
 }
 
 // A player practising while waiting taps "Not now": the table ends unstarted
@@ -496,12 +589,12 @@ TEST_F(Lobby, ATurnBasedPairingBeginsAtOnce) {
 TEST_F(Lobby, ClosingThePageOrCancellingLeavesTheQueue) {
   auto a = client("10.0.0.1"), b = client("10.0.0.2");
   say(a, seekMsg("Somchai", "browser-a"));
-  hub_->on_close(a);
+  close(a);
   say(b, seekMsg("Dara", "browser-b"));
   EXPECT_EQ(b->count("paired"), 0u);  // a had gone
   say(b, json::object{{"t", "unseek"}});
   EXPECT_EQ(b->last("seek-ended")["reason"], "cancelled");
-  EXPECT_EQ(body(hub_->lobby())["waiting"], 0);
+  EXPECT_EQ(counts()["waiting"], 0);
 }
 
 TEST_F(Lobby, ASecondTabOfOneBrowserReplacesTheFirstAndIsNotPairedWithIt) {
@@ -523,7 +616,7 @@ TEST_F(Lobby, BadSeeksAreRefusedAndAddressesAreLimited) {
   EXPECT_EQ(a->last("error")["code"], "bad-request");
   say(a, json::object{{"t", "seek"}, {"name", "X"}, {"mode", 5}});
   EXPECT_EQ(a->last("error")["code"], "bad-request");
-  EXPECT_EQ(body(hub_->lobby())["waiting"], 0);
+  EXPECT_EQ(counts()["waiting"], 0);
   // Four people may wait from one address (a family, a school); a fifth is refused.
   const SeekWish wishes[5] = {{"makruk", "auto", "live"}, {"ouk", "auto", "live"}, {"makruk", "declare", "live"},
                               {"makruk", "auto", "turn"}, {"ouk", "declare", "turn"}};
@@ -534,7 +627,7 @@ TEST_F(Lobby, BadSeeksAreRefusedAndAddressesAreLimited) {
                                   {"variant", wishes[i].variant}, {"counting", wishes[i].counting},
                                   {"mode", wishes[i].mode}});
   }
-  EXPECT_EQ(body(hub_->lobby())["waiting"], 4);
+  EXPECT_EQ(counts()["waiting"], 4);
   EXPECT_EQ(many[4]->last("error")["code"], "rate-limited");
   auto flood = client("10.0.0.8");
   for (int i = 0; i < 25; ++i) say(flood, seekMsg("F", "f"));
@@ -548,7 +641,7 @@ TEST_F(Lobby, APairingCountsAgainstTheCreationLimit) {
   HubLimits limits;
   limits.create_per_minute = 3;
   limits.pair_same_address = true;  // as a server started with --pair-same-address
-  hub_->set_limits(limits);
+  set_limits(limits);
   int paired = 0;
   for (int i = 0; i < 4; ++i) {
     auto a = client("10.0.0.7"), b = client("10.0.0.7");
@@ -606,19 +699,22 @@ TEST_F(Lobby, APairedPlayerWhoMakesNoFirstMoveLosesThePairingAndTheOtherGoesToTh
     return json::object{{"t", "seek"}, {"name", "X"}, {"browser", counting + "-browser"}, {"variant", "makruk"},
                         {"counting", counting}, {"mode", "live"}, {"code", code}, {"token", token}};
   };
-  say(guest, front("declare", pb["token"]));
-  say(host, front("auto", pa["token"]));
-  EXPECT_EQ(host->count("seeking"), 1u);
+  // Each seeks from the finding page's own connection, as the client does.
+  auto white = client("10.0.0.1"), black = client("10.0.0.2");
+  say(black, front("declare", pb["token"]));
+  say(white, front("auto", pa["token"]));
+  EXPECT_EQ(white->count("seeking"), 1u);
   say(e, json::object{{"t", "seek"}, {"name", "E"}, {"browser", "browser-e"}});  // anything
   EXPECT_EQ(e->last("paired")["opponent"], "X");
-  EXPECT_EQ(host->count("paired"), 1u) << "White was at the front";
+  EXPECT_EQ(white->count("paired"), 1u) << "White was at the front";
   say(f, json::object{{"t", "seek"}, {"name", "F"}, {"browser", "browser-f"}});
   EXPECT_EQ(c->count("paired"), 1u) << "Black was not put in front";
   // Once only: White's second try waits at the back, behind Black.
-  say(host, front("auto", pa["token"]));
+  auto white_again = client("10.0.0.1");
+  say(white_again, front("auto", pa["token"]));
   say(g, json::object{{"t", "seek"}, {"name", "G"}, {"browser", "browser-g"}});
-  EXPECT_EQ(guest->count("paired"), 1u);
-  EXPECT_EQ(host->count("paired"), 1u);
+  EXPECT_EQ(black->count("paired"), 1u);
+  EXPECT_EQ(white_again->count("paired"), 0u);
 }
 
 // Nobody moves at all: White's 30 s run out and the game is called off.
@@ -643,7 +739,7 @@ TEST_F(Lobby, AnAddressIsNotPairedWithItself) {
   EXPECT_EQ(c->last("paired")["opponent"], "A");
   HubLimits limits;
   limits.pair_same_address = true;
-  hub_->set_limits(limits);
+  set_limits(limits);
   auto d = client("10.0.0.7");
   say(d, seekMsg("D", "browser-d"));
   EXPECT_EQ(b->last("paired")["opponent"], "D");

@@ -22,13 +22,19 @@ class Routes : public ::testing::Test {
     hub_ = std::make_unique<Hub>(*store_, [](std::function<void()> f) { f(); }, [] { return int64_t(1764460800000); });
     hub_->load();
     community_ = std::make_unique<Community>(*store_, [] { return int64_t(1764460800000); });
+    lobby_ = std::make_unique<Lobby>(
+        Hub::lobby_tables(*hub_, 1, [this](size_t, std::function<void(Hub&)> work) { work(*hub_); }),
+        [] { return int64_t(1764460800000); }, [](std::function<void()> f) { f(); });
     parts_ = std::make_unique<routes::Parts>(routes::Parts{
-        *hub_, *community_, [this](const std::string& code, const std::string& token, const std::string& ip) {
+        *hub_, *community_,
+        [this](const std::string& code, const std::string& token, const std::string& ip) {
           return hub_->recommending_seat(code, token, ip);
-        }});
+        },
+        *lobby_});
   }
   void TearDown() override {
     parts_.reset();
+    lobby_.reset();
     community_.reset();
     hub_.reset();
     store_.reset();
@@ -57,6 +63,7 @@ class Routes : public ::testing::Test {
   std::unique_ptr<Store> store_;
   std::unique_ptr<Hub> hub_;
   std::unique_ptr<Community> community_;
+  std::unique_ptr<Lobby> lobby_;
   std::unique_ptr<routes::Parts> parts_;
 };
 
@@ -82,9 +89,9 @@ TEST_F(Routes, EachPathAndMethodFindsItsHandler) {
   EXPECT_EQ(ask(Method::Get, "/api/push/key").outcome, Outcome::Unavailable);  // no push set up here: the hub's answer
 }
 
-// The community's routes are answered on its own thread, never the hub's:
-// the route table says which, and the community answers them.
-TEST_F(Routes, TheCommunitysRoutesRunOnItsOwnThread) {
+// The community's routes are answered on its own thread and the lobby's on
+// its own, never a hub's: the route table says which, and they answer them.
+TEST_F(Routes, TheCommunitysAndTheLobbysRoutesRunOnTheirOwnThreads) {
   using routes::Runs;
   for (auto [m, target] : std::vector<std::pair<Method, std::string>>{{Method::Get, "/api/feedback"},
                                                                       {Method::Post, "/api/feedback"},
@@ -95,8 +102,9 @@ TEST_F(Routes, TheCommunitysRoutesRunOnItsOwnThread) {
                                                                       {Method::Get, "/api/admin/recommendations"},
                                                                       {Method::Post, "/api/admin/recommendations/3"}})
     EXPECT_EQ(routes::runs_on(request(m, target)), Runs::OnCommunity) << target;
-  for (auto [m, target] : std::vector<std::pair<Method, std::string>>{{Method::Get, "/api/lobby"},
-                                                                      {Method::Post, "/api/parties"},
+  EXPECT_EQ(routes::runs_on(request(Method::Get, "/api/lobby")), Runs::OnLobby);
+  EXPECT_EQ(json::parse(ask(Method::Get, "/api/lobby").body), json::parse(R"({"waiting":0,"playing":0})"));
+  for (auto [m, target] : std::vector<std::pair<Method, std::string>>{{Method::Post, "/api/parties"},
                                                                       {Method::Get, "/api/parties/ABCDEF"},
                                                                       {Method::Get, "/readyz"},
                                                                       {Method::Get, "/api/nothing"},

@@ -146,6 +146,19 @@ class Tables : public ::testing::TestWithParam<std::string> {
     return second_hub(*other_store_, posts, other_bus_.get());
   }
 
+  // A hub's lobby with the hub's bus, as the server makes it: its executor
+  // the posted queue, the hub's work done at once (as on one thread).
+  Lobby& lobby_of(Hub& hub, Bus* bus) {
+    lobbies_.push_back(std::make_unique<Lobby>(
+        Hub::lobby_tables(hub, 1, [&hub](size_t, std::function<void(Hub&)> work) { work(hub); }),
+        [this] { return clock_; }, queued()));
+    Lobby& lobby = *lobbies_.back();
+    lobby.set_limits(hub.limits().lobby());
+    lobby.set_bus(bus);
+    hub.set_lobby(&lobby);
+    return lobby;
+  }
+
   // Runs posted work until `done` holds (false after 30 s without it).
   bool run_posted_until(const std::function<bool()>& done) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
@@ -241,6 +254,7 @@ class Tables : public ::testing::TestWithParam<std::string> {
   testing_helpers::TempDb db_{"makruk-tables"};
   std::unique_ptr<testing_helpers::TempPg> pg_;
   std::unique_ptr<Store> store_;
+  std::vector<std::unique_ptr<Lobby>> lobbies_;  // the lobbies of a test's hubs (they outlive the buses)
   std::unique_ptr<Bus> hub_bus_;  // the bus of hub_, when a test gives it one (it outlives the hub)
   std::unique_ptr<Store> other_store_;  // another instance's
   std::unique_ptr<Bus> other_bus_;
@@ -1292,6 +1306,8 @@ TEST_P(Tables, LimitsPerAddressAreSharedByTheInstances) {
 TEST_P(Tables, SeekersAtDifferentInstancesArePaired) {
   if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
   auto other = with_bus_and_another_instance(Posts::Queued);
+  Lobby& here = lobby_of(*hub_, hub_bus_.get());
+  Lobby& there = lobby_of(*other, other_bus_.get());
   const auto left = hub_bus_->seeks();  // what an earlier run left
   for (const auto& text : left.value()) hub_bus_->take_seek(text);
   auto seeker = [](const std::string& ip) {
@@ -1303,12 +1319,12 @@ TEST_P(Tables, SeekersAtDifferentInstancesArePaired) {
   const std::string tag = std::to_string(random());
   auto a = seeker("10.1.0.1"), b = seeker("10.1.0.2"), waiting = seeker("10.1.0.3");
   // The shared queue is asked on the bus's thread: the seeker hears once it answered.
-  hub_->on_message(a, R"({"t":"seek","name":"Dara","variant":"ouk","counting":"declare","mode":"turn","browser":"a)" + tag + "\"}");
+  here.on_message(a, R"({"t":"seek","name":"Dara","variant":"ouk","counting":"declare","mode":"turn","browser":"a)" + tag + "\"}");
   ASSERT_TRUE(run_posted_until([&] { return !a->last("seeking").empty(); }));
   EXPECT_EQ(a->last("seeking").at("variant").as_string(), "ouk");
-  other->on_message(waiting, R"({"t":"seek","name":"Noi","variant":"makruk","counting":"auto","mode":"live","browser":"w)" + tag + "\"}");
+  there.on_message(waiting, R"({"t":"seek","name":"Noi","variant":"makruk","counting":"auto","mode":"live","browser":"w)" + tag + "\"}");
   ASSERT_TRUE(run_posted_until([&] { return !waiting->last("seeking").empty(); }));
-  other->on_message(b, R"({"t":"seek","name":"Sokha","variant":"ouk","counting":"declare","mode":"","browser":"b)" + tag + "\"}");
+  there.on_message(b, R"({"t":"seek","name":"Sokha","variant":"ouk","counting":"declare","mode":"","browser":"b)" + tag + "\"}");
   // b was paired at the other instance with a, who hears of it through the bus.
   ASSERT_TRUE(run_posted_until([&] { return !b->last("paired").empty() && !a->last("paired").empty(); }));
   const json::object pa = a->last("paired"), pb = b->last("paired");
@@ -1335,26 +1351,27 @@ TEST_P(Tables, SeekersAtDifferentInstancesArePaired) {
   };
   EXPECT_TRUE(isWaiting());
   // Both instances count the shared queue (asked on the bus's thread) for the lobby.
-  auto waiting_at = [&](Hub& h) {
-    std::optional<Answer> answer;
-    h.lobby([&](Answer r) { answer = std::move(r); });
-    EXPECT_TRUE(run_posted_until([&] { return answer.has_value(); }));
-    return json::parse(answer->body).at("waiting").as_int64();
+  auto waiting_at = [&](Lobby& lobby) {
+    std::optional<json::object> counts;
+    lobby.counts([&](json::object o) { counts = std::move(o); });
+    EXPECT_TRUE(run_posted_until([&] { return counts.has_value(); }));
+    return counts->at("waiting").to_number<int64_t>();
   };
   EXPECT_EQ(hub_bus_->seek_count(), hub_bus_->seeks().value().size());
-  for (Hub* h : {hub_.get(), other.get()}) EXPECT_EQ(waiting_at(*h), int64_t(hub_bus_->seek_count().value()));
-  other->on_message(waiting, R"({"t":"unseek"})");
+  for (Lobby* l : {&here, &there}) EXPECT_EQ(waiting_at(*l), int64_t(hub_bus_->seek_count().value()));
+  there.on_message(waiting, R"({"t":"unseek"})");
   EXPECT_EQ(waiting->last("seek-ended").at("reason").as_string(), "cancelled");
-  const int64_t after_cancel = waiting_at(*other);  // asked after the cancel's question
+  const int64_t after_cancel = waiting_at(there);  // asked after the cancel's question
   EXPECT_EQ(after_cancel, int64_t(hub_bus_->seek_count().value()));
   EXPECT_FALSE(isWaiting());
 }
 
 // With other instances, a seek and a cancel ask the shared queue on the
 // bus's thread, in order (Redis stalled: Cluster.WhileRedisIsStalled…).
-TEST_P(Tables, ASeekAndItsCancelAskTheSharedQueueInOrderOffTheHubsThread) {
+TEST_P(Tables, ASeekAndItsCancelAskTheSharedQueueInOrderOffTheLobbysThread) {
   if (!redis()) GTEST_SKIP() << "no Redis (MAKRUK_TEST_REDIS) to test on";
   auto other = with_bus_and_another_instance(Posts::Queued);  // whose bus is asked nothing here
+  Lobby& here = lobby_of(*hub_, hub_bus_.get());
   std::random_device random;
   const std::string tag = std::to_string(random());
   auto seeker = [](const std::string& ip) {
@@ -1365,9 +1382,9 @@ TEST_P(Tables, ASeekAndItsCancelAskTheSharedQueueInOrderOffTheHubsThread) {
   // A seek and its cancel sent at once: the cancel's question follows the
   // seek's, so the entry leaves the shared queue.
   auto quick = seeker(fresh_ip(1));
-  hub_->on_message(quick, R"({"t":"seek","name":"Dara","variant":"ouk","counting":"auto","mode":"turn","browser":"q)" + tag + "\"}");
+  here.on_message(quick, R"({"t":"seek","name":"Dara","variant":"ouk","counting":"auto","mode":"turn","browser":"q)" + tag + "\"}");
   EXPECT_TRUE(quick->last("seeking").empty()) << "answered before the bus was asked";
-  hub_->on_message(quick, R"({"t":"unseek"})");
+  here.on_message(quick, R"({"t":"unseek"})");
   EXPECT_EQ(quick->last("seek-ended").at("reason").as_string(), "cancelled");
   bool asked = false;
   hub_bus_->ask([&, post = queued()] { post([&] { asked = true; }); });  // after both

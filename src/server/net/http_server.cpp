@@ -281,13 +281,14 @@ awaitable<Answer> answer_there(Context& ctx, const routes::ApiRequest& r) {
   co_return routes::answer(ctx.hubs.front().parts, r);
 }
 
-// The hub's answer: asked on its thread, it may come later (a request that
-// writes is answered once stored, while the hub goes on), and comes back to
-// this connection's. An answer the hub drops unmade (it is stopping) is a
-// 503. `r` lives in the caller's frame, which waits for the answer.
-awaitable<Answer> answer_on_hub(Context& ctx, const routes::ApiRequest& r) {
+// The answer of the hub (or the lobby) on `ioc`: asked on its thread, it may
+// come later (a request that writes is answered once stored, while the hub
+// goes on), and comes back to this connection's. An answer dropped unmade
+// (the hub is stopping) is a 503. `r` lives in the caller's frame, which
+// waits for the answer.
+awaitable<Answer> answer_at(asio::io_context& ioc, routes::Parts& parts, const routes::ApiRequest& r) {
   return asio::async_initiate<decltype(use_awaitable), void(Answer)>(
-      [&ctx, &r](auto handler) {
+      [&ioc, &parts, &r](auto handler) {
         using Handler = decltype(handler);
         struct Waiting {
           explicit Waiting(Handler h) : handler(std::move(h)) {}
@@ -304,11 +305,8 @@ awaitable<Answer> answer_on_hub(Context& ctx, const routes::ApiRequest& r) {
           std::atomic<bool> answered{false};
         };
         auto waiting = std::make_shared<Waiting>(std::move(handler));
-        // The hub holding the table the request names, or any.
-        const std::string code = routes::table_code(r);
-        HubShard& hub = code.empty() ? ctx.any_hub() : ctx.hub_for(code);
-        asio::post(hub.ioc, [&hub, &r, waiting] {
-          routes::answer(hub.parts, r, [waiting](Answer reply) {
+        asio::post(ioc, [&parts, &r, waiting] {
+          routes::answer(parts, r, [waiting](Answer reply) {
             if (!waiting->answered.exchange(true)) waiting->give(std::move(reply));
           });
         });
@@ -329,17 +327,29 @@ awaitable<Answer> call_api(Context& ctx, http::verb method, std::string target, 
   r.ip = ip;
   r.authorization = authorization;
   r.base_url = ctx.public_url;
-  if (routes::runs_on(r) == routes::Runs::OnCommunity)
-    co_return co_await asio::co_spawn(ctx.community_thread, answer_there(ctx, r), use_awaitable);
-  co_return co_await answer_on_hub(ctx, r);
+  switch (routes::runs_on(r)) {
+    case routes::Runs::OnCommunity:
+      co_return co_await asio::co_spawn(ctx.community_thread, answer_there(ctx, r), use_awaitable);
+    case routes::Runs::OnLobby:
+      co_return co_await answer_at(ctx.lobby_ioc(), ctx.hubs.front().parts, r);
+    case routes::Runs::OnHub:
+      break;
+  }
+  // The hub holding the table the request names, or any.
+  const std::string code = routes::table_code(r);
+  HubShard& hub = code.empty() ? ctx.any_hub() : ctx.hub_for(code);
+  co_return co_await answer_at(hub.ioc, hub.parts, r);
 }
 
-// The operators' figures: each hub's (on its thread), then the network's.
+// The operators' figures: each hub's and the lobby's (on their threads), then the network's.
 awaitable<Hub::Figures> hub_figures(Hub& hub) { co_return hub.figures(); }
+awaitable<size_t> lobby_seekers(Lobby& lobby) { co_return lobby.seekers(); }
 awaitable<Answer> hub_metrics(Context& ctx) {
   std::vector<Hub::Figures> figures;
   for (HubShard& h : ctx.hubs) figures.push_back(co_await asio::co_spawn(h.ioc, hub_figures(h.hub), use_awaitable));
-  co_return Hub::metrics(figures, ctx.writer);
+  const size_t seekers = co_await asio::co_spawn(ctx.lobby_ioc(), lobby_seekers(ctx.hubs.front().parts.lobby),
+                                                 use_awaitable);
+  co_return Hub::metrics(figures, seekers, ctx.writer);
 }
 // Whether the admin secret came (on the community's thread, which keeps it).
 awaitable<std::optional<Answer>> admin_refusal(Context& ctx, std::string authorization, std::string ip) {

@@ -201,10 +201,18 @@ class HttpConns {
 
 // One of the process's hubs (each holds the tables of its codes: shard_of),
 // with its thread's queue and the API's parts as it answers them.
+// Where a WebSocket connection's messages are heard: the hub holding its
+// table, or the lobby; each on its own thread.
+struct Hearer {
+  asio::io_context* ioc = nullptr;
+  Listener* listener = nullptr;
+};
+
 struct HubShard {
   asio::io_context& ioc;
   Hub& hub;
-  routes::Parts& parts;  // this hub and the community, for the API's routes
+  routes::Parts& parts;  // this hub, the lobby and the community, for the API's routes
+  Hearer hearer() { return {&ioc, &hub}; }
   struct Ref {
     asio::io_context* ioc;
     Hub* hub;
@@ -244,6 +252,10 @@ struct Context {
   // The community's calls (the feedback board, recommendations): a thread of
   // their own, so that their store's answers never hold a table up.
   asio::thread_pool community_thread{1};
+  // Finding an opponent: a connection that opens at no table is heard by
+  // the lobby, on its own thread.
+  Hearer lobby{};
+  asio::io_context& lobby_ioc() { return *lobby.ioc; }
   StaticFiles statics{};  // the web client's files, read once
   webpush::Sender* push = nullptr;  // for /metrics
   int ws_idle_ms = 60000;

@@ -140,6 +140,31 @@ int run_server(const ServerOptions& o) {
     if (i > 0) hubs[i].hub->count_with(*hubs.front().hub);  // one count per address for the process
   }
   Hub& hub = *hubs.front().hub;  // the first: the clock, the games' records' code limit
+  auto on_shard = [&hubs](size_t shard, std::function<void(Hub&)> work) {
+    HubThread& there = hubs.at(shard);
+    asio::post(there.ioc, [&there, work = std::move(work)] { work(*there.hub); });
+  };
+  // Delayed work on an executor (a hub's, the lobby's).
+  auto defer_on = [](asio::io_context& ioc) {
+    return [&ioc](int64_t ms, std::function<void()> f) {
+      auto timer = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(ms));
+      timer->async_wait([timer, f = std::move(f)](beast::error_code ec) {
+        if (!ec) f();
+      });
+    };
+  };
+  // Finding an opponent: the lobby, on a thread of its own (never a
+  // table's), asks the hubs to make the tables it pairs, each hub in turn.
+  // Declared before the buses, whose answers are posted to it.
+  struct LobbyThread {
+    asio::io_context ioc{1};
+    asio::executor_work_guard<asio::io_context::executor_type> work = asio::make_work_guard(ioc);
+  } lobby_thread;
+  Lobby lobby(Hub::lobby_tables(hub, shards, on_shard), [&hub] { return hub.now(); },
+              [&ioc = lobby_thread.ioc](std::function<void()> f) { asio::post(ioc, std::move(f)); });
+  lobby.set_limits(o.limits.lobby());
+  lobby.set_defer(defer_on(lobby_thread.ioc));
+  for (auto& h : hubs) h.hub->set_lobby(&lobby);
   // The tables' actions are written by threads of their own, each with its
   // own connection, in batches (one commit each); a table's go to one of
   // them, in order. Declared after the hubs' queues, which their answers go
@@ -177,6 +202,9 @@ int run_server(const ServerOptions& o) {
     return 1;
   }
   for (size_t i = 0; i < buses.size(); ++i) hubs[i].hub->set_bus(buses[i].get());
+  // With other instances the lobby's queue is shared on Redis (through the
+  // first hub's connection); the hubs of one process share the one lobby.
+  if (!o.bus.empty()) lobby.set_bus(buses.front().get());
   // The feedback board and recommendations: a part of their own, with their
   // own store connection; their limits count across instances too.
   Community community(*community_store, [&hub] { return hub.now(); });  // the hub's clock (a test may move it)
@@ -186,20 +214,18 @@ int run_server(const ServerOptions& o) {
   // However this function ends, the hubs let go of the buses before the buses go.
   struct LetGoOfBus {
     std::deque<HubThread>& hubs;
+    Lobby& lobby;
     ~LetGoOfBus() {
       for (auto& h : hubs) h.hub->set_bus(nullptr);
+      lobby.set_bus(nullptr);
     }
-  } let_go_of_bus{hubs};
+  } let_go_of_bus{hubs, lobby};
   // The tables where the CPU owes a reply, asked of the store once: each hub
   // opens its own. Later lists (expiries, CPU turns another instance left)
   // are asked by the first hub, which hands each hub its own.
   size_t opened = 0;
   std::vector<std::string> cpu_turns;
-  for (auto& h : hubs)
-    h.hub->set_on_shard([&hubs](size_t shard, std::function<void(Hub&)> work) {
-      HubThread& there = hubs.at(shard);
-      asio::post(there.ioc, [&there, work = std::move(work)] { work(*there.hub); });
-    });
+  for (auto& h : hubs) h.hub->set_on_shard(on_shard);
   for (auto& h : hubs) {
     try {
       if (&h == &hubs.front()) cpu_turns = h.hub->cpu_turns_at_start();
@@ -209,33 +235,8 @@ int run_server(const ServerOptions& o) {
       return 1;
     }
     opened += h.hub->table_count();
-    asio::io_context& ioc = h.ioc;
-    h.hub->set_defer([&ioc](int64_t ms, std::function<void()> f) {
-      auto timer = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(ms));
-      timer->async_wait([timer, f = std::move(f)](beast::error_code ec) {
-        if (!ec) f();
-      });
-    });
+    h.hub->set_defer(defer_on(h.ioc));
   }
-  // The lobby's count of players: those at every hub's tables.
-  if (shards > 1)
-    for (auto& h : hubs)
-      h.hub->set_playing_elsewhere([&hubs, self = &h](std::function<void(int64_t)> done) {
-        struct Sum {
-          std::atomic<int64_t> players{0};
-          std::atomic<size_t> left;
-        };
-        auto sum = std::make_shared<Sum>();
-        sum->left = hubs.size() - 1;
-        auto shared_done = std::make_shared<std::function<void(int64_t)>>(std::move(done));
-        for (auto& other : hubs) {
-          if (&other == self) continue;
-          asio::post(other.ioc, [&other, self, sum, shared_done] {
-            sum->players += other.hub->playing();
-            if (--sum->left == 0) asio::post(self->ioc, [sum, shared_done] { (*shared_done)(sum->players.load()); });
-          });
-        }
-      });
   // The test clock is one for all the hubs; moving it at one ticks them all.
   if (o.test_clock)
     for (auto& h : hubs) {
@@ -331,12 +332,13 @@ int run_server(const ServerOptions& o) {
   std::deque<routes::Parts> parts;
   std::vector<HubShard> shard_list;
   for (auto& h : hubs) {
-    parts.push_back(routes::Parts{*h.hub, community, seat_check_through(refs)});
+    parts.push_back(routes::Parts{*h.hub, community, seat_check_through(refs), lobby});
     shard_list.push_back(HubShard{h.ioc, *h.hub, parts.back()});
   }
   Context ctx{std::move(shard_list), writer.get(), records, o.web_dir, lower(publicUrl), std::move(proxies),
               std::move(origins), std::move(hosts), o.hello_timeout_ms, gate, o.ws_deflate, {}, {}, {}};
   ctx.push = sender.get();
+  ctx.lobby = Hearer{&lobby_thread.ioc, &lobby};
   ctx.ws_idle_ms = o.ws_idle_ms;
   ctx.renders_per_minute = o.limits.pictures_per_minute;
   asio::co_spawn(net_ioc, listen(acceptor, ctx), asio::detached);
@@ -371,11 +373,18 @@ int run_server(const ServerOptions& o) {
             << " tables opened at start)" << std::endl;
   std::vector<std::thread> hub_threads;
   for (auto& h : hubs) hub_threads.emplace_back([&h] { h.ioc.run(); });
+  std::thread lobby_runner([&lobby_thread] { lobby_thread.ioc.run(); });
   std::vector<std::thread> net_threads;
   for (int i = 1; i < o.threads; ++i) net_threads.emplace_back([&] { net_ioc.run(); });
   net_ioc.run();
   for (auto& t : net_threads) t.join();
-  // Whatever reached a hub before now is handled (and stored) before it stops.
+  // Whatever reached the lobby before now is handed on, and whatever reached
+  // a hub is handled (and stored), before they stop.
+  {
+    std::promise<void> lobby_done;
+    asio::post(lobby_thread.ioc, [&lobby_done] { lobby_done.set_value(); });
+    lobby_done.get_future().wait_for(std::chrono::seconds(10));
+  }
   auto all_on = [&hubs](std::function<void()> f) {
     std::vector<std::future<void>> done;
     for (auto& h : hubs) {
@@ -394,6 +403,9 @@ int run_server(const ServerOptions& o) {
   // The actions given to the writer are stored, and what follows them (the
   // other instances told) done, before the hubs stop.
   if (writer->wait_idle(10000)) all_on([] {});
+  lobby_thread.work.reset();
+  lobby_thread.ioc.stop();
+  lobby_runner.join();
   for (auto& h : hubs) {
     h.work.reset();
     h.ioc.stop();

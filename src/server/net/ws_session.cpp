@@ -11,27 +11,16 @@ namespace makruk::server::net_detail {
 
 namespace json = boost::json;
 
-// The table a hello names ("" for any other message).
-std::string hello_code(const std::string& text) {
-  boost::system::error_code ec;
-  const json::value v = json::parse(text, ec);
-  if (ec || !v.is_object()) return "";
-  const json::object& o = v.as_object();
-  const json::value* t = o.if_contains("t");
-  const json::value* code = o.if_contains("code");
-  if (!t || !t->is_string() || t->as_string() != "hello" || !code || !code->is_string()) return "";
-  return std::string(code->as_string());
-}
-
 class WsSession : public Client, public std::enable_shared_from_this<WsSession> {
  public:
-  // Its messages go to one hub for its whole life: the one holding the
-  // table it names on opening (/ws?code=CODE), or else the one holding the
-  // table its first message (a hello) names, or else the first, whose lobby
-  // finds opponents (it may still join any table later: the hubs tell each
-  // other, as instances do).
-  WsSession(tcp::socket&& socket, Context& ctx, HubShard* hub, std::string client, ConnectionGate::Ticket ticket)
-      : ws_(std::move(socket)), ctx_(ctx), hub_(hub), hello_timer_(ws_.get_executor()), close_timer_(ws_.get_executor()), ticket_(std::move(ticket)) {
+  // Its messages go to one listener: the hub holding the table it names on
+  // opening (/ws?code=CODE), or else the one holding the table its first
+  // message (a hello) names, or else the lobby, which finds opponents, until
+  // it says hello at a table (a connection at a hub may still join any
+  // table later: the hubs tell each other, as instances do).
+  WsSession(tcp::socket&& socket, Context& ctx, Hearer at, std::string client, ConnectionGate::Ticket ticket)
+      : ws_(std::move(socket)), ctx_(ctx), at_(at), hello_timer_(ws_.get_executor()), close_timer_(ws_.get_executor()),
+        ticket_(std::move(ticket)) {
     ip = std::move(client);
   }
 
@@ -111,22 +100,29 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         co_await ws.async_read(buffer, use_awaitable);
         if (self->closed_) break;
         if (self->closing_ || flooded) continue;  // what it says now goes unheard
-        // A client whose messages pile up at the hub is flooding it: the hub
-        // answers what it was given, then ends the connection.
-        if (self->at_hub_.fetch_add(1) >= MAX_AT_HUB) {
+        std::string text = beast::buffers_to_string(buffer.data());
+        if (!self->at_.listener || self->at_.listener == self->ctx_.lobby.listener) {
+          // A connection at no table is a seeker's, which the lobby hears,
+          // until it says hello at a table: that table's hub hears it from
+          // then on (and the lobby still hears it close).
+          const std::string code = hello_code(text);
+          if (!code.empty()) {
+            self->lobby_heard_ = self->at_.listener != nullptr;
+            self->at_ = self->ctx_.hub_for(code).hearer();
+          } else if (!self->at_.listener) {
+            self->at_ = self->ctx_.lobby;
+          }
+        }
+        // A client whose messages pile up at its listener is flooding it:
+        // what it was given is answered, then the connection ends.
+        if (self->unheard_.fetch_add(1) >= MAX_AT_HUB) {
           flooded = true;
-          asio::post(self->hub_->ioc, [self] { self->close(); });
+          asio::post(*self->at_.ioc, [self] { self->close(); });
           continue;
         }
-        std::string text = beast::buffers_to_string(buffer.data());
-        if (!self->hub_) {
-          const std::string code = hello_code(text);
-          // The lobby's connections (and any other) to the first hub, whose lobby pairs them.
-          self->hub_ = code.empty() ? &self->ctx_.hubs.front() : &self->ctx_.hub_for(code);
-        }
-        asio::post(self->hub_->ioc, [self, text = std::move(text)] {
-          self->hub_->hub.on_message(self, text);
-          self->at_hub_.fetch_sub(1);
+        asio::post(*self->at_.ioc, [self, text = std::move(text)] {
+          self->at_.listener->on_message(self, text);
+          self->unheard_.fetch_sub(1);
         });
       }
     } catch (const std::exception&) {
@@ -136,7 +132,8 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     self->hello_timer_.cancel();
     self->close_timer_.cancel();
     self->ctx_.sessions.remove(self.get());
-    if (self->hub_) asio::post(self->hub_->ioc, [self] { self->hub_->hub.on_close(self); });  // else it told none
+    if (self->at_.listener) asio::post(*self->at_.ioc, [self] { self->at_.listener->on_close(self); });  // else it told none
+    if (self->lobby_heard_) asio::post(self->ctx_.lobby_ioc(), [self] { self->ctx_.lobby.listener->on_close(self); });
   }
 
  private:
@@ -182,7 +179,8 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
 
   websocket::stream<beast::tcp_stream> ws_;
   Context& ctx_;
-  HubShard* hub_;  // chosen by the first message at the latest (read on the session's strand only)
+  Hearer at_;  // chosen by the first message at the latest (read on the session's strand only)
+  bool lobby_heard_ = false;  // the lobby heard it before it said hello at a table
   asio::steady_timer hello_timer_;
   asio::steady_timer close_timer_;
   ConnectionGate::Ticket ticket_;  // this connection's place, freed with the session
@@ -192,7 +190,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
   bool closed_ = false;
   bool closing_ = false;  // the hub asked to end it; the queue drains first
   websocket::close_reason close_reason_;
-  std::atomic<int> at_hub_{0};
+  std::atomic<int> unheard_{0};  // messages posted to its listener and not yet heard
 };
 
 awaitable<void> run_websocket(tcp::socket socket, Context& ctx, std::string ip, ConnectionGate::Ticket ticket,
@@ -200,8 +198,8 @@ awaitable<void> run_websocket(tcp::socket socket, Context& ctx, std::string ip, 
   const std::string_view target = req.target();
   const size_t q = target.find('?');
   const std::string code = q == std::string_view::npos ? "" : query_param(target.substr(q + 1), "code");
-  HubShard* hub = code.empty() ? nullptr : &ctx.hub_for(code);
-  auto session = std::make_shared<WsSession>(std::move(socket), ctx, hub, std::move(ip), std::move(ticket));
+  const Hearer at = code.empty() ? Hearer{} : ctx.hub_for(code).hearer();
+  auto session = std::make_shared<WsSession>(std::move(socket), ctx, at, std::move(ip), std::move(ticket));
   co_await WsSession::run(session, std::move(req));
 }
 

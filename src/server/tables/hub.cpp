@@ -271,6 +271,18 @@ std::shared_ptr<const std::string> error_message(const std::string& id, const Er
 
 using namespace detail;
 
+std::string hello_code(const std::string& text) {
+  if (text.find("hello") == std::string::npos) return "";
+  boost::system::error_code ec;
+  const json::value v = json::parse(text, ec);
+  if (ec || !v.is_object()) return "";
+  const json::object& o = v.as_object();
+  const json::value* t = o.if_contains("t");
+  const json::value* code = o.if_contains("code");
+  if (!t || !t->is_string() || t->as_string() != "hello" || !code || !code->is_string()) return "";
+  return std::string(code->as_string());
+}
+
 std::string normalise_code(std::string code) {
   for (char& ch : code) ch = char(std::toupper(static_cast<unsigned char>(ch)));
   return code;
@@ -324,11 +336,6 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
       now_(std::move(now)),
       rng_(random_seed()),
       guard_([this] { return this->now(); }),
-      lobby_(Lobby::Tables{[this](const Pairing& p) { pair(p); }, [this] { return playing(); },
-                           [this](const std::string& ip) {
-                             return creates_.allow(ip, this->now(), limits_.create_per_minute, false);
-                           }},
-             [this] { return this->now(); }, post_),
       notices_(TurnNotices::Tables{[this](const std::vector<std::string>& codes,
                                           std::function<void()> then) { open_all_then(codes, std::move(then)); },
                                    [this](const std::string& ip) { return guard_.credential_allowed(ip); },
@@ -362,7 +369,7 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
                                  [this](Table& p) { maybe_begin_pairing(p); },
                                  [this](const std::string& code) { reload(code, {}); },
                                  [this](uint64_t connection, const std::string& paired) {
-                                   lobby_.paired_elsewhere(connection, paired);
+                                   if (lobby_) lobby_->paired_elsewhere(connection, paired);
                                  }},
             post_, [this] { return this->now(); }) {
   notices_.set_writer(writer_);
@@ -373,8 +380,6 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
 void Hub::set_limits(const HubLimits& limits) {
   limits_ = limits;
   guard_.set_limits(CodeGuard::Limits{limits.wrong_codes_per_minute, limits.proof_bits});
-  lobby_.set_limits(Lobby::Limits{limits.seek_per_minute, limits.seeks_per_address, limits.pair_same_address,
-                                  limits.presence_delay_ms});
   notices_.set_limits(
       TurnNotices::Limits{limits.subscribe_per_minute, limits.subscriptions_per_seat, limits.push_services_per_seat});
   cpus_.set_limits(CpuPlayers::Limits{limits.cpu_max_ms, limits.cpu_pause, limits.cpu_per_minute, limits.cpu_queue,
@@ -383,7 +388,6 @@ void Hub::set_limits(const HubLimits& limits) {
 
 void Hub::set_defer(Defer defer) {
   defer_ = std::move(defer);
-  lobby_.set_defer(defer_);
   cpus_.set_defer(defer_);
 }
 
@@ -657,7 +661,6 @@ void Hub::tick() {
   close_idle_tables();
   for (const auto& [l, name] : limiters()) l->sweep(now);
   guard_.sweep(now);
-  lobby_.sweep(now);
   notices_.sweep(now);
   cpus_.sweep(now);
   std::erase_if(fronts_taken_, [&](const auto& f) { return now - f.second > limits_.front_again_ms; });
@@ -681,7 +684,6 @@ void Hub::count_with(Hub& first) {
   auto mine = limiters(), theirs = first.limiters();
   for (size_t i = 0; i < mine.size(); ++i) mine[i].first->count_with(*theirs[i].first);
   guard_.count_with(first.guard_);
-  lobby_.count_with(first.lobby_);
   notices_.count_with(first.notices_);
   cpus_.count_with(first.cpus_);
 }
@@ -689,7 +691,7 @@ void Hub::count_with(Hub& first) {
 int Hub::limits_asking() {
   int n = 0;
   for (const auto& [l, name] : limiters()) n += l->asking();
-  return n + guard_.asking() + lobby_.limits_asking() + notices_.limits_asking() + cpus_.limits_asking();
+  return n + guard_.asking() + notices_.limits_asking() + cpus_.limits_asking();
 }
 
 bool Hub::code_guess_allowed(const std::string& ip, bool wrong) { return guard_.guess_allowed(ip, wrong); }
@@ -1095,7 +1097,6 @@ void Hub::on_close(const std::shared_ptr<Client>& c) {
 }
 
 void Hub::leave(const std::shared_ptr<Client>& c) {
-  lobby_.unseek(c, false);  // closing the page leaves the queue
   if (!c->joined) return;
   auto it = watchers_.find(c->code);
   if (it != watchers_.end()) {
@@ -1120,17 +1121,11 @@ void Hub::leave(const std::shared_ptr<Client>& c) {
 
 void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) {
   if (!c->id) c->id = ++next_client_id_;
-  // Rate limit: a bucket of 20 messages refilled at 20 a second.
-  const int64_t now = this->now();
-  c->tokens = std::min(20.0, c->tokens + double(now - c->last_refill) * 0.02);
-  c->last_refill = now;
-  if (c->tokens < 1) {
+  if (!c->within_rate(now())) {
     send_error(*c, "", Error{ErrorCode::RateLimited, Msg::LimitMessages});
-    if (++c->strikes > 50) c->close();
+    if (c->abusive()) c->close();
     return;
   }
-  c->tokens -= 1;
-  c->strikes = std::max(0, c->strikes - 1);  // only abuse that goes on closes the connection
   // The table a message of its named is being read: its next messages follow.
   if (!c->opening.empty()) {
     if (c->held.size() >= MAX_WAITING_PER_CONNECTION)
@@ -1141,20 +1136,27 @@ void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) 
   handle(c, text);
 }
 
+bool Hub::read_then(const std::string& code, const std::string& token, const std::string& ip, bool credential,
+                    std::function<void()>& then) {
+  const bool open = would_open(code, ip, credential, false);
+  if (!open && !seat_may_be_elsewhere(code, token, ip)) return false;
+  if (open) open_then(code, std::move(then));
+  else reload(code, [then = std::move(then)](Table*) { then(); });
+  return true;
+}
+
 bool Hub::read_first(const std::shared_ptr<Client>& c, const std::string& raw_code, const std::string& token,
                      bool credential, std::function<void()> then) {
   const std::string code = normalise_code(raw_code);
-  const bool open = would_open(code, c->ip, credential, false);
-  if (!open && !seat_may_be_elsewhere(code, token, c->ip)) return false;
-  c->opening = code;
-  auto resume = [this, c, then = std::move(then)] {
+  std::function<void()> resume = [this, c, then = std::move(then)] {
     c->opening.clear();
     if (!c->gone) then();
     handle_held(c);
   };
-  if (open) open_then(code, std::move(resume));
-  else reload(code, [resume = std::move(resume)](Table*) { resume(); });
-  return true;
+  c->opening = code;  // before the read, which may be done at once (a hub that writes at once)
+  if (read_then(code, token, c->ip, credential, resume)) return true;
+  c->opening.clear();
+  return false;
 }
 
 void Hub::handle_held(const std::shared_ptr<Client>& c) {
@@ -1181,20 +1183,6 @@ void Hub::handle(const std::shared_ptr<Client>& c, const std::string& text) {
     return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::VersionBad});
 
   if (type == "ping") return c->send(message(json::object{{"t", "pong"}}));
-  if (type == "seek") {
-    SeekWish wish;
-    std::string browser;
-    if (!get_string(*o, "variant", wish.variant) || !get_string(*o, "counting", wish.counting) ||
-        !get_string(*o, "mode", wish.mode) || !get_string(*o, "browser", browser))
-      return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::FieldType});
-    // A seek back to the front names its table: read first if need be.
-    auto seek = [this, c, wish, name, browser, code, token] {
-      lobby_.seek(c, wish, name, browser, [&] { return may_seek_at_front(c, code, token); });
-    };
-    if (!code.empty() && !token.empty() && token.size() <= 64 && read_first(c, code, token, true, seek)) return;
-    return seek();
-  }
-  if (type == "unseek") return lobby_.unseek(c, true);
   if (type == "decline-pairing") {
     if (!token.empty() && token.size() <= 64 &&
         read_first(c, code, token, true, [this, c, code, token] { decline_pairing(c, code, token); }))
@@ -1518,7 +1506,6 @@ Hub::Figures& Hub::Figures::operator+=(const Figures& o) {
   tables += o.tables;
   clients += o.clients;
   cpu_queue += o.cpu_queue;
-  seekers += o.seekers;
   actions_stored += o.actions_stored;
   has_bus = has_bus || o.has_bus;
   bus_up = bus_up && o.bus_up;
@@ -1532,7 +1519,6 @@ Hub::Figures Hub::figures() const {
   for (const auto& [code, clients] : watchers_) f.clients += clients.size();
   f.actions_stored = actions_stored_;
   f.cpu_queue = cpus_.pending();
-  f.seekers = lobby_.seekers();
   if (bus_) {
     f.has_bus = true;
     f.bus_up = bus_->up();
@@ -1541,7 +1527,7 @@ Hub::Figures Hub::figures() const {
   return f;
 }
 
-Answer Hub::metrics(const std::vector<Figures>& hubs, const StoreWriter* writer) {
+Answer Hub::metrics(const std::vector<Figures>& hubs, size_t seekers, const StoreWriter* writer) {
   Figures f;
   for (const Figures& hub : hubs) f += hub;
   MetricsText m;
@@ -1549,7 +1535,7 @@ Answer Hub::metrics(const std::vector<Figures>& hubs, const StoreWriter* writer)
   m.gauge("table_clients", "Connections at a table (players and spectators).", double(f.clients));
   m.counter("actions_stored_total", "Game actions (moves and others) stored and applied.", double(f.actions_stored));
   m.gauge("cpu_queue", "CPU searches waiting for a thread.", double(f.cpu_queue));
-  m.gauge("seekers", "People here waiting for an opponent.", double(f.seekers));
+  m.gauge("seekers", "People here waiting for an opponent.", double(seekers));
   m.gauge("hub_threads", "Threads serving tables (each holds the tables of its codes).", double(hubs.size()));
   if (writer) {
     m.counter("store_writes_total", "Pieces of work the store writer ran.", double(writer->jobs()));

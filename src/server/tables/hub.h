@@ -10,13 +10,14 @@
 // hub_detail.h. Parts of their own,
 // which the hub holds and which ask the tables through an interface of their
 // own: who may look up a code (code_guard.h: wrong codes, proofs of work,
-// credentials); finding an opponent (lobby.h: it asks the tables to make what it
-// pairs); turn notifications (turn_notices.h, Web Push and My games: it asks
+// credentials); turn notifications (turn_notices.h, Web Push and My games: it asks
 // them to read tables and whose seats tokens hold); instance sync
 // (instance_sync.h: what the tables tell the other instances over the bus,
 // and what they do with what they are told); the CPU players
 // (cpu_players.h: their searches on the engine's threads, their claims and
-// limits; they hand the tables what they found to play). Beside it: the
+// limits; they hand the tables what they found to play). Beside it: finding
+// an opponent (lobby.h, one for the process, on an executor of its own: it
+// asks the hubs to make the tables it pairs, through lobby_tables); the
 // feedback board and recommendations (community/community.h), which ask the
 // hub only whose seat a token is (recommending_seat); each game's record by
 // its own link (records/game_records.h). A test drives the hub with
@@ -87,6 +88,11 @@ struct HubLimits {
   int64_t first_move_ms = 30000;    // and each makes a first move within this of their first turn
   int64_t front_again_ms = 120000;  // the one left by a called-off pairing may seek at the front this long
   int pictures_per_minute = 30;     // game pictures drawn for an address (those already drawn are free)
+
+  // The lobby's share of them (lobby.h): its counts go out as often as presence does.
+  Lobby::Limits lobby() const {
+    return Lobby::Limits{seek_per_minute, seeks_per_address, pair_same_address, presence_delay_ms};
+  }
 };
 
 // A player at a table, as the tables know them: what a recommendation needs.
@@ -98,9 +104,11 @@ struct RecommendingSeat {
   int own_moves = 0;  // the most moves of their own in one finished game there
 };
 
-class Hub {
+class Hub : public Listener {
  public:
   using Post = std::function<void(std::function<void()>)>;
+  // Runs work on the thread of a process's hub (its shard), with that hub.
+  using OnShard = std::function<void(size_t shard, std::function<void(Hub&)> work)>;
   // `now` gives milliseconds since the epoch (injectable for tests); `post`
   // runs a function on the hub's executor.
   Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads = 1);
@@ -178,17 +186,34 @@ class Hub {
                          std::function<void(std::variant<RecommendingSeat, Answer>)> answer);
   std::variant<RecommendingSeat, Answer> recommending_seat(const std::string& code, const std::string& token,
                                                               const std::string& ip);
-  // GET /api/lobby: how many wait for an opponent and how many play now
-  // (with other instances, the shared queue's length is asked of the bus
-  // first, off the hub's thread).
-  void lobby(Respond respond);
-  // Players at a running game now, among this hub's tables (the lobby's counts).
+  // What the lobby (lobby.h, on an executor of its own) asks of the tables.
+  // Players at a running game now, among this hub's tables (for its counts).
   int64_t playing() const;
-  // For the hubs of one process: asks the others how many play at theirs
-  // (`done` runs on this hub's thread with their sum), for the lobby's counts.
-  using AskOthers = std::function<void(std::function<void(int64_t)> done)>;
-  void set_playing_elsewhere(AskOthers ask) { playing_elsewhere_ = std::move(ask); }
-  Answer lobby();  // without a bus (tests)
+  // Whether an address may make one more table now (a pairing is one).
+  // Thread-safe.
+  bool may_create(const std::string& ip);
+  // Makes the table of a pairing at this hub, and tells both seekers: those
+  // connected here by `here` (nullptr when gone), one at another instance
+  // through the bus. Stored by the writer under a new code of this hub's
+  // (another, twice at most, when it fails before anything was stored).
+  void pair(const Pairing& pairing, std::array<std::shared_ptr<Client>, 2> here);
+  // A seek naming a table (code, and its seat's token) whose pairing was just
+  // called off for the other player's missing first move goes to the front
+  // of the queue, once: `done` is told whether it does (here, once the table
+  // is read if it had to be).
+  void seek_front(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token,
+                  std::function<void(bool)> done);
+  // "Not now" to a pairing, said on a lobby's connection (once the table is
+  // read, if it had to be).
+  void decline_from_lobby(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token);
+  // The lobby told of its seekers paired at other instances (its
+  // paired_elsewhere is called on this hub's thread).
+  void set_lobby(Lobby* lobby) { lobby_ = lobby; }
+  // The lobby's view of a process's hubs: a pairing's table made at each
+  // hub in turn, the players counted at all, a seek to the front and a
+  // decline asked of the hub holding the table; `on_shard` runs work on a
+  // hub's thread, and `first` answers may_create.
+  static Lobby::Tables lobby_tables(Hub& first, size_t shards, OnShard on_shard);
   // GET /readyz: Ok when the hub answers, the store can be read (by the
   // store's writer) and the bus answers (on its questions' thread), else Unavailable.
   void ready(Respond respond);
@@ -217,7 +242,6 @@ class Hub {
   void heartbeat();
   // Testing aid: lets POST /api/test/clock move the hub's clock forward.
   void enable_test_clock() { test_clock_ = true; }
-  bool test_clock_enabled() const { return test_clock_; }
   Answer advance_clock(const std::string& body);
   // Testing aid (with the test clock): POST /api/test/stall/CODE holds the
   // thread of the hub that has table CODE for {"ms":N} (at most 10 s) from
@@ -225,8 +249,9 @@ class Hub {
   // show that other hubs' tables go on meanwhile.
   Answer stall(const std::string& body);
 
-  void on_message(const std::shared_ptr<Client>& c, const std::string& text);
-  void on_close(const std::shared_ptr<Client>& c);
+  // A connection's message (after its rate limit), and its closing.
+  void on_message(const std::shared_ptr<Client>& c, const std::string& text) override;
+  void on_close(const std::shared_ptr<Client>& c) override;
 
   // The tables in memory (those in play, and those opened a short while ago).
   size_t table_count() const { return tables_.size(); }
@@ -252,7 +277,6 @@ class Hub {
   }
   // How the first hub hands work to another (on that hub's thread): the
   // tables of its shard among those the store listed for all.
-  using OnShard = std::function<void(size_t shard, std::function<void(Hub&)> work)>;
   void set_on_shard(OnShard on) { on_shard_ = std::move(on); }
   // Its per-address limits (and its parts') count together with `first`'s.
   void count_with(Hub& first);
@@ -267,16 +291,16 @@ class Hub {
   // hub of the process, writes them out with the store writer's, and decides
   // who may see them).
   struct Figures {
-    size_t tables = 0, clients = 0, cpu_queue = 0, seekers = 0;
+    size_t tables = 0, clients = 0, cpu_queue = 0;
     uint64_t actions_stored = 0;
     bool has_bus = false, bus_up = true;
     double bus_heartbeat_s = 0;
     Figures& operator+=(const Figures& o);
   };
   Figures figures() const;
-  // The figures of a process's hubs in Prometheus' text format, with those of
-  // their store writer (may be null).
-  static Answer metrics(const std::vector<Figures>& hubs, const StoreWriter* writer);
+  // The figures of a process's hubs in Prometheus' text format, with the
+  // lobby's seekers and those of their store writer (may be null).
+  static Answer metrics(const std::vector<Figures>& hubs, size_t seekers, const StoreWriter* writer);
 
  private:
   // The table for a code, read from the store if it is not in memory, and
@@ -317,6 +341,11 @@ class Hub {
   // once read).
   bool read_first(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token,
                   bool credential, std::function<void()> then);
+  // The same without a connection of this hub's (a lobby's asks): true
+  // when the table is read first (`then`, taken, runs once it is); false
+  // leaves `then` to the caller.
+  bool read_then(const std::string& code, const std::string& token, const std::string& ip, bool credential,
+                 std::function<void()>& then);
   // The messages a connection sent while its table was read, in order, until
   // one waits for a table again.
   void handle_held(const std::shared_ptr<Client>& c);
@@ -436,15 +465,8 @@ class Hub {
   // made and told.
   void store_rematch(const std::shared_ptr<Client>& c, const std::string& id, const std::string& type, Table& p,
                      Table::RematchChange change);
-  // Finding an opponent is the lobby's (lobby_); the tables make what it
-  // pairs. A seek naming a table (`code`, with its seat's `token`) whose
-  // pairing was just called off for the other player's missing first move
-  // goes to the front of the queue, once; any other seek joins at the back.
+  // Whether a seek naming the table goes to the front (seek_front), the table in memory.
   bool may_seek_at_front(const std::shared_ptr<Client>& c, const std::string& code, const std::string& token);
-  // Makes the table of a pairing: stored by the writer under a new code
-  // (another, twice at most, when it fails before anything was stored), then
-  // the seekers told.
-  void pair(const Pairing& p);
   void store_paired_table(TableRecord r, const Pairing& pairing, std::array<std::shared_ptr<Client>, 2> here,
                           int attempt);
   // A live table made by pairing begins its game once both players are at it
@@ -489,7 +511,6 @@ class Hub {
   std::function<void()> clock_moved_;
   size_t shard_ = 0, shards_ = 1;  // set_shard
   OnShard on_shard_;
-  AskOthers playing_elsewhere_;
   int64_t started_at_ = 0;
   CodeGuard guard_;  // who may look up a code now
   // The seekers' own connections of the pairings still waiting for their
@@ -497,7 +518,7 @@ class Hub {
   std::map<std::string, std::vector<std::weak_ptr<Client>>> pairing_seekers_;
   std::map<std::string, int64_t> fronts_taken_;  // tables whose front-of-queue seek was used, and when
   uint64_t next_client_id_ = 0;
-  Lobby lobby_;
+  Lobby* lobby_ = nullptr;  // set_lobby
   TurnNotices notices_;
   Bus* bus_ = nullptr;
   std::unique_ptr<StoreWriter> own_writer_;  // at once, on store_
@@ -532,6 +553,11 @@ constexpr int64_t QUICK_MESSAGE_GAP_MS = 2000;
 
 // Secrets and codes (random_token: table.h).
 std::string normalise_code(std::string code);  // table codes are upper case
+// The table a connection's first message names when it is a hello ("" for
+// any other): the network layer gives the connection to that table's hub,
+// or else to the lobby. Only what may be a hello is parsed (a seeker's
+// first message is parsed once, by the lobby).
+std::string hello_code(const std::string& text);
 // The shard of `shards` that holds a table (its code as normalised).
 size_t shard_of(std::string_view code, size_t shards);
 std::string hash_token(const std::string& token);  // hex SHA-256

@@ -57,7 +57,6 @@ void Hub::set_bus(Bus* bus) {
   // The per-address limits count across the instances.
   for (const auto& [limiter, name] : limiters()) limiter->share(bus, name);
   guard_.share(bus);
-  lobby_.set_bus(bus);
   notices_.set_bus(bus);
   cpus_.set_bus(bus);
   sync_.set_bus(bus);

@@ -26,23 +26,70 @@ bool Hub::may_seek_at_front(const std::shared_ptr<Client>& c, const std::string&
   return fronts_taken_.emplace(p->code(), now()).second;  // once
 }
 
+void Hub::seek_front(const std::shared_ptr<Client>& c, const std::string& raw_code, const std::string& token,
+                     std::function<void(bool)> done) {
+  const std::string code = normalise_code(raw_code);
+  std::function<void()> answer = [this, c, code, token, done = std::move(done)] {
+    done(may_seek_at_front(c, code, token));
+  };
+  if (token.empty() || token.size() > 64 || !read_then(code, token, c->ip, true, answer)) answer();
+}
+
+void Hub::decline_from_lobby(const std::shared_ptr<Client>& c, const std::string& raw_code,
+                             const std::string& token) {
+  const std::string code = normalise_code(raw_code);
+  std::function<void()> answer = [this, c, code, token] { decline_pairing(c, code, token); };
+  if (token.empty() || token.size() > 64 || !read_then(code, token, c->ip, true, answer)) answer();
+}
+
+bool Hub::may_create(const std::string& ip) { return creates_.allow(ip, now(), limits_.create_per_minute, false); }
+
 // A table for two paired seekers, started at once: the one who waited longer
 // is the host (and White in the first game).
-void Hub::pair(const Pairing& pairing) {
+void Hub::pair(const Pairing& pairing, std::array<std::shared_ptr<Client>, 2> here) {
   TableRecord r;
   r.variant = pairing.agreed.variant;
   r.counting = pairing.agreed.counting;
   r.mode = pairing.agreed.mode;
   r.created_at = now();
   r.invite_key = random_token().substr(0, 16);
-  // The seekers connected here leave the lobby for the table now; they are
-  // told once it is stored.
-  std::array<std::shared_ptr<Client>, 2> here;
-  const Seek* seekers[2] = {&pairing.first, &pairing.second};
-  for (int seat = 0; seat < 2; ++seat)
-    if (!bus_ || seekers[seat]->instance.empty() || seekers[seat]->instance == bus_->id())
-      here[size_t(seat)] = lobby_.take(seekers[seat]->id);
   store_paired_table(std::move(r), pairing, std::move(here), 0);
+}
+
+Lobby::Tables Hub::lobby_tables(Hub& first, size_t shards, OnShard on_shard) {
+  Lobby::Tables t;
+  // The pairings' tables spread over the hubs in turn (asked on the lobby's
+  // executor only).
+  auto next = std::make_shared<size_t>(0);
+  t.pair = [on_shard, shards, next](const Pairing& pairing, std::array<std::shared_ptr<Client>, 2> here) {
+    on_shard((*next)++ % shards, [pairing, here](Hub& h) { h.pair(pairing, here); });
+  };
+  t.playing = [on_shard, shards](std::function<void(int64_t)> done) {
+    struct Sum {
+      std::atomic<int64_t> players{0};
+      std::atomic<size_t> left{0};
+      std::function<void(int64_t)> done;
+    };
+    auto sum = std::make_shared<Sum>();
+    sum->left = shards;
+    sum->done = std::move(done);
+    for (size_t i = 0; i < shards; ++i)
+      on_shard(i, [sum](Hub& h) {
+        sum->players += h.playing();
+        if (--sum->left == 0) sum->done(sum->players.load());
+      });
+  };
+  t.may_create = [&first](const std::string& ip) { return first.may_create(ip); };
+  t.at_front = [on_shard, shards](const std::shared_ptr<Client>& c, const std::string& code,
+                                  const std::string& token, std::function<void(bool)> done) {
+    on_shard(shard_of(normalise_code(code), shards),
+             [c, code, token, done](Hub& h) { h.seek_front(c, code, token, done); });
+  };
+  t.decline = [on_shard, shards](const std::shared_ptr<Client>& c, const std::string& code,
+                                 const std::string& token) {
+    on_shard(shard_of(normalise_code(code), shards), [c, code, token](Hub& h) { h.decline_from_lobby(c, code, token); });
+  };
+  return t;
 }
 
 void Hub::store_paired_table(TableRecord r, const Pairing& pairing, std::array<std::shared_ptr<Client>, 2> here,
@@ -87,7 +134,8 @@ void Hub::store_paired_table(TableRecord r, const Pairing& pairing, std::array<s
           json::object m{{"t", "paired"}, {"code", r.code}, {"token", tokens[size_t(seat)]}, {"seat", seat},
                          {"opponent", seekers[1 - seat]->name}, {"party", table_json(it->second)}};
           // A seeker connected to another instance is told there.
-          if (!here[size_t(seat)] && bus_ && !seekers[seat]->instance.empty() && seekers[seat]->instance != bus_->id()) {
+          if (!seekers[seat]->instance.empty()) {
+            if (!bus_) continue;
             BusMessage b{r.code};
             b.to = seekers[seat]->instance;
             b.connection = seekers[seat]->id;
@@ -247,21 +295,6 @@ int64_t Hub::playing() const {
     for (const Seat& s : it->second.seats()) playing += s.connections > 0;
   }
   return playing;
-}
-
-void Hub::lobby(Respond respond) {
-  if (!playing_elsewhere_)
-    return lobby_.counts([respond = std::move(respond)](json::object o) { respond(reply(Outcome::Ok, std::move(o))); });
-  playing_elsewhere_([this, respond = std::move(respond)](int64_t elsewhere) {
-    lobby_.counts([respond, elsewhere](json::object o) {
-      o["playing"] = o["playing"].to_number<int64_t>() + elsewhere;
-      respond(reply(Outcome::Ok, std::move(o)));
-    });
-  });
-}
-
-Answer Hub::lobby() {
-  return answered_at_once([&](Respond respond) { lobby(std::move(respond)); });
 }
 
 }  // namespace makruk::server

@@ -57,8 +57,40 @@ void Lobby::set_bus(Bus* bus) {
   seeks_.share(bus, "seek");
 }
 
+void Lobby::on_message(const std::shared_ptr<Client>& c, const std::string& text) {
+  if (!c->id) c->id = ++next_id_;
+  if (!c->within_rate(now_())) {
+    c->send(error_message("", Error{ErrorCode::RateLimited, Msg::LimitMessages}));
+    if (c->abusive()) c->close();
+    return;
+  }
+  Message why;
+  auto o = parse_object(text, why);
+  if (!o) return c->send(error_message("", Error{ErrorCode::BadRequest, why}));
+  std::string type, id, code, token, name, browser;
+  SeekWish wish;
+  if (!get_string(*o, "t", type) || !get_string(*o, "id", id) || !get_string(*o, "code", code) ||
+      !get_string(*o, "token", token) || !get_string(*o, "name", name) || !get_string(*o, "browser", browser) ||
+      !get_string(*o, "variant", wish.variant) || !get_string(*o, "counting", wish.counting) ||
+      !get_string(*o, "mode", wish.mode))
+    return c->send(error_message(id.size() > 64 ? "" : id, Error{ErrorCode::BadRequest, Msg::FieldType}));
+  if (id.size() > 64) return c->send(error_message("", Error{ErrorCode::BadRequest, Msg::IdTooLong}));
+  if (type == "ping") return c->send(message(json::object{{"t", "pong"}}));
+  if (type == "seek") {
+    std::optional<Front> front;
+    if (!code.empty() && !token.empty() && token.size() <= 64) front = Front{code, token};
+    return seek(c, wish, name, browser, std::move(front));
+  }
+  if (type == "unseek") return unseek(c, true);
+  if (type == "decline-pairing") return tables_.decline(c, code, token);
+  // Anything else is a table's: its connection opens at it.
+  c->send(error_message(id, Error{ErrorCode::BadRequest, Msg::HelloFirst}));
+}
+
+void Lobby::on_close(const std::shared_ptr<Client>& c) { unseek(c, false); }
+
 void Lobby::seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const std::string& raw_name,
-                 const std::string& browser, const std::function<bool()>& at_front) {
+                 const std::string& browser, std::optional<Front> front) {
   auto refuse = [&](Error e) { c->send(error_message("", e)); };
   auto bad = [&](Message why) { refuse(Error{ErrorCode::BadRequest, std::move(why)}); };
   if (!wish.variant.empty() && wish.variant != "makruk" && wish.variant != "ouk") return bad(Msg::SeekVariant);
@@ -69,6 +101,10 @@ void Lobby::seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const s
   auto name = clean_name(raw_name, why);
   if (!name) return bad(why);
   const int64_t t = now_();
+  if (t - swept_at_ >= MINUTE_MS) {  // the limits forget the windows that have emptied
+    seeks_.sweep(t);
+    swept_at_ = t;
+  }
   const bool waiting = seekers_.count(c->id) != 0;
   // Without a bus, the limit on seekers per address first; with one, it is
   // checked on the shared queue as read on the bus's thread (seek_shared).
@@ -80,11 +116,41 @@ void Lobby::seek(const std::shared_ptr<Client>& c, const SeekWish& wish, const s
   // oneself makes no more tables than creating them.
   if (!waiting && !tables_.may_create(c->ip)) return refuse(Error{ErrorCode::RateLimited, Msg::LimitTables});
   c->greeted = true;  // a seeker has said who it is: the hello deadline does not apply
-  // The front of the queue is the earliest time there is.
-  const int64_t since = at_front && at_front() ? 0 : t;
-  Seek mine{c->id, browser, c->ip, *name, wish, since, bus_ ? bus_->id() : ""};
+  Seek mine{c->id, browser, c->ip, *name, wish, t, bus_ ? bus_->id() : ""};
+  asking_front_.erase(c->id);  // a seek asking for the front meanwhile is replaced by this one
+  if (!front) return seek_checked(c, std::move(mine), waiting);
+  // Asked of the table's hub; the seek goes on here once it answers, unless
+  // cancelled or replaced meanwhile.
+  const uint64_t asked = ++fronts_asked_;
+  asking_front_[c->id] = asked;
+  std::weak_ptr<Client> weak = c;
+  tables_.at_front(c, front->code, front->token, [this, weak, mine, waiting, asked](bool first) {
+    post_([this, weak, mine, waiting, asked, first]() mutable {
+      auto it = asking_front_.find(mine.id);
+      if (it == asking_front_.end() || it->second != asked) return;
+      asking_front_.erase(it);
+      auto c = weak.lock();
+      if (!c) return;
+      if (first) mine.since = 0;  // the front of the queue is the earliest time there is
+      seek_checked(c, std::move(mine), waiting);
+    });
+  });
+}
+
+void Lobby::seek_checked(const std::shared_ptr<Client>& c, Seek mine, bool waiting) {
   if (bus_) return seek_shared(c, std::move(mine), waiting);
   seek_here(c, std::move(mine));
+}
+
+void Lobby::pair(Pairing pairing) {
+  std::array<std::shared_ptr<Client>, 2> here;
+  Seek* seats[2] = {&pairing.first, &pairing.second};
+  for (size_t seat = 0; seat < 2; ++seat) {
+    Seek& s = *seats[seat];
+    if (bus_ && s.instance == bus_->id()) s.instance.clear();
+    if (s.instance.empty()) here[seat] = take(s.id);  // leaves the lobby for its table
+  }
+  tables_.pair(pairing, std::move(here));
 }
 
 void Lobby::seek_here(const std::shared_ptr<Client>& c, Seek mine) {
@@ -94,7 +160,7 @@ void Lobby::seek_here(const std::shared_ptr<Client>& c, Seek mine) {
   auto pairing = matchmaker_.seek(std::move(mine), &replaced_id);
   if (replaced_id) replaced(replaced_id);
   seekers_[c->id] = c;
-  if (pairing) tables_.pair(*pairing);  // both leave seekers_ there
+  if (pairing) pair(std::move(*pairing));
   else c->send(seeking(wish));
   changed();
 }
@@ -189,7 +255,7 @@ void Lobby::shared_seek_done(const std::weak_ptr<Client>& weak, Seek mine, const
       // left meanwhile (it then does not come to the table in time).
       if (r.other->instance == mine.instance) shared_seeks_.erase(r.other->id);
       if (c) seekers_[mine.id] = c;
-      tables_.pair(Pairing{*r.other, mine, r.agreed});
+      pair(Pairing{*r.other, mine, r.agreed});
       break;
     case SharedSeek::TooMany:
       if (!current) break;
@@ -213,22 +279,26 @@ void Lobby::shared_seek_done(const std::weak_ptr<Client>& weak, Seek mine, const
 void Lobby::unseek(const std::shared_ptr<Client>& c, bool tell) {
   // Cancelling is answered even when nothing waited (a pairing may have come first).
   if (tell) c->send(message(json::object{{"t", "seek-ended"}, {"reason", "cancelled"}}));
-  if (auto shared = shared_seeks_.find(c->id); c->id && shared != shared_seeks_.end()) {
+  if (!c->id) return;
+  asking_front_.erase(c->id);
+  if (auto shared = shared_seeks_.find(c->id); shared != shared_seeks_.end()) {
     if (bus_) bus_->ask([bus = bus_, entry = shared->second] { bus->take_seek(entry); });
     shared_seeks_.erase(shared);
     seekers_.erase(c->id);
     changed();
     return;
   }
-  if (!c->id || !matchmaker_.cancel(c->id)) return;
+  if (!matchmaker_.cancel(c->id)) return;
   seekers_.erase(c->id);
   changed();
 }
 
-void Lobby::paired_elsewhere(uint64_t connection, const std::string& text) {
-  shared_seeks_.erase(connection);
-  if (auto c = take(connection)) c->send(std::make_shared<const std::string>(text));
-  changed();
+void Lobby::paired_elsewhere(uint64_t connection, std::string text) {
+  post_([this, connection, text = std::move(text)] {
+    shared_seeks_.erase(connection);
+    if (auto c = take(connection)) c->send(std::make_shared<const std::string>(text));
+    changed();
+  });
 }
 
 std::shared_ptr<Client> Lobby::seeker(uint64_t id) const {
@@ -242,19 +312,21 @@ std::shared_ptr<Client> Lobby::take(uint64_t id) {
   return c;
 }
 
-json::object Lobby::counts() const {
-  size_t waiting = matchmaker_.waiting();
-  if (bus_ && shared_waiting_) waiting = *shared_waiting_;
-  return json::object{{"waiting", waiting}, {"playing", tables_.playing()}};
-}
+size_t Lobby::waiting() const { return bus_ && shared_waiting_ ? *shared_waiting_ : matchmaker_.waiting(); }
 
 void Lobby::counts(std::function<void(json::object)> then) {
-  if (!bus_) return then(counts());
-  bus_->ask([this, bus = bus_, then = std::move(then)]() mutable {
+  // The tables count their players (at every hub), then the counts go out here.
+  auto with_players = [this, then = std::move(then)] {
+    tables_.playing([this, then](int64_t playing) {
+      post_([this, then, playing] { then(json::object{{"waiting", waiting()}, {"playing", playing}}); });
+    });
+  };
+  if (!bus_) return with_players();
+  bus_->ask([this, bus = bus_, with_players = std::move(with_players)] {
     auto n = bus->seek_count();
-    post_([this, n, then = std::move(then)] {
+    post_([this, n, with_players] {
       if (n) shared_waiting_ = n;
-      then(counts());
+      with_players();
     });
   });
 }
