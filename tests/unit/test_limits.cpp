@@ -142,6 +142,36 @@ TEST_F(Limits, OneAddressCannotFillTheCpuQueueForEveryone) {
   EXPECT_EQ(create("10.0.0.8", blackToMove).outcome, Outcome::Created);  // another address still gets a CPU table
 }
 
+// The hubs of a process share one engine pool: an address's searches
+// waiting at one hub count at the other, so spreading CPU tables over the
+// hubs queues no more of them. (Each hub with a pool of its own would let
+// one search wait at each.)
+TEST_F(Limits, TheHubsOfAProcessShareOneCpuQueue) {
+  auto pool = std::make_unique<CpuPool>(1);
+  auto lost = [](std::function<void()>) {};  // the searches' answers are not played here
+  Hub first(*store_, lost, [this] { return clock_; }, 1, pool.get());
+  Hub second(*store_, lost, [this] { return clock_; }, 1, pool.get());
+  first.set_shard(0, 2);
+  second.set_shard(1, 2);
+  second.count_with(first);
+  HubLimits l;
+  l.cpu_queue_per_address = 1;
+  l.cpu_per_minute = 0;
+  for (Hub* h : {&first, &second}) h->set_limits(l);
+  // Level 8 thinks for a while, and the CPU (black) is to move at once.
+  const std::string body = R"({"name":"Somchai","cpu":8,"fen":"rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1"})";
+  int made = 0, busy = 0;
+  for (int i = 0; i < 4; ++i) {
+    const Outcome o = (i % 2 ? second : first).create_table(body, "10.0.0.7").outcome;
+    made += o == Outcome::Created;
+    busy += o == Outcome::Unavailable;
+  }
+  EXPECT_LE(made, 2) << "one search running and one waiting, for the whole process";
+  EXPECT_GE(busy, 2);
+  EXPECT_EQ(second.create_table(body, "10.0.0.8").outcome, Outcome::Created);  // another address
+  pool.reset();  // its searches stop before the hubs they answer go
+}
+
 TEST_F(Limits, JoinsAreLimitedPerAddress) {
   table();
   for (int i = 0; i < 30; ++i) EXPECT_EQ(hub_->join(code_, R"({"name":"Watcher"})", "10.0.0.5").outcome, Outcome::Conflict) << i;  // full

@@ -123,10 +123,13 @@ int run_server(const ServerOptions& o) {
     }
   };
   std::deque<HubThread> hubs(shards);
-  // The engine's threads: the cores the network and the hubs leave, shared
-  // among the hubs (each has its own, at least one).
+  // The engine's threads: the cores the network and the hubs leave, one pool
+  // the hubs share (fair between addresses over all of them). Declared after
+  // the hubs, whose CPU players its searches' answers go through, so that it
+  // stops before they go.
   const int cpu_threads = o.cpu_threads > 0 ? o.cpu_threads
                                             : std::max(1, int(std::thread::hardware_concurrency()) - o.threads - int(shards));
+  CpuPool cpu_pool(cpu_threads);
   for (size_t i = 0; i < shards; ++i) {
     hubs[i].hub = std::make_unique<Hub>(
         *store, hubs[i].post(),
@@ -135,7 +138,7 @@ int run_server(const ServerOptions& o) {
                      std::chrono::system_clock::now().time_since_epoch())
               .count();
         },
-        std::max(1, cpu_threads / int(shards)));
+        cpu_threads, &cpu_pool);
     hubs[i].hub->set_shard(i, shards);
     if (i > 0) hubs[i].hub->count_with(*hubs.front().hub);  // one count per address for the process
   }

@@ -11,12 +11,15 @@ constexpr int CPU_TURNS_PER_SCAN = 1000;
 
 }  // namespace
 
-CpuPlayers::CpuPlayers(Tables tables, std::function<int64_t()> now, Post post, int threads)
+CpuPlayers::CpuPlayers(Tables tables, std::function<int64_t()> now, Post post, int threads, CpuPool* shared)
     : tables_(std::move(tables)),
       now_(std::move(now)),
       post_(std::move(post)),
       rng_(random_seed()),
-      pool_(threads) {}
+      pool_(shared),
+      own_pool_(shared ? nullptr : std::make_unique<CpuPool>(threads)) {
+  if (!pool_) pool_ = own_pool_.get();
+}
 
 void CpuPlayers::set_bus(Bus* bus) {
   shared_ = bus != nullptr;
@@ -25,8 +28,8 @@ void CpuPlayers::set_bus(Bus* bus) {
 
 std::optional<CpuPlayers::Refusal> CpuPlayers::may_create(const std::string& ip, int64_t now) {
   if (!creates_.allow(ip, now, limits_.per_minute, false)) return Refusal{Outcome::RateLimited, Msg::LimitCpuTables};
-  if ((limits_.queue && pool_.pending() >= limits_.queue) ||
-      (limits_.queue_per_address && pool_.pending_for(ip) >= limits_.queue_per_address))
+  if ((limits_.queue && pool_->pending() >= limits_.queue) ||
+      (limits_.queue_per_address && pool_->pending_for(ip) >= limits_.queue_per_address))
     return Refusal{Outcome::Unavailable, Msg::CpuBusy};
   return std::nullopt;
 }
@@ -90,7 +93,7 @@ void CpuPlayers::search(Table& p) {
       });
     });
   };
-  pool_.submit(std::move(job));
+  pool_->submit(std::move(job));
 }
 
 void CpuPlayers::scan(std::function<void(std::vector<std::string> codes)> owed) {

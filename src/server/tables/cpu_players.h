@@ -47,7 +47,9 @@ class CpuPlayers {
     size_t queue_per_address = 8;       // the same, for one address's searches
   };
 
-  CpuPlayers(Tables tables, std::function<int64_t()> now, Post post, int threads);
+  // Its searches run on `shared` (the engine threads a process's hubs share,
+  // fair between addresses over all of them), or else on `threads` of its own.
+  CpuPlayers(Tables tables, std::function<int64_t()> now, Post post, int threads, CpuPool* shared = nullptr);
 
   void set_limits(const Limits& limits) { limits_ = limits; }
   void set_defer(Defer defer) { defer_ = std::move(defer); }
@@ -86,7 +88,7 @@ class CpuPlayers {
   // Plays those turns at these tables (read first when not in memory).
   void play_owed(std::vector<std::string> codes);
 
-  size_t pending() const { return pool_.pending(); }
+  size_t pending() const { return pool_->pending(); }
   // Forgets the limit's windows that have emptied; its counts asked of the
   // bus and not yet answered (see AddressLimiter).
   void sweep(int64_t now) { creates_.sweep(now); }
@@ -106,7 +108,10 @@ class CpuPlayers {
   std::set<std::string> busy_;                 // tables whose CPU is thinking (or claiming its turn)
   std::map<std::string, std::string> owner_;   // table code -> the address its CPU works for
   std::mt19937_64 rng_;  // the low levels' pause
-  CpuPool pool_;
+  CpuPool* pool_;
+  // Its own threads, when it shares none; last, so that they stop (and their
+  // searches' answers are posted) before the rest goes.
+  std::unique_ptr<CpuPool> own_pool_;
 };
 
 // The lease on a CPU turn lasts the search's time cap and this much more

@@ -330,7 +330,7 @@ std::string hash_token(const std::string& token) {
   return hex(digest, n);
 }
 
-Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
+Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads, CpuPool* cpu_pool)
     : store_(store),
       post_(std::move(post)),
       now_(std::move(now)),
@@ -354,7 +354,7 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads)
                                       std::vector<std::string> actions) {
                                  play_cpu(code, game, version, std::move(actions));
                                }},
-            [this] { return this->now(); }, post_, cpu_threads),
+            [this] { return this->now(); }, post_, cpu_threads, cpu_pool),
       sync_(InstanceSync::Tables{[this](const std::string& code) { return in_memory(code); },
                                  [this](const auto& each) {
                                    for (auto& [code, p] : tables_) each(code, p);
@@ -1505,7 +1505,7 @@ void Hub::say(const std::shared_ptr<Client>& c, Table& p, const std::string& id,
 Hub::Figures& Hub::Figures::operator+=(const Figures& o) {
   tables += o.tables;
   clients += o.clients;
-  cpu_queue += o.cpu_queue;
+  cpu_queue = std::max(cpu_queue, o.cpu_queue);  // the hubs of a process share one engine pool
   actions_stored += o.actions_stored;
   has_bus = has_bus || o.has_bus;
   bus_up = bus_up && o.bus_up;

@@ -111,7 +111,9 @@ class Hub : public Listener {
   using OnShard = std::function<void(size_t shard, std::function<void(Hub&)> work)>;
   // `now` gives milliseconds since the epoch (injectable for tests); `post`
   // runs a function on the hub's executor.
-  Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads = 1);
+  // The CPU players search on `cpu_pool` (the engine threads the hubs of a
+  // process share) or, without one, on `cpu_threads` of the hub's own.
+  Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads = 1, CpuPool* cpu_pool = nullptr);
   ~Hub();
 
   void set_limits(const HubLimits& limits);
