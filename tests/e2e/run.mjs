@@ -7,7 +7,8 @@
 //   BASE_URL=http://127.0.0.1:8080 node tests/e2e/run.mjs    uses a running server
 //   MAKRUK_WEB=dir serves another build of the client; E2E_ARTIFACTS=dir keeps the
 //   screenshots elsewhere; E2E_HUB_THREADS=N gives the server N hub threads;
-//   E2E_ONLY=regex runs the tests whose names match
+//   E2E_ONLY=regex runs the tests whose names match; E2E_SHARD=k/n runs every n-th test
+//   from the k-th (0-based), with a server of its own (two shards side by side halve the wait)
 //
 // Needs web/dist (scripts/build-web.sh), web/node_modules (playwright-core) and Debian's
 // Chromium (/usr/bin/chromium, or CHROMIUM=path). Screenshots go to tests/e2e/artifacts/.
@@ -32,6 +33,10 @@ const { chromium } = require('playwright-core');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ONLY = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
+const SHARD = /^(\d+)\/(\d+)$/.exec(process.env.E2E_SHARD || '');
+if (process.env.E2E_SHARD && (!SHARD || Number(SHARD[1]) >= Number(SHARD[2]))) throw new Error(`E2E_SHARD=${process.env.E2E_SHARD}: expected k/n with k < n`);
+/** Whether this run takes the test at `index` (one run in every shard: `always`). */
+const inShard = (index, always) => !SHARD || always || index % Number(SHARD[2]) === Number(SHARD[1]);
 const SLOW = Number(process.env.E2E_TIMEOUT_SCALE || 1);
 
 // ---------------------------------------------------------------- the server
@@ -311,7 +316,7 @@ async function checkTapTargets(page, label) {
 
 // ---------------------------------------------------------------- tests
 const tests = [];
-const test = (name, f) => tests.push({ name, f });
+const test = (name, f, always = false) => tests.push({ name, f, always });
 
 // Mates found with `makruk adjudicate`: White mates in 3 with knights; Black mates in 3.
 const WHITE_MATE = ['b1d2', 'b8d7', 'd2c4', 'g8e7', 'c4d6'];
@@ -1223,7 +1228,7 @@ test('the server sends a Content-Security-Policy, and no page of any test broke 
   assert(/default-src 'self'/.test(csp) && /frame-ancestors 'none'/.test(csp), `CSP header (${csp})`);
   assert(r.headers.get('referrer-policy') === 'no-referrer', 'Referrer-Policy');
   assert(CSP_VIOLATIONS.length === 0, `no CSP violations (${CSP_VIOLATIONS.join(' | ')})`);
-});
+}, true);  // in every shard: it looks at the pages of the tests run before it
 
 test('the home page goes out compressed: brotli copies of the page, its script and style', async () => {
   let plain = 0;
@@ -1252,8 +1257,8 @@ try {
   if (!BASE) await startServer();
   else await waitForServer(BASE);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  for (const t of tests) {
-    if (ONLY && !ONLY.test(t.name)) continue;
+  for (const [index, t] of tests.entries()) {
+    if ((ONLY && !ONLY.test(t.name)) || !inShard(index, t.always)) continue;
     const t0 = Date.now();
     try {
       await t.f();
