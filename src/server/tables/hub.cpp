@@ -1120,10 +1120,9 @@ void Hub::leave(const std::shared_ptr<Client>& c) {
 }
 
 void Hub::on_message(const std::shared_ptr<Client>& c, const std::string& text) {
-  if (!c->id) c->id = ++next_client_id_;
-  if (!c->within_rate(now())) {
+  if (!c->pace.allows(now())) {
     send_error(*c, "", Error{ErrorCode::RateLimited, Msg::LimitMessages});
-    if (c->abusive()) c->close();
+    if (c->pace.abusive()) c->close();
     return;
   }
   // The table a message of its named is being read: its next messages follow.

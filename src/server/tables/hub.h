@@ -519,7 +519,6 @@ class Hub : public Listener {
   // players, by table code: told when the pairing ends unstarted.
   std::map<std::string, std::vector<std::weak_ptr<Client>>> pairing_seekers_;
   std::map<std::string, int64_t> fronts_taken_;  // tables whose front-of-queue seek was used, and when
-  uint64_t next_client_id_ = 0;
   Lobby* lobby_ = nullptr;  // set_lobby
   TurnNotices notices_;
   Bus* bus_ = nullptr;

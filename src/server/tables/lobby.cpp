@@ -59,9 +59,9 @@ void Lobby::set_bus(Bus* bus) {
 
 void Lobby::on_message(const std::shared_ptr<Client>& c, const std::string& text) {
   if (!c->id) c->id = ++next_id_;
-  if (!c->within_rate(now_())) {
+  if (!c->lobby_pace.allows(now_())) {
     c->send(error_message("", Error{ErrorCode::RateLimited, Msg::LimitMessages}));
-    if (c->abusive()) c->close();
+    if (c->lobby_pace.abusive()) c->close();
     return;
   }
   Message why;
