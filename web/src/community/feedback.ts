@@ -11,7 +11,7 @@
 import './feedback.css';
 import { call as apiCall, type ApiError, lastName, NAME_MAX, type Recommendation, saveName } from '../shared/api';
 import { h, replace } from '../shared/dom';
-import { digits, lang, type Lang, t } from '../shared/i18n';
+import { lang, type Lang, t } from '../shared/i18n';
 import { fbWords, ft, type FeedbackKind } from './text';
 import { starsText } from './recommend';
 import { formatDate } from '../shared/time';
@@ -137,7 +137,7 @@ export function feedbackScreen(startKind: FeedbackKind, startTable: string | nul
 
   const updateCounter = () => {
     const n = textarea.value.length;
-    counter.textContent = ft('counter', { n: digits(n), max: digits(TEXT_MAX) });
+    counter.textContent = ft('counter', { n, max: TEXT_MAX });
     counter.dataset.full = String(n >= TEXT_MAX);
   };
   textarea.addEventListener('input', () => {
@@ -245,13 +245,13 @@ export function feedbackScreen(startKind: FeedbackKind, startTable: string | nul
       return;
     }
     if (chars(text) > TEXT_MAX) {
-      errorEl.textContent = ft('tooLong', { max: digits(TEXT_MAX) });
+      errorEl.textContent = ft('tooLong', { max: TEXT_MAX });
       textarea.focus();
       return;
     }
     const name = nameInput.value.trim();
     if (chars(name) > NAME_MAX) {
-      errorEl.textContent = ft('badName', { max: digits(NAME_MAX) });
+      errorEl.textContent = ft('badName', { max: NAME_MAX });
       nameInput.focus();
       return;
     }
@@ -584,7 +584,7 @@ export function adminScreen(): Screen {
         link('/feedback', { class: 'btn quiet', 'data-testid': 'admin-to-board' }, w.toBoard),
         out,
       ),
-      h('p', { class: 'muted', 'data-testid': 'admin-count' }, ft('itemsCount', { n: digits(list.length) })),
+      h('p', { class: 'muted', 'data-testid': 'admin-count' }, ft('itemsCount', { n: list.length })),
       h('ul', { class: 'fb-items', 'data-testid': 'admin-items' }, list.map(adminItem)),
       // The server lists them newest first.
       h(
@@ -592,7 +592,7 @@ export function adminScreen(): Screen {
         { 'aria-labelledby': 'fb-recs-title', 'data-testid': 'admin-recs' },
         h('h2', { id: 'fb-recs-title' }, w.recsTitle),
         h('p', { class: 'muted' }, w.recsIntro),
-        h('p', { class: 'muted', 'data-testid': 'admin-rec-count' }, recs.length ? ft('recsCount', { n: digits(recs.length) }) : w.recsEmpty),
+        h('p', { class: 'muted', 'data-testid': 'admin-rec-count' }, recs.length ? ft('recsCount', { n: recs.length }) : w.recsEmpty),
         h('ul', { class: 'fb-items', 'data-testid': 'admin-rec-items' }, recs.map(recItem)),
       ),
     ];

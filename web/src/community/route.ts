@@ -4,7 +4,7 @@
 // only when one is opened, so the rest of the app stays as light as it was.
 import './links.css';
 import { h, replace } from '../shared/dom';
-import { lang, type Lang } from '../shared/i18n';
+import { lang, textTable, type Lang } from '../shared/i18n';
 import { CODE_RE, normaliseCode } from '../shared/api';
 import { lazyScreen, link, type Screen } from '../shared/ui';
 import type { FeedbackKind } from './text';
@@ -50,7 +50,7 @@ const WORDS: Record<Lang, Words> = {
   },
 };
 
-const words = () => WORDS[lang()];
+const words = textTable(WORDS).words;
 
 /** The path of the feedback page, with the kind picked and the table it is about. */
 export function feedbackPath(kind?: FeedbackKind, table?: string): string {

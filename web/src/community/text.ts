@@ -1,6 +1,6 @@
 // The words of the feedback page and the maintainers' page, in English, Thai and Khmer.
 // Loaded only with those pages.
-import { lang, type Lang } from '../shared/i18n';
+import { textTable, type Lang } from '../shared/i18n';
 
 /** What a note on the feedback board is about. */
 export type FeedbackKind = 'feedback' | 'bug' | 'setting';
@@ -204,16 +204,10 @@ const ALL: Record<Lang, FeedbackText> = { en, th, km };
 /** All three tables, for checking that nothing is missing. */
 export const FEEDBACK_TEXT = ALL;
 
-type Key = { [K in keyof FeedbackText]: FeedbackText[K] extends string ? K : never }[keyof FeedbackText];
+const page = textTable(ALL);
 
 /** The page's current words. */
-export function fbWords(): FeedbackText {
-  return ALL[lang()];
-}
+export const fbWords = page.words;
 
 /** One of the page's texts in the interface language, with its {placeholders} filled in. */
-export function ft(key: Key, vars?: Record<string, string | number>): string {
-  let s = ALL[lang()][key];
-  if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
-  return s;
-}
+export const ft = page.t;

@@ -4,7 +4,7 @@
 // loaded only when one is opened, so the rest of the app stays as light as it was.
 import './links.css';
 import { h, replace } from '../shared/dom';
-import { lang, t, type Lang } from '../shared/i18n';
+import { lang, t, textTable, type Lang } from '../shared/i18n';
 import { lazyScreen, link, type Screen } from '../shared/ui';
 import type { Variant } from '../shared/api';
 
@@ -15,7 +15,7 @@ const WORDS: Record<Lang, { learn: string; rules: string; newTab: string; loadin
   km: { learn: 'រៀនលេង', rules: 'ច្បាប់លេង', newTab: '(បើកក្នុងផ្ទាំងថ្មី)', loading: 'កំពុងផ្ទុក…' },
 };
 
-const words = () => WORDS[lang()];
+const words = textTable(WORDS).words;
 
 export function learnPath(variant: string): string {
   return `/learn/${variant === 'ouk' ? 'ouk' : 'makruk'}`;

@@ -1021,7 +1021,7 @@ const km: Strings = {
 
 const ALL: Record<Lang, Strings> = { en, th, km };
 
-export type StringKey = { [K in keyof Strings]: Strings[K] extends string ? K : never }[keyof Strings];
+export type StringKey = TextKey<Strings>;
 
 let current: Lang = detectLang();
 const listeners = new Set<() => void>();
@@ -1072,16 +1072,31 @@ export function onLangChange(f: () => void): () => void {
   return () => listeners.delete(f);
 }
 
-export function strings(): Strings {
-  return ALL[current];
+/** The keys of a text table whose values are texts (not lists or nested tables). */
+export type TextKey<T> = { [K in keyof T]: T[K] extends string ? K : never }[keyof T];
+
+/**
+ * The one way texts are looked up: a table in the three languages gives `t(key, vars)`, the
+ * text in the interface language with its {placeholders} filled in (a number in the
+ * language's digits, a text such as a name or a move as it is), and `words()`, the whole
+ * table in that language. The app's own table is below; a feature whose texts load with it
+ * (the feedback board, the learn pages' links) keeps its table beside it and looks it up
+ * the same way.
+ */
+export function textTable<T extends object>(all: Record<Lang, T>) {
+  return {
+    words: (): T => all[current],
+    t: (key: TextKey<T>, vars?: Record<string, string | number>): string => {
+      let s = all[current][key] as unknown as string;
+      if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(typeof v === 'number' ? digits(v) : v);
+      return s;
+    },
+  };
 }
 
-export function t(key: StringKey, vars?: Record<string, string | number>): string {
-  let s = ALL[current][key] as string;
-  // a number is written in the language's digits; a text (a name, a move) is left as it is
-  if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(typeof v === 'number' ? digits(v) : v);
-  return s;
-}
+const app = textTable(ALL);
+export const strings = app.words;
+export const t: (key: StringKey, vars?: Record<string, string | number>) => string = app.t;
 
 /** All three tables, for tests and for checking nothing is missing. */
 export const ALL_STRINGS = ALL;
