@@ -1241,8 +1241,8 @@ TEST(HubThreads, ATableHeldAtItsHubHoldsUpNoOtherHubsTableAndEveryClientSeesItsV
   }
   ASSERT_TRUE(at[0] && at[1]) << "new tables fall to both hubs";
 
-  // Players come to their table's hub (/ws?code=, as the web client does); of two spectators
-  // without it, one reaches each hub (connections that name no table go to the hubs in turn).
+  // Players come to their table's hub (/ws?code=, as the web client does); spectators without
+  // it reach the same hub by their first message, a hello naming the table.
   struct Clients {
     std::unique_ptr<WsClient> host, guest, seen[2];
     json::value s;
