@@ -348,6 +348,10 @@ class Hub : public Listener {
   // leaves `then` to the caller.
   bool read_then(const std::string& code, const std::string& token, const std::string& ip, bool credential,
                  std::function<void()>& then);
+  // A lobby's request naming a table (with its seat's token): `then` runs
+  // once the table is read, if the token may hold a seat there; at once otherwise.
+  void once_read_for(const std::string& ip, const std::string& code, const std::string& token,
+                     std::function<void()> then);
   // The messages a connection sent while its table was read, in order, until
   // one waits for a table again.
   void handle_held(const std::shared_ptr<Client>& c);

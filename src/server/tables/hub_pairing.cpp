@@ -26,20 +26,23 @@ bool Hub::may_seek_at_front(const std::shared_ptr<Client>& c, const std::string&
   return fronts_taken_.emplace(p->code(), now()).second;  // once
 }
 
+void Hub::once_read_for(const std::string& ip, const std::string& code, const std::string& token,
+                        std::function<void()> then) {
+  if (token.empty() || token.size() > 64 || !read_then(code, token, ip, true, then)) then();
+}
+
 void Hub::seek_front(const std::shared_ptr<Client>& c, const std::string& raw_code, const std::string& token,
                      std::function<void(bool)> done) {
   const std::string code = normalise_code(raw_code);
-  std::function<void()> answer = [this, c, code, token, done = std::move(done)] {
+  once_read_for(c->ip, code, token, [this, c, code, token, done = std::move(done)] {
     done(may_seek_at_front(c, code, token));
-  };
-  if (token.empty() || token.size() > 64 || !read_then(code, token, c->ip, true, answer)) answer();
+  });
 }
 
 void Hub::decline_from_lobby(const std::shared_ptr<Client>& c, const std::string& raw_code,
                              const std::string& token) {
   const std::string code = normalise_code(raw_code);
-  std::function<void()> answer = [this, c, code, token] { decline_pairing(c, code, token); };
-  if (token.empty() || token.size() > 64 || !read_then(code, token, c->ip, true, answer)) answer();
+  once_read_for(c->ip, code, token, [this, c, code, token] { decline_pairing(c, code, token); });
 }
 
 bool Hub::may_create(const std::string& ip) { return creates_.allow(ip, now(), limits_.create_per_minute, false); }
