@@ -280,19 +280,35 @@ std::unique_ptr<Hub> make_hub(Store& store, Executor& ex, bool deferred) {
       ex.timers.emplace(ex.now + delay_ms, std::move(f));
     });
   hub->load();
-  hub->set_push(
-      "PUBLICKEY",
-      [](webpush::Delivery d) {
-        if (TRACE) std::fprintf(stderr, "push to %s: %s\n", d.to.endpoint.c_str(), d.payload.c_str());
-        boost::system::error_code ec;
-        json::value v = json::parse(d.payload, ec);
-        CHECK(!ec && v.is_object() && d.payload.size() <= 3000);
-        const json::value* kind = v.as_object().if_contains("kind");
-        CHECK(kind && kind->is_string());
-      },
-      false);
   return hub;
 }
+
+// Turn notifications as the server builds them beside the hub: their work on
+// the fake executor, a writer of their own (writing at once), Web Push
+// deliveries checked.
+struct Notices {
+  Notices(Store& store, Hub& hub, Executor& ex)
+      : writer(store),
+        part(Hub::notices_tables(1, [&hub](size_t, std::function<void(Hub&)> work) { work(hub); }),
+             [&ex] { return ex.now; }, [&ex](std::function<void()> f) { ex.posted.push_back(std::move(f)); }) {
+    part.set_writer(&writer);
+    part.set_limits(hub.limits().notices());
+    part.set_push(
+        "PUBLICKEY",
+        [](webpush::Delivery d) {
+          if (TRACE) std::fprintf(stderr, "push to %s: %s\n", d.to.endpoint.c_str(), d.payload.c_str());
+          boost::system::error_code ec;
+          json::value v = json::parse(d.payload, ec);
+          CHECK(!ec && v.is_object() && d.payload.size() <= 3000);
+          const json::value* kind = v.as_object().if_contains("kind");
+          CHECK(kind && kind->is_string());
+        },
+        false);
+    hub.set_notices(&part);
+  }
+  StoreWriter writer;
+  TurnNotices part;
+};
 
 // The lobby as the server builds it: pairings made at the hub at once (its
 // own work on the fake executor).
@@ -328,6 +344,7 @@ class Session {
   Session(bool deferred) : store_(open_sqlite_store(":memory:")), deferred_(deferred) {
     hub_ = make_hub(*store_, ex_, deferred_);
     lobby_ = make_lobby(*hub_, ex_, deferred_);
+    notices_ = std::make_unique<Notices>(*store_, *hub_, ex_);
     create(R"({"name":"Somchai"})", true);
     create(R"({"name":"Somchai","variant":"ouk","mode":"turn","counting":"declare"})", true);
     create(R"({"name":"Somchai","counting":"declare","fen":"8/8/4k3/8/8/2R5/8/3K4 w - - 0 1","startsAt":)" +
@@ -339,11 +356,14 @@ class Session {
     for (const auto& [t, seat] : subscribed)
       tables += std::string(tables.empty() ? "" : ",") + R"({"code":)" + quote(tables_[t].code) +
                 R"(,"token":)" + quote(tables_[t].tokens[seat]) + "}";
-    reply_object(hub_->push_subscribe(R"({"subscription":{"endpoint":"https://push.example.net/one","keys":{"p256dh":)" +
-                                          quote(browser_p256dh()) + R"(,"auth":"AAECAwQFBgcICQoLDA0ODw"}},"lang":"th",)"
-                                          R"("tables":[)" + tables + "]}",
-                                      "10.0.0.9"),
-                 "push subscription");
+    std::optional<Answer> answered;
+    notices_->part.subscribe(R"({"subscription":{"endpoint":"https://push.example.net/one","keys":{"p256dh":)" +
+                                 quote(browser_p256dh()) + R"(,"auth":"AAECAwQFBgcICQoLDA0ODw"}},"lang":"th",)"
+                                 R"("tables":[)" + tables + "]}",
+                             "10.0.0.9", [&answered](Answer a) { answered = std::move(a); });
+    ex_.run_due();
+    if (!answered) setup_failed("push subscription", "no answer");
+    reply_object(*answered, "push subscription");
     ex_.run_due();
     check_counts();
   }
@@ -652,6 +672,7 @@ class Session {
     hub_.reset();
     hub_ = make_hub(*store_, ex_, deferred_);
     lobby_ = make_lobby(*hub_, ex_, deferred_);
+    notices_ = std::make_unique<Notices>(*store_, *hub_, ex_);
     for (const KnownTable& t : tables_) after.push_back(look(*hub_, t));
     ex_.clear();
     for (size_t i = 0; i < before.size(); ++i) {
@@ -670,6 +691,7 @@ class Session {
   bool deferred_;
   std::unique_ptr<Hub> hub_;
   std::unique_ptr<Lobby> lobby_;
+  std::unique_ptr<Notices> notices_;
   std::vector<std::pair<std::shared_ptr<FakeClient>, size_t>> unanswered_;  // said, and texts received before
   std::vector<KnownTable> tables_;
   std::shared_ptr<FakeClient> clients_[CLIENTS];

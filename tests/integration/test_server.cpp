@@ -1354,6 +1354,75 @@ TEST(HubThreads, ATableHeldAtItsHubHoldsUpNoOtherHubsTableAndEveryClientSeesItsV
 // held (as a long piece of work would hold it), a seeker is still told at
 // once that it waits; the pairing's table, which a hub makes, comes once the
 // hubs are free. The pairings' tables go to the hubs in turn.
+// Turn notifications run on a thread of their own: My games asks each table
+// of the hub that holds it (no hub reads another's table into its memory),
+// and what needs no table (the push key, unsubscribing, a malformed request)
+// is answered while every hub is held.
+TEST(HubThreads, MyGamesAsksEachTablesHubAndPushAnswersWhileEveryHubIsHeld) {
+  const auto data = std::filesystem::temp_directory_path() / ("makruk-it-notices-" + std::to_string(getpid()));
+  std::filesystem::remove_all(data);
+  Server server(data, {"--hub-threads", "2", "--test-clock"});
+  const uint16_t port = server.port();
+  std::array<std::string, 2> code, guest;  // a turn-based table at each hub, Dara its guest
+  std::string host_token;
+  for (int i = 0; i < 40 && (code[0].empty() || code[1].empty()); ++i) {
+    Reply c = request(port, http::verb::post, "/api/parties", R"({"name":"Somchai","mode":"turn"})");
+    ASSERT_EQ(c.status, 201) << c.text;
+    const size_t shard = makruk::server::shard_of(str(c.body, "code"), 2);
+    if (!code[shard].empty()) continue;
+    code[shard] = str(c.body, "code");
+    if (shard == 0) host_token = str(c.body, "token");
+    Reply j = request(port, http::verb::post, "/api/parties/" + code[shard] + "/join", R"({"name":"Dara"})");
+    ASSERT_EQ(j.status, 200) << j.text;
+    guest[shard] = str(j.body, "token");
+  }
+  ASSERT_FALSE(code[0].empty() || code[1].empty());
+  // The first table's game starts: Dara's turn there after the host's move.
+  WsClient host(port);
+  host.send({{"t", "hello"}, {"code", code[0]}, {"token", host_token}});
+  host.send({{"t", "start"}});
+  ASSERT_FALSE(host.wait_for("state").is_null());
+  host.send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}, {"id", "first"}});
+  ASSERT_FALSE(host.wait_for("ack", [](auto& m) { return field(m, "id") == "first"; }).is_null());
+  auto in_memory = [&] { return metric(request(port, http::verb::get, "/metrics").text, "tables_in_memory"); };
+  const std::string before = in_memory();
+  const std::string mine = json::serialize(json::object{
+      {"tables", json::array{json::object{{"code", code[1]}, {"token", guest[1]}},
+                             json::object{{"code", code[0]}, {"token", guest[0]}},
+                             json::object{{"code", code[0]}, {"token", "not-a-seat"}}}}});
+  for (int i = 0; i < 4; ++i) {  // whichever hub the network would have chosen
+    Reply games = request(port, http::verb::post, "/api/my-games", mine);
+    ASSERT_EQ(games.status, 200) << games.text;
+    const json::array& list = games.body.at("games").as_array();
+    ASSERT_EQ(list.size(), 2u) << games.text;
+    EXPECT_EQ(str(list[0], "code"), code[0]) << "Dara's turn there: first";
+    EXPECT_TRUE(list[0].at("yourTurn").as_bool());
+    EXPECT_EQ(str(list[1], "code"), code[1]);
+    EXPECT_EQ(list[1].at("seat").as_int64(), 1);
+    EXPECT_EQ(games.body.at("unknown").as_array(), (json::array{json::value(code[0])}));
+  }
+  EXPECT_EQ(in_memory(), before) << "a hub read another hub's table";
+
+  // Both hubs held for 5 s: a move waits behind its hub, the push key and an
+  // unsubscription do not.
+  for (const std::string& at : code) {
+    Reply stall = request(port, http::verb::post, "/api/test/stall/" + at, R"({"ms":5000})");
+    ASSERT_EQ(stall.status, 200) << stall.text;
+  }
+  host.send({{"t", "move"}, {"v", 1}, {"move", "e6e5"}, {"id", "held"}});  // not the host's turn: refused, later
+  Reply key = request(port, http::verb::get, "/api/push/key");
+  EXPECT_EQ(key.status, 200) << key.text;
+  EXPECT_FALSE(str(key.body, "publicKey").empty());
+  Reply gone = request(port, http::verb::post, "/api/push/unsubscribe", R"({"endpoint":"https://push.example.net/x"})");
+  EXPECT_EQ(gone.status, 200) << gone.text;
+  Reply bad = request(port, http::verb::post, "/api/push/subscribe", "{");
+  EXPECT_EQ(bad.status, 400) << bad.text;
+  for (const json::value& m : host.drain(50ms, 100ms))
+    ASSERT_FALSE(field(m, "t") == "error") << "the hub was free before turn notifications answered: nothing shown";
+  EXPECT_FALSE(host.wait_for("error", [](auto& m) { return field(m, "id") == "held"; }, 15s).is_null());
+  std::filesystem::remove_all(data);
+}
+
 TEST(HubThreads, TheLobbyAnswersWhileEveryHubIsHeldAndItsTablesGoToTheHubsInTurn) {
   const auto data = std::filesystem::temp_directory_path() / ("makruk-it-lobby-" + std::to_string(getpid()));
   std::filesystem::remove_all(data);

@@ -17,6 +17,7 @@
 #include "core/position.h"
 
 #include "fake_client.h"
+#include "notices_beside.h"
 #include "proof_of_work.h"
 #include "server/text.h"
 #include "server/cpu/cpu.h"
@@ -41,15 +42,20 @@ class Limits : public ::testing::Test {
   void SetUp() override { open(); }
   void TearDown() override {
     hub_.reset();
+    notices_.reset();
     store_.reset();
     db_.clear();
   }
   void open() {
     hub_.reset();
+    notices_.reset();
     store_.reset();
     store_ = open_sqlite_store(db_.path());
     hub_ = std::make_unique<Hub>(*store_, [](std::function<void()> f) { f(); }, [this] { return clock_; });
     hub_->load();
+    notices_ = std::make_unique<testing_helpers::NoticesBeside>(
+        *store_, [this](size_t) -> Hub& { return *hub_; }, [this] { return clock_; });
+    notices_->attach(*hub_);
     // Presence updates wait here until the test lets them go.
     hub_->set_defer([this](int64_t, std::function<void()> f) { deferred_.push_back(std::move(f)); });
   }
@@ -86,6 +92,7 @@ class Limits : public ::testing::Test {
   testing_helpers::TempDb db_{"makruk-limits"};
   std::unique_ptr<Store> store_;
   std::unique_ptr<Hub> hub_;
+  std::unique_ptr<testing_helpers::NoticesBeside> notices_;  // turn notifications beside it
   std::vector<std::function<void()>> deferred_;
   int64_t clock_ = T0;
   std::string code_, host_, guest_;
@@ -553,7 +560,7 @@ TEST_F(Limits, ALiveTableWithAStartTimeWaitsForIt) {
 
 TEST_F(Limits, PushSubscriptionsAreLimitedPerAddress) {
   table(R"(,"mode":"turn")");
-  hub_->set_push("KEY", [](webpush::Delivery) {}, false);
+  notices_->notices.set_push("KEY", [](webpush::Delivery) {}, false);
   webpush::KeyPair ua = webpush::KeyPair::generate();
   json::object pair{{"code", code_}, {"token", guest_}};
   json::object req{{"subscription",
@@ -561,12 +568,12 @@ TEST_F(Limits, PushSubscriptionsAreLimitedPerAddress) {
                                  {"keys", json::object{{"p256dh", webpush::b64url_encode(ua.public_raw())},
                                                        {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
                    {"tables", json::array(100, pair)}};  // one pair a hundred times counts once
-  Answer first = hub_->push_subscribe(json::serialize(req), "10.0.0.2");
+  Answer first = notices_->subscribe(json::serialize(req), "10.0.0.2");
   ASSERT_EQ(first.outcome, Outcome::Ok);
   EXPECT_EQ(body(first)["subscribed"].as_array().size(), 1u);
-  for (int i = 1; i < 20; ++i) EXPECT_EQ(hub_->push_subscribe(json::serialize(req), "10.0.0.2").outcome, Outcome::Ok);
-  EXPECT_EQ(hub_->push_subscribe(json::serialize(req), "10.0.0.2").outcome, Outcome::RateLimited);
-  EXPECT_EQ(hub_->push_subscribe(json::serialize(req), "10.0.0.3").outcome, Outcome::Ok);
+  for (int i = 1; i < 20; ++i) EXPECT_EQ(notices_->subscribe(json::serialize(req), "10.0.0.2").outcome, Outcome::Ok);
+  EXPECT_EQ(notices_->subscribe(json::serialize(req), "10.0.0.2").outcome, Outcome::RateLimited);
+  EXPECT_EQ(notices_->subscribe(json::serialize(req), "10.0.0.3").outcome, Outcome::Ok);
 }
 
 TEST_F(Limits, ALiveTableSomeoneIsAtDoesNotEnd) {
@@ -587,7 +594,7 @@ TEST_F(Limits, ALiveTableSomeoneIsAtDoesNotEnd) {
 TEST_F(Limits, ASeatKeepsItsNewestPushSubscriptions) {
   table(R"(,"mode":"turn")");
   std::vector<webpush::Delivery> pushes;
-  hub_->set_push("KEY", [&](webpush::Delivery d) { pushes.push_back(std::move(d)); }, false);
+  notices_->notices.set_push("KEY", [&](webpush::Delivery d) { pushes.push_back(std::move(d)); }, false);
   webpush::KeyPair ua = webpush::KeyPair::generate();
   auto subscribe = [&](int i) {
     json::object req{
@@ -597,7 +604,7 @@ TEST_F(Limits, ASeatKeepsItsNewestPushSubscriptions) {
                                             {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
         {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}};
     clock_ += 1000;
-    return hub_->push_subscribe(json::serialize(req), "10.0.0.2").outcome;
+    return notices_->subscribe(json::serialize(req), "10.0.0.2").outcome;
   };
   for (int i = 0; i < 15; ++i) EXPECT_EQ(subscribe(i), Outcome::Ok);
   auto host = connect(host_);
@@ -608,7 +615,7 @@ TEST_F(Limits, ASeatKeepsItsNewestPushSubscriptions) {
   for (const auto& d : pushes) EXPECT_GE(std::stoi(d.to.endpoint.substr(d.to.endpoint.rfind('/') + 1)), 5);
   open();  // the cap holds in storage too
   std::vector<webpush::Delivery> after;
-  hub_->set_push("KEY", [&](webpush::Delivery d) { after.push_back(std::move(d)); }, false);
+  notices_->notices.set_push("KEY", [&](webpush::Delivery d) { after.push_back(std::move(d)); }, false);
   EXPECT_EQ(subscribe(99), Outcome::Ok);
 }
 
@@ -618,7 +625,7 @@ TEST_F(Limits, ASeatKeepsItsNewestPushSubscriptions) {
 TEST_F(Limits, ASeatUsesAtMostFourPushServices) {
   table(R"(,"mode":"turn")");
   std::vector<webpush::Delivery> pushes;
-  hub_->set_push("KEY", [&](webpush::Delivery d) { pushes.push_back(std::move(d)); }, false);
+  notices_->notices.set_push("KEY", [&](webpush::Delivery d) { pushes.push_back(std::move(d)); }, false);
   webpush::KeyPair ua = webpush::KeyPair::generate();
   auto subscribe = [&](const std::string& endpoint) {
     json::object req{{"subscription", json::object{{"endpoint", endpoint},
@@ -626,7 +633,7 @@ TEST_F(Limits, ASeatUsesAtMostFourPushServices) {
                                                                          {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
                      {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}};
     clock_ += 1000;
-    return hub_->push_subscribe(json::serialize(req), "10.0.0.2").outcome;
+    return notices_->subscribe(json::serialize(req), "10.0.0.2").outcome;
   };
   // Three browsers at the first service, then one at each of six more.
   for (int i = 0; i < 3; ++i) EXPECT_EQ(subscribe("https://push0.example.net/s/" + std::to_string(i)), Outcome::Ok);

@@ -25,15 +25,19 @@ class Routes : public ::testing::Test {
     lobby_ = std::make_unique<Lobby>(
         Hub::lobby_tables(*hub_, 1, [this](size_t, std::function<void(Hub&)> work) { work(*hub_); }),
         [] { return int64_t(1764460800000); }, [](std::function<void()> f) { f(); });
+    notices_ = std::make_unique<TurnNotices>(
+        Hub::notices_tables(1, [this](size_t, std::function<void(Hub&)> work) { work(*hub_); }),
+        [] { return int64_t(1764460800000); }, [](std::function<void()> f) { f(); });
     parts_ = std::make_unique<routes::Parts>(routes::Parts{
         *hub_, *community_,
         [this](const std::string& code, const std::string& token, const std::string& ip) {
           return hub_->recommending_seat(code, token, ip);
         },
-        *lobby_});
+        *lobby_, *notices_});
   }
   void TearDown() override {
     parts_.reset();
+    notices_.reset();
     lobby_.reset();
     community_.reset();
     hub_.reset();
@@ -64,6 +68,7 @@ class Routes : public ::testing::Test {
   std::unique_ptr<Hub> hub_;
   std::unique_ptr<Community> community_;
   std::unique_ptr<Lobby> lobby_;
+  std::unique_ptr<TurnNotices> notices_;
   std::unique_ptr<routes::Parts> parts_;
 };
 
@@ -86,7 +91,7 @@ TEST_F(Routes, EachPathAndMethodFindsItsHandler) {
   EXPECT_EQ(ask(Method::Get, "/api/parties/" + code + "/event.ics").outcome, Outcome::NotFound);  // no start time: the hub's answer
   EXPECT_EQ(ask(Method::Get, "/api/feedback").outcome, Outcome::Ok);
   EXPECT_EQ(ask(Method::Get, "/api/recommendations").outcome, Outcome::Ok);
-  EXPECT_EQ(ask(Method::Get, "/api/push/key").outcome, Outcome::Unavailable);  // no push set up here: the hub's answer
+  EXPECT_EQ(ask(Method::Get, "/api/push/key").outcome, Outcome::Unavailable);  // no push set up here: turn notifications' answer
 }
 
 // The community's routes are answered on its own thread and the lobby's on

@@ -21,6 +21,7 @@
 #include "server/push/webpush.h"
 #include "counting_store.h"
 #include "fake_client.h"
+#include "notices_beside.h"
 #include "temp_db.h"
 #include "temp_pg.h"
 
@@ -50,6 +51,7 @@ class Tables : public ::testing::TestWithParam<std::string> {
   }
   void TearDown() override {
     hub_.reset();
+    notices_.reset();
     writer_.reset();
     store_.reset();
     pg_.reset();
@@ -70,7 +72,16 @@ class Tables : public ::testing::TestWithParam<std::string> {
     limits.cpu_pause = false;
     hub_->set_limits(limits);
     hub_->load();
-    hub_->set_push("PUBLICKEY", [this](webpush::Delivery d) { pushes_.push_back(std::move(d)); }, false);
+    notices_ = notices_for(*store_, *hub_);
+  }
+  // Turn notifications beside a hub (pushes kept in pushes_), as the server
+  // makes them.
+  std::unique_ptr<testing_helpers::NoticesBeside> notices_for(Store& store, Hub& hub) {
+    auto n = std::make_unique<testing_helpers::NoticesBeside>(
+        store, [&hub](size_t) -> Hub& { return hub; }, [this] { return clock_; });
+    n->notices.set_push("PUBLICKEY", [this](webpush::Delivery d) { pushes_.push_back(std::move(d)); }, false);
+    n->attach(hub);
+    return n;
   }
   // The games' records part, as the server makes it beside the hub.
   std::unique_ptr<GameRecords> made_records() {
@@ -220,7 +231,7 @@ class Tables : public ::testing::TestWithParam<std::string> {
     json::object req{{"subscription", json::object{{"endpoint", "https://push.example.net/guest"}, {"keys", keys}}},
                      {"lang", "en"},
                      {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}};
-    return hub_->push_subscribe(json::serialize(req), "1.2.3.4").outcome;
+    return notices_->subscribe(json::serialize(req), "1.2.3.4").outcome;
   }
   // The table's state as a new connection gets it.
   json::object state(const std::string& token) {
@@ -262,6 +273,7 @@ class Tables : public ::testing::TestWithParam<std::string> {
   std::unique_ptr<StoreWriter> writer_;  // hub_'s, when a test gives it one
   int64_t clock_ = T0;
   std::vector<webpush::Delivery> pushes_;
+  std::unique_ptr<testing_helpers::NoticesBeside> notices_;
   std::string code_, host_, guest_;
   std::mutex mutex_;
   std::condition_variable cv_;
@@ -797,7 +809,8 @@ TEST_P(Tables, ATableNotInMemoryIsReadOffTheHubsThread) {
   // My games and the QR code read theirs the same way.
   table();  // another one in the store
   std::optional<Answer> games, qr;
-  hub->notices().my_games(R"({"tables":[{"code":")" + code_ + R"(","token":")" + host_ + R"("},{"code":"WWWWWW","token":"t"}]})",
+  auto notices = notices_for(*store_, *hub);
+  notices->notices.my_games(R"({"tables":[{"code":")" + code_ + R"(","token":")" + host_ + R"("},{"code":"WWWWWW","token":"t"}]})",
                 "10.9.8.4", [&games](Answer r) { games = std::move(r); });
   hub->invite(code_, "https://makruk.example", "10.9.8.3", "", [&qr](InviteOrRefusal r) { qr = invite_qr(r); });
   EXPECT_FALSE(games);
@@ -836,7 +849,11 @@ TEST_P(Tables, TheMinutesWorkHealthAndPushAskNothingOnTheHubsThread) {
   testing_helpers::CountingStore& counted = counted_hub->counted;
   Hub& hub = *counted_hub->hub;
   std::vector<webpush::Delivery> pushes;
-  hub.set_push("PUBLICKEY", [&pushes](webpush::Delivery d) { pushes.push_back(std::move(d)); }, false);
+  // Turn notifications write through a view of the same writer.
+  StoreWriter notices_writer(*counted_hub->writer, queued());
+  auto notices = notices_for(*store_, hub);
+  notices->write_through(notices_writer);
+  notices->notices.set_push("PUBLICKEY", [&pushes](webpush::Delivery d) { pushes.push_back(std::move(d)); }, false);
   const int before = counted.calls();
   auto answer = [&](auto ask) {
     std::optional<Answer> r;
@@ -851,7 +868,7 @@ TEST_P(Tables, TheMinutesWorkHealthAndPushAskNothingOnTheHubsThread) {
                                                                  {"keys", json::object{{"p256dh", webpush::b64url_encode(ua.public_raw())},
                                                                                        {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
                                    {"tables", json::array{json::object{{"code", code_}, {"token", guest_}}}}});
-  Answer subscribed = answer([&](Hub::Respond r) { hub.notices().subscribe(subscription, "10.7.7.7", std::move(r)); });
+  Answer subscribed = answer([&](Hub::Respond r) { notices->notices.subscribe(subscription, "10.7.7.7", std::move(r)); });
   ASSERT_EQ(subscribed.outcome, Outcome::Ok) << subscribed.body;
   EXPECT_EQ(body(subscribed)["subscribed"].as_array(), json::array({json::value(code_)}));
   EXPECT_EQ(store_->load_subscriptions(code_).size(), 1u);
@@ -891,7 +908,7 @@ TEST_P(Tables, TheMinutesWorkHealthAndPushAskNothingOnTheHubsThread) {
   EXPECT_EQ(json::parse(pushes.back().payload).as_object()["kind"].as_string(), "expired");
   // The subscription goes; the store answers the health check.
   Answer removed = answer([&](Hub::Respond r) {
-    hub.notices().unsubscribe(R"({"endpoint":"https://push.example.net/guest"})", std::move(r));
+    notices->notices.unsubscribe(R"({"endpoint":"https://push.example.net/guest"})", std::move(r));
   });
   EXPECT_EQ(removed.body, R"({"removed":1})");
   EXPECT_EQ(answer([&](Hub::Respond r) { hub.ready(std::move(r)); }).outcome, Outcome::Ok);
@@ -945,7 +962,7 @@ TEST_P(Tables, TwoInstancesEndATurnBasedTableOnce) {
   auto otherStore = second_store();
   auto otherHub = second_hub(*otherStore, Posts::AtOnce);
   Hub& other = *otherHub;
-  other.set_push("PUBLICKEY", [this](webpush::Delivery d) { pushes_.push_back(std::move(d)); }, false);
+  auto other_notices = notices_for(*otherStore, other);
   auto watcher = std::make_shared<FakeClient>();
   other.on_message(watcher, R"({"t":"hello","code":")" + code_ + "\"}");  // in memory there too
   clock_ += 45 * DAY + MINUTE;

@@ -9,6 +9,7 @@
 #include "server/tables/hub.h"
 #include "server/push/webpush.h"
 #include "fake_client.h"
+#include "notices_beside.h"
 #include "temp_db.h"
 
 using namespace makruk;
@@ -31,17 +32,22 @@ class TurnBased : public ::testing::Test {
   }
   void TearDown() override {
     hub_.reset();
+    notices_.reset();
     store_.reset();
     db_.clear();
   }
   // (Re)starts the hub on the same database, as a server restart would.
   void open() {
     hub_.reset();
+    notices_.reset();
     store_.reset();
     store_ = open_sqlite_store(db_.path());
     hub_ = std::make_unique<Hub>(*store_, [](std::function<void()> f) { f(); }, [this] { return clock_; });
     hub_->load();
-    hub_->set_push("PUBLICKEY", [this](webpush::Delivery d) { pushes_.push_back(std::move(d)); }, false);
+    notices_ = std::make_unique<testing_helpers::NoticesBeside>(
+        *store_, [this](size_t) -> Hub& { return *hub_; }, [this] { return clock_; });
+    notices_->notices.set_push("PUBLICKEY", [this](webpush::Delivery d) { pushes_.push_back(std::move(d)); }, false);
+    notices_->attach(*hub_);
   }
 
   // Creates a table and seats a second player; returns the code.
@@ -81,13 +87,14 @@ class TurnBased : public ::testing::Test {
                                                                          {"auth", webpush::b64url_encode("0123456789abcdef")}}}}},
                      {"lang", lang},
                      {"tables", json::array{json::object{{"code", code_}, {"token", token}}}}};
-    return hub_->push_subscribe(json::serialize(req), "1.2.3.4").body;
+    return notices_->subscribe(json::serialize(req), "1.2.3.4").body;
   }
   json::object payload(size_t i) { return json::parse(pushes_.at(i).payload).as_object(); }
 
   testing_helpers::TempDb db_{"makruk-turn"};
   std::unique_ptr<Store> store_;
   std::unique_ptr<Hub> hub_;
+  std::unique_ptr<testing_helpers::NoticesBeside> notices_;
   int64_t clock_ = T0;
   std::vector<webpush::Delivery> pushes_;
   std::string code_, host_, guest_;
@@ -269,7 +276,7 @@ TEST_F(TurnBased, CreationRefusesBadModesAndTimes) {
 TEST_F(TurnBased, SubscriptionsAreCheckedKeptAcrossRestartsAndDroppedWhenGone) {
   table();
   // Refused: plain http, not a URL, bad keys, unknown tokens are listed.
-  auto bad = [&](const std::string& b) { EXPECT_EQ(hub_->push_subscribe(b, "1.2.3.4").outcome, Outcome::BadRequest) << b; };
+  auto bad = [&](const std::string& b) { EXPECT_EQ(notices_->subscribe(b, "1.2.3.4").outcome, Outcome::BadRequest) << b; };
   std::string key = webpush::b64url_encode(webpush::KeyPair::generate().public_raw());
   std::string auth = webpush::b64url_encode("0123456789abcdef");
   std::string tables = R"("tables":[{"code":")" + code_ + R"(","token":")" + guest_ + R"("}])";
@@ -286,7 +293,7 @@ TEST_F(TurnBased, SubscriptionsAreCheckedKeptAcrossRestartsAndDroppedWhenGone) {
       tables + "}");
   bad(R"({"subscription":{"endpoint":"https://p.example/x"},)" + tables + "}");
   bad("[]");
-  auto r = json::parse(hub_->push_subscribe(R"({"subscription":{"endpoint":"https://p.example/x","keys":{"p256dh":")" +
+  auto r = json::parse(notices_->subscribe(R"({"subscription":{"endpoint":"https://p.example/x","keys":{"p256dh":")" +
                                                 key + R"(","auth":")" + auth +
                                                 R"("}},"tables":[{"code":"ZZZZZZ","token":"x"},{"code":")" + code_ +
                                                 R"(","token":")" + guest_ + R"("}]})",
@@ -302,13 +309,13 @@ TEST_F(TurnBased, SubscriptionsAreCheckedKeptAcrossRestartsAndDroppedWhenGone) {
   EXPECT_EQ(pushes_[0].to.endpoint, "https://p.example/x");
   EXPECT_EQ(pushes_[0].to.p256dh, key);
 
-  hub_->notices().drop("https://p.example/x");  // the push service said 410
+  notices_->notices.drop("https://p.example/x");  // the push service said 410
   open();
   auto guest = connect(guest_);
   move(guest, "e6e5", 1);
   move(connect(host_), "d3d4", 2);
   EXPECT_EQ(pushes_.size(), 1u);
-  EXPECT_EQ(json::serialize(json::parse(hub_->push_unsubscribe(R"({"endpoint":"https://p.example/x"})").body)),
+  EXPECT_EQ(json::serialize(json::parse(notices_->unsubscribe(R"({"endpoint":"https://p.example/x"})").body)),
             R"({"removed":0})");
 }
 
@@ -326,7 +333,7 @@ TEST_F(TurnBased, MyGamesListsWaitingTablesFirst) {
     return R"({"tables":[{"code":")" + b + R"(","token":")" + t2 + R"("},{"code":")" + a + R"(","token":")" + t1 +
            R"("},{"code":"QQQQQQ","token":"nope"}]})";
   };
-  auto r = body(hub_->my_games(req(aGuest, bGuest), "1.2.3.4"));
+  auto r = body(notices_->my_games(req(aGuest, bGuest), "1.2.3.4"));
   auto& games = r["games"].as_array();
   ASSERT_EQ(games.size(), 2u);
   EXPECT_EQ(games[0].at("code").as_string(), a);
@@ -341,15 +348,15 @@ TEST_F(TurnBased, MyGamesListsWaitingTablesFirst) {
   EXPECT_EQ(json::serialize(r["unknown"]), R"(["QQQQQQ"])");
 
   // The host of a sees it is waiting for Dara.
-  auto h = body(hub_->my_games(R"({"tables":[{"code":")" + a + R"(","token":")" + aHost + R"("}]})", "1.2.3.4"));
+  auto h = body(notices_->my_games(R"({"tables":[{"code":")" + a + R"(","token":")" + aHost + R"("}]})", "1.2.3.4"));
   EXPECT_FALSE(h["games"].as_array()[0].at("yourTurn").as_bool());
   EXPECT_EQ(h["games"].as_array()[0].at("opponent").as_string(), "Dara");
 
-  EXPECT_EQ(hub_->my_games("{\"tables\":7}", "1.2.3.4").outcome, Outcome::BadRequest);
-  EXPECT_EQ(hub_->my_games("nonsense", "1.2.3.4").outcome, Outcome::BadRequest);
+  EXPECT_EQ(notices_->my_games("{\"tables\":7}", "1.2.3.4").outcome, Outcome::BadRequest);
+  EXPECT_EQ(notices_->my_games("nonsense", "1.2.3.4").outcome, Outcome::BadRequest);
   // Wrong pairs count as wrong codes: enumeration through this door is limited too.
-  for (int i = 0; i < 12; ++i) hub_->my_games(R"({"tables":[{"code":"QQQQQQ","token":"x"}]})", "9.9.9.9");
-  EXPECT_EQ(hub_->my_games(R"({"tables":[{"code":"QQQQQQ","token":"x"}]})", "9.9.9.9").outcome, Outcome::RateLimited);
+  for (int i = 0; i < 12; ++i) notices_->my_games(R"({"tables":[{"code":"QQQQQQ","token":"x"}]})", "9.9.9.9");
+  EXPECT_EQ(notices_->my_games(R"({"tables":[{"code":"QQQQQQ","token":"x"}]})", "9.9.9.9").outcome, Outcome::RateLimited);
 }
 
 TEST_F(TurnBased, TheTestClockIsOffUnlessEnabled) {
@@ -362,11 +369,12 @@ TEST_F(TurnBased, TheTestClockIsOffUnlessEnabled) {
   EXPECT_EQ(hub_->advance_clock(R"({"advanceMs":-5})").outcome, Outcome::BadRequest);
 }
 
-// Turn notifications driven alone, with tables of the test's own: a
-// subscription is checked, stored (past the cap per seat the oldest is
-// replaced) and kept for the table in memory; an expiry pushes to both seats
-// in their languages; wrong tokens are unknown; subscribing is limited per
-// address; a gone subscription is dropped; My games shows the seat.
+// Turn notifications driven alone, with a table of the test's own: a
+// subscription is checked, its seats asked of the tables, stored (past the
+// cap per seat the oldest is replaced); an expiry pushes to both seats in
+// their languages, with the subscriptions the store has; wrong tokens are
+// unknown; subscribing is limited per address; a gone subscription is
+// dropped; My games shows the seat.
 TEST(TurnNoticesAlone, SubscribesCapsPushesAndDrops) {
   testing_helpers::TempDb db{"makruk-notices"};
   auto store = open_sqlite_store(db.path());
@@ -380,24 +388,28 @@ TEST(TurnNoticesAlone, SubscribesCapsPushesAndDrops) {
   table.seats().push_back(Seat{"Somchai", hash_token("host"), 0});
   table.seats().push_back(Seat{"Dara", hash_token("guest"), 0});
   int64_t clock = T0;
-  int opened = 0, wrong = 0;
+  int asked = 0, wrong = 0;
+  std::vector<std::function<void()>> posted;  // the part's own executor
   TurnNotices notices(
-      TurnNotices::Tables{[&](const std::vector<std::string>& codes, std::function<void()> then) {
-                            opened += int(codes.size());
-                            then();
-                          },
-                          [](const std::string&) { return true; },
-                          [&](const auto& pairs, const std::string&, TurnNotices::Seats& seats,
-                              std::vector<std::string>& unknown) -> std::optional<Error> {
-                            for (const auto& [code, token] : pairs) {
-                              int seat = code == table.code() ? table.seat_of_token(hash_token(token)) : -1;
-                              if (seat >= 0) seats.emplace_back(&table, seat);
-                              else unknown.push_back(code), ++wrong;
-                            }
-                            return std::nullopt;
-                          },
-                          [&](const std::string& code) { return code == table.code(); }},
-      [&] { return clock; });
+      TurnNotices::Tables{[&](TurnNotices::Pairs pairs, std::string, std::function<void(TurnNotices::Found)> then) {
+        TurnNotices::Found found;
+        for (size_t i = 0; i < pairs.size(); ++i) {
+          ++asked;
+          const auto& [code, token] = pairs[i];
+          int seat = code == table.code() ? table.seat_of_token(hash_token(token)) : -1;
+          if (seat >= 0) found.seats.push_back({i, code, seat, TurnNotices::game_of(table, seat)});
+          else found.unknown.emplace_back(i, code), ++wrong;
+        }
+        then(std::move(found));
+      }},
+      [&] { return clock; }, [&](std::function<void()> f) { posted.push_back(std::move(f)); });
+  auto run_posted = [&] {
+    while (!posted.empty()) {
+      auto f = std::move(posted.front());
+      posted.erase(posted.begin());
+      f();
+    }
+  };
   notices.set_writer(&writer);
   notices.set_limits(TurnNotices::Limits{4, 2, 4});
   std::vector<webpush::Delivery> pushes;
@@ -405,6 +417,7 @@ TEST(TurnNoticesAlone, SubscribesCapsPushesAndDrops) {
   auto at_once = [&](auto ask) {
     answer.reset();
     ask([&](Answer reply) { answer = std::move(reply); });
+    run_posted();
     EXPECT_TRUE(answer.has_value());
     return answer.value_or(Answer{});
   };
@@ -431,11 +444,13 @@ TEST(TurnNoticesAlone, SubscribesCapsPushesAndDrops) {
   clock += 1000;
   EXPECT_EQ(subscribe("host", "https://push.example.net/c", "en").outcome, Outcome::Ok);
   EXPECT_EQ(store->load_subscriptions("NOTICE").size(), 3u) << "host: b and c; guest: g";
-  EXPECT_EQ(opened, 8) << "each request's tables were asked to be read first";
+  EXPECT_EQ(asked, 8) << "each request's tables were asked of the tables";
   EXPECT_EQ(wrong, 4);
   EXPECT_EQ(subscribe("host", "https://push.example.net/d", "en").outcome, Outcome::RateLimited) << "4 a minute per address";
   // The table's time ran out: both seats are told, each browser in its language.
   notices.notify(table, -1, "expired");
+  EXPECT_TRUE(pushes.empty()) << "sent on the part's executor, not the caller's";
+  run_posted();
   ASSERT_EQ(pushes.size(), 3u);
   std::set<std::string> to;
   for (const auto& d : pushes) {
@@ -450,17 +465,19 @@ TEST(TurnNoticesAlone, SubscribesCapsPushesAndDrops) {
   notices.drop("https://push.example.net/g");
   pushes.clear();
   notices.notify(table, -1, "expired");
+  run_posted();
   EXPECT_EQ(pushes.size(), 2u);
   EXPECT_EQ(store->load_subscriptions("NOTICE").size(), 2u);
-  // Unsubscribing removes a browser; a table leaving memory keeps nothing here.
+  // Unsubscribing removes a browser.
   EXPECT_EQ(at_once([&](auto respond) {
               notices.unsubscribe(R"({"endpoint":"https://push.example.net/b"})", respond);
             }).body,
             R"({"removed":1})");
-  notices.forget("NOTICE");
   pushes.clear();
   notices.notify(table, -1, "expired");
-  EXPECT_TRUE(pushes.empty());
+  run_posted();
+  ASSERT_EQ(pushes.size(), 1u);
+  EXPECT_EQ(pushes[0].to.endpoint, "https://push.example.net/c");
   // My games: the guest's seat, not started.
   auto games = body(at_once([&](auto respond) {
     notices.my_games(R"({"tables":[{"code":"NOTICE","token":"guest"}]})", "10.0.0.1", respond);

@@ -332,6 +332,8 @@ awaitable<Answer> call_api(Context& ctx, http::verb method, std::string target, 
       co_return co_await asio::co_spawn(ctx.community_thread, answer_there(ctx, r), use_awaitable);
     case routes::Runs::OnLobby:
       co_return co_await answer_at(ctx.lobby_ioc(), ctx.hubs.front().parts, r);
+    case routes::Runs::OnNotices:
+      co_return co_await answer_at(*ctx.notices, ctx.hubs.front().parts, r);
     case routes::Runs::OnHub:
       break;
   }

@@ -54,8 +54,6 @@ const Route ROUTES[] = {
      [](Parts& p, const Call& c, Hub::Respond r) {
        p.hub.invite(c.code(), c.base(), c.ip(), c.query("k"), [r](InviteOrRefusal got) { r(invite_calendar(got)); });
      }},
-    {Method::Post, "/api/my-games", nullptr, Runs::OnHub,
-     [](Parts& p, const Call& c, Hub::Respond r) { p.hub.notices().my_games(c.body(), c.ip(), std::move(r)); }},
     {Method::Get, "/api/lobby", nullptr, Runs::OnLobby,
      [](Parts& p, const Call&, Hub::Respond r) {
        p.lobby.counts([r = std::move(r)](boost::json::object o) { r(detail::reply(Outcome::Ok, o)); });
@@ -80,11 +78,14 @@ const Route ROUTES[] = {
        return p.community.admin_recommendation_update(c.params.at(0), c.body(), c.auth(), c.ip());
      },
      Runs::OnCommunity},
-    {Method::Get, "/api/push/key", [](Parts& p, const Call&) { return p.hub.notices().push_key(); }},
-    {Method::Post, "/api/push/subscribe", nullptr, Runs::OnHub,
-     [](Parts& p, const Call& c, Hub::Respond r) { p.hub.notices().subscribe(c.body(), c.ip(), std::move(r)); }},
-    {Method::Post, "/api/push/unsubscribe", nullptr, Runs::OnHub,
-     [](Parts& p, const Call& c, Hub::Respond r) { p.hub.notices().unsubscribe(c.body(), std::move(r)); }},
+    // Turn notifications', on their own thread.
+    {Method::Post, "/api/my-games", nullptr, Runs::OnNotices,
+     [](Parts& p, const Call& c, Hub::Respond r) { p.notices.my_games(c.body(), c.ip(), std::move(r)); }},
+    {Method::Get, "/api/push/key", [](Parts& p, const Call&) { return p.notices.push_key(); }, Runs::OnNotices},
+    {Method::Post, "/api/push/subscribe", nullptr, Runs::OnNotices,
+     [](Parts& p, const Call& c, Hub::Respond r) { p.notices.subscribe(c.body(), c.ip(), std::move(r)); }},
+    {Method::Post, "/api/push/unsubscribe", nullptr, Runs::OnNotices,
+     [](Parts& p, const Call& c, Hub::Respond r) { p.notices.unsubscribe(c.body(), std::move(r)); }},
     // Testing aids: without --test-clock, the hub answers that there is no such endpoint.
     {Method::Post, "/api/test/clock", [](Parts& p, const Call& c) { return p.hub.advance_clock(c.body()); }},
     {Method::Post, "/api/test/stall/{code}", [](Parts& p, const Call& c) { return p.hub.stall(c.body()); }},

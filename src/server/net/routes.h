@@ -2,7 +2,7 @@
 // the part that answers it and its handler, in one table. Without Beast: the
 // network layer (http_server.cpp) reads the request and writes the answer;
 // this part finds who answers it, and where: the tables' routes on the hub's
-// thread, the lobby's and the community's on their own.
+// thread, the lobby's, the community's and turn notifications' on their own.
 #pragma once
 
 #include <string>
@@ -34,9 +34,10 @@ struct Parts {
   Community& community;
   Community::SeatCheck seat_check;
   Lobby& lobby;
+  TurnNotices& notices;
 };
 
-enum class Runs { OnHub, OnLobby, OnCommunity };
+enum class Runs { OnHub, OnLobby, OnCommunity, OnNotices };
 
 // Where a request's answer is made (a path no route has: on the hub's, which
 // touches nothing for it).

@@ -156,15 +156,32 @@ int run_server(const ServerOptions& o) {
       });
     };
   };
-  // Finding an opponent: the lobby, on a thread of its own (never a
-  // table's), asks the hubs to make the tables it pairs, each hub in turn.
-  // Declared before the buses, whose answers are posted to it.
-  struct LobbyThread {
+  // An executor of a part's own (the lobby's, turn notifications').
+  struct PartThread {
     asio::io_context ioc{1};
     asio::executor_work_guard<asio::io_context::executor_type> work = asio::make_work_guard(ioc);
-  } lobby_thread;
-  Lobby lobby(Hub::lobby_tables(hub, shards, on_shard), [&hub] { return hub.now(); },
-              [&ioc = lobby_thread.ioc](std::function<void()> f) { asio::post(ioc, std::move(f)); });
+    std::function<void(std::function<void()>)> post() {
+      return [this](std::function<void()> f) { asio::post(ioc, std::move(f)); };
+    }
+    // Runs what reached it before now (waiting 10 s at most).
+    void drain() {
+      std::promise<void> done;
+      asio::post(ioc, [&done] { done.set_value(); });
+      done.get_future().wait_for(std::chrono::seconds(10));
+    }
+    void drain_and_stop(std::thread& runner) {
+      drain();
+      work.reset();
+      ioc.stop();
+      runner.join();
+    }
+  };
+  // Finding an opponent: the lobby, on a thread of its own (never a
+  // table's), asks the hubs to make the tables it pairs, each hub in turn.
+  // Declared before the buses, whose answers are posted to it; so are turn
+  // notifications' thread and the writer's answers to it.
+  PartThread lobby_thread, notices_thread;
+  Lobby lobby(Hub::lobby_tables(hub, shards, on_shard), [&hub] { return hub.now(); }, lobby_thread.post());
   lobby.set_limits(o.limits.lobby());
   lobby.set_defer(defer_on(lobby_thread.ioc));
   for (auto& h : hubs) h.hub->set_lobby(&lobby);
@@ -189,6 +206,15 @@ int run_server(const ServerOptions& o) {
     hubs[i].hub->set_writer(i == 0 ? writer.get() : writer_views.back().get());
     hubs[i].hub->set_limits(o.limits);  // before loading: searches resumed at start keep the time cap
   }
+  // Turn notifications (push subscriptions and deliveries, My games): one
+  // for the process, on a thread of its own; it asks the seats that tokens
+  // hold of the hubs holding the tables, and reads and writes through the
+  // writer. The hubs tell it what their turn-based tables' actions mean.
+  writer_views.push_back(std::make_unique<StoreWriter>(*writer, notices_thread.post()));
+  TurnNotices notices(Hub::notices_tables(shards, on_shard), [&hub] { return hub.now(); }, notices_thread.post());
+  notices.set_writer(writer_views.back().get());
+  notices.set_limits(o.limits.notices());
+  for (auto& h : hubs) h.hub->set_notices(&notices);
   // The bus to the other instances, one connection for each hub (declared
   // after the hubs: its threads, which post to them, stop first); or, for
   // hubs of this process alone, the one in memory.
@@ -207,7 +233,10 @@ int run_server(const ServerOptions& o) {
   for (size_t i = 0; i < buses.size(); ++i) hubs[i].hub->set_bus(buses[i].get());
   // With other instances the lobby's queue is shared on Redis (through the
   // first hub's connection); the hubs of one process share the one lobby.
-  if (!o.bus.empty()) lobby.set_bus(buses.front().get());
+  if (!o.bus.empty()) {
+    lobby.set_bus(buses.front().get());
+    notices.set_bus(buses.front().get());
+  }
   // The feedback board and recommendations: a part of their own, with their
   // own store connection; their limits count across instances too.
   Community community(*community_store, [&hub] { return hub.now(); });  // the hub's clock (a test may move it)
@@ -218,11 +247,13 @@ int run_server(const ServerOptions& o) {
   struct LetGoOfBus {
     std::deque<HubThread>& hubs;
     Lobby& lobby;
+    TurnNotices& notices;
     ~LetGoOfBus() {
       for (auto& h : hubs) h.hub->set_bus(nullptr);
       lobby.set_bus(nullptr);
+      notices.set_bus(nullptr);
     }
-  } let_go_of_bus{hubs, lobby};
+  } let_go_of_bus{hubs, lobby, notices};
   // The tables where the CPU owes a reply, asked of the store once: each hub
   // opens its own. Later lists (expiries, CPU turns another instance left)
   // are asked by the first hub, which hands each hub its own.
@@ -251,7 +282,8 @@ int run_server(const ServerOptions& o) {
     }
 
   // Web Push: the VAPID key lives in the data folder; deliveries run on the
-  // sender's thread, and a gone subscription is dropped on the hubs'.
+  // sender's thread, and a gone subscription is dropped on turn
+  // notifications'.
   std::unique_ptr<webpush::Sender> sender;
   try {
     webpush::KeyPair vapid = webpush::load_or_create_vapid(o.data_dir);
@@ -259,12 +291,11 @@ int run_server(const ServerOptions& o) {
     webpush::SenderOptions so;
     so.subject = o.push_subject;
     so.allow_private = o.push_allow_http;  // tests: a push service on loopback
-    sender = std::make_unique<webpush::Sender>(std::move(vapid), so, [&hubs](const std::string& endpoint) {
-      for (auto& h : hubs) asio::post(h.ioc, [&h, endpoint] { h.hub->notices().drop(endpoint); });
+    sender = std::make_unique<webpush::Sender>(std::move(vapid), so, [&notices_thread, &notices](const std::string& endpoint) {
+      asio::post(notices_thread.ioc, [&notices, endpoint] { notices.drop(endpoint); });
     });
-    for (auto& h : hubs)
-      h.hub->set_push(publicKey, [s = sender.get()](webpush::Delivery d) { s->send(std::move(d)); },
-                      o.push_allow_http);
+    notices.set_push(publicKey, [s = sender.get()](webpush::Delivery d) { s->send(std::move(d)); },
+                     o.push_allow_http);
   } catch (const std::exception& e) {
     std::cerr << "makruk serve: push notifications: " << e.what() << "\n";
     return 1;
@@ -291,9 +322,12 @@ int run_server(const ServerOptions& o) {
   for (auto& h : hubs) {
     Hub& each = *h.hub;
     const bool first = &each == &hub;
-    Every& ticks = timers.emplace_back(Every{asio::steady_timer(h.ioc), std::chrono::minutes(1), [&each, &community, first] {
+    Every& ticks = timers.emplace_back(Every{asio::steady_timer(h.ioc), std::chrono::minutes(1),
+                                             [&each, &community, &notices, first] {
                                                each.tick();
-                                               if (first) community.sweep();
+                                               if (!first) return;
+                                               community.sweep();
+                                               notices.sweep(each.now());
                                              }});
     asio::post(h.ioc, [&each, &ticks] {
       each.tick();
@@ -335,13 +369,14 @@ int run_server(const ServerOptions& o) {
   std::deque<routes::Parts> parts;
   std::vector<HubShard> shard_list;
   for (auto& h : hubs) {
-    parts.push_back(routes::Parts{*h.hub, community, seat_check_through(refs), lobby});
+    parts.push_back(routes::Parts{*h.hub, community, seat_check_through(refs), lobby, notices});
     shard_list.push_back(HubShard{h.ioc, *h.hub, parts.back()});
   }
   Context ctx{std::move(shard_list), writer.get(), records, o.web_dir, lower(publicUrl), std::move(proxies),
               std::move(origins), std::move(hosts), o.hello_timeout_ms, gate, o.ws_deflate, {}, {}, {}};
   ctx.push = sender.get();
   ctx.lobby = Hearer{&lobby_thread.ioc, &lobby};
+  ctx.notices = &notices_thread.ioc;
   ctx.ws_idle_ms = o.ws_idle_ms;
   ctx.renders_per_minute = o.limits.pictures_per_minute;
   asio::co_spawn(net_ioc, listen(acceptor, ctx), asio::detached);
@@ -377,17 +412,15 @@ int run_server(const ServerOptions& o) {
   std::vector<std::thread> hub_threads;
   for (auto& h : hubs) hub_threads.emplace_back([&h] { h.ioc.run(); });
   std::thread lobby_runner([&lobby_thread] { lobby_thread.ioc.run(); });
+  std::thread notices_runner([&notices_thread] { notices_thread.ioc.run(); });
   std::vector<std::thread> net_threads;
   for (int i = 1; i < o.threads; ++i) net_threads.emplace_back([&] { net_ioc.run(); });
   net_ioc.run();
   for (auto& t : net_threads) t.join();
-  // Whatever reached the lobby before now is handed on, and whatever reached
-  // a hub is handled (and stored), before they stop.
-  {
-    std::promise<void> lobby_done;
-    asio::post(lobby_thread.ioc, [&lobby_done] { lobby_done.set_value(); });
-    lobby_done.get_future().wait_for(std::chrono::seconds(10));
-  }
+  // Whatever reached the lobby or turn notifications before now is handed
+  // on, and whatever reached a hub is handled (and stored), before they stop.
+  lobby_thread.drain();
+  notices_thread.drain();
   auto all_on = [&hubs](std::function<void()> f) {
     std::vector<std::future<void>> done;
     for (auto& h : hubs) {
@@ -406,9 +439,8 @@ int run_server(const ServerOptions& o) {
   // The actions given to the writer are stored, and what follows them (the
   // other instances told) done, before the hubs stop.
   if (writer->wait_idle(10000)) all_on([] {});
-  lobby_thread.work.reset();
-  lobby_thread.ioc.stop();
-  lobby_runner.join();
+  lobby_thread.drain_and_stop(lobby_runner);
+  notices_thread.drain_and_stop(notices_runner);
   for (auto& h : hubs) {
     h.work.reset();
     h.ioc.stop();

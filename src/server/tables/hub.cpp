@@ -7,6 +7,7 @@
 #include <cmath>
 #include <chrono>
 #include <limits>
+#include <mutex>
 #include <thread>
 
 #include <boost/json.hpp>
@@ -336,14 +337,6 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads,
       now_(std::move(now)),
       rng_(random_seed()),
       guard_([this] { return this->now(); }),
-      notices_(TurnNotices::Tables{[this](const std::vector<std::string>& codes,
-                                          std::function<void()> then) { open_all_then(codes, std::move(then)); },
-                                   [this](const std::string& ip) { return guard_.credential_allowed(ip); },
-                                   [this](const auto& tables, const std::string& ip, auto& seats, auto& unknown) {
-                                     return resolve_seats(tables, ip, seats, unknown);
-                                   },
-                                   [this](const std::string& code) { return tables_.count(code) != 0; }},
-               [this] { return this->now(); }),
       own_writer_(std::make_unique<StoreWriter>(store)),
       writer_(own_writer_.get()),
       cpus_(CpuPlayers::Tables{[this](const std::string& code) { return in_memory(code); },
@@ -372,7 +365,6 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads,
                                    if (lobby_) lobby_->paired_elsewhere(connection, paired);
                                  }},
             post_, [this] { return this->now(); }) {
-  notices_.set_writer(writer_);
   cpus_.set_writer(writer_);
   set_limits(limits_);
 }
@@ -380,8 +372,6 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads,
 void Hub::set_limits(const HubLimits& limits) {
   limits_ = limits;
   guard_.set_limits(CodeGuard::Limits{limits.wrong_codes_per_minute, limits.proof_bits});
-  notices_.set_limits(
-      TurnNotices::Limits{limits.subscribe_per_minute, limits.subscriptions_per_seat, limits.push_services_per_seat});
   cpus_.set_limits(CpuPlayers::Limits{limits.cpu_max_ms, limits.cpu_pause, limits.cpu_per_minute, limits.cpu_queue,
                                       limits.cpu_queue_per_address});
 }
@@ -432,16 +422,13 @@ Table* Hub::find(const std::string& code) {
 
 Table* Hub::read_here(const std::string& code) {
   std::optional<TableData> data;
-  std::vector<SubscriptionRecord> subscriptions;
   hold_on_bus(code, true);  // its changes from now on, before the read
   try {
     data = store_.load_table(code);
-    if (data) subscriptions = store_.load_subscriptions(code);
   } catch (const std::exception&) {
-    // Storage failed: the table cannot be opened now (with its table read,
-    // its pushes wait until it is opened again).
+    // Storage failed: the table cannot be opened now.
   }
-  Table* p = data ? &opened(code, std::move(*data), std::move(subscriptions)) : nullptr;
+  Table* p = data ? &opened(code, std::move(*data)) : nullptr;
   hold_on_bus(code);
   return p;
 }
@@ -452,14 +439,13 @@ void Hub::hold_on_bus(const std::string& code, bool reading) {
   bus_->hold(code, wanted);  // the bus's holders are a set: saying it twice is harmless
 }
 
-Table& Hub::opened(const std::string& code, TableData data, std::vector<SubscriptionRecord> subscriptions) {
+Table& Hub::opened(const std::string& code, TableData data) {
   Table p = Table::from_record(data);
   // A live table's idle time counts from when it was left, and from the
   // server's start at the earliest: people had no chance to come back before.
   p.everyone_left(std::max(p.last_present(), started_at_));
   p.opened_at = now();
   auto it = tables_.emplace(code, std::move(p)).first;
-  notices_.opened(code, std::move(subscriptions));
   cpus_.maybe_play(it->second);
   return it->second;
 }
@@ -480,18 +466,11 @@ void Hub::open_then(const std::string& code, std::function<void()> then) {
   waiting.push_back(std::move(then));
   if (waiting.size() > 1) return;  // its read is on its way
   hold_on_bus(code);  // its changes from now on, before the read
-  struct Read {
-    std::optional<TableData> data;
-    std::vector<SubscriptionRecord> subscriptions;
-  };
-  auto read = std::make_shared<Read>();
+  auto read = std::make_shared<std::optional<TableData>>();
   // Read on the writer's lane of the table (after its writes, in order).
   writer_->submit(
       code,
-      [read, code](Store& store) {
-        read->data = store.load_table(code);
-        if (read->data) read->subscriptions = store.load_subscriptions(code);
-      },
+      [read, code](Store& store) { *read = store.load_table(code); },
       [this, read, code](std::exception_ptr error) {
         auto thens = std::move(opening_[code]);
         opening_.erase(code);
@@ -499,7 +478,7 @@ void Hub::open_then(const std::string& code, std::function<void()> then) {
         // (as a read on this thread that failed would), without reading again.
         bool absent = false;
         if (!tables_.count(code) && !creating_.count(code)) {
-          if (!error && read->data) opened(code, std::move(*read->data), std::move(read->subscriptions));
+          if (!error && *read) opened(code, std::move(**read));
           else absent = ++absent_[code] > 0;
         }
         hold_on_bus(code);
@@ -596,7 +575,6 @@ void Hub::scan_cpu() {
 
 void Hub::forget_table(const std::string& code) {
   states_.erase(code);
-  notices_.forget(code);
   cpus_.forget(code);
   tables_.erase(code);
   hold_on_bus(code);
@@ -627,7 +605,7 @@ void Hub::expire_if_due(Table& p) {
         if (!p->expire_stored(x)) return reload(*p);  // read again meanwhile: the store has it
         sync_.publish(*p);
         broadcast(*p, true, true);
-        notices_.notify(*p, -1, "expired");
+        if (notices_) notices_->notify(*p, -1, "expired");
       });
 }
 
@@ -661,7 +639,6 @@ void Hub::tick() {
   close_idle_tables();
   for (const auto& [l, name] : limiters()) l->sweep(now);
   guard_.sweep(now);
-  notices_.sweep(now);
   cpus_.sweep(now);
   std::erase_if(fronts_taken_, [&](const auto& f) { return now - f.second > limits_.front_again_ms; });
 }
@@ -684,14 +661,13 @@ void Hub::count_with(Hub& first) {
   auto mine = limiters(), theirs = first.limiters();
   for (size_t i = 0; i < mine.size(); ++i) mine[i].first->count_with(*theirs[i].first);
   guard_.count_with(first.guard_);
-  notices_.count_with(first.notices_);
   cpus_.count_with(first.cpus_);
 }
 
 int Hub::limits_asking() {
   int n = 0;
   for (const auto& [l, name] : limiters()) n += l->asking();
-  return n + guard_.asking() + notices_.limits_asking() + cpus_.limits_asking();
+  return n + guard_.asking() + cpus_.limits_asking();
 }
 
 bool Hub::code_guess_allowed(const std::string& ip, bool wrong) { return guard_.guess_allowed(ip, wrong); }
@@ -1321,7 +1297,7 @@ void Hub::finish_change(const std::shared_ptr<Client>& c, const std::string& id,
   if (!id.empty()) ack["id"] = id;
   c->send(message(ack));
   after_change(p, table_changed, state_changed, from);
-  notices_.notify(p, seat, type);
+  if (notices_) notices_->notify(p, seat, type);
 }
 
 void Hub::write_then(const std::string& code, StoreWriter::Work work, std::function<void(Table*, std::exception_ptr)> then) {
@@ -1464,7 +1440,7 @@ void Hub::recommending_seat(const std::string& raw_code, const std::string& toke
 
 std::variant<RecommendingSeat, Answer> Hub::recommending_seat(const std::string& code, const std::string& token,
                                                                  const std::string& ip) {
-  TurnNotices::Seats seats;
+  Seats seats;
   std::vector<std::string> unknown;
   if (auto e = resolve_seats({{code, token}}, ip, seats, unknown)) return error_reply(*e);
   if (seats.empty()) return error_reply(Error{ErrorCode::Forbidden, Msg::TokenNoSeat});
@@ -1600,22 +1576,10 @@ Answer Hub::stall(const std::string& body) {
   return reply(Outcome::Ok, json::object{{"stalling", std::get<int64_t>(ms)}});
 }
 
-Answer Hub::my_games(const std::string& body, const std::string& ip) {
-  return answered_at_once([&](Respond respond) { notices_.my_games(body, ip, std::move(respond)); });
-}
-
-Answer Hub::push_subscribe(const std::string& body, const std::string& ip) {
-  return answered_at_once([&](Respond respond) { notices_.subscribe(body, ip, std::move(respond)); });
-}
-
-Answer Hub::push_unsubscribe(const std::string& body) {
-  return answered_at_once([&](Respond respond) { notices_.unsubscribe(body, std::move(respond)); });
-}
-
 // ---------------------------------------------------------------- seats of tokens
 
 std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string, std::string>>& tables,
-                                        const std::string& ip, TurnNotices::Seats& seats,
+                                        const std::string& ip, Seats& seats,
                                         std::vector<std::string>& unknown) {
   for (const auto& [code, token] : tables) {
     if (!guard_.credential_allowed(ip)) return Error{ErrorCode::RateLimited, Msg::LimitWrongCodes};
@@ -1630,6 +1594,58 @@ std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string,
     unknown.push_back(code);
   }
   return std::nullopt;
+}
+
+void Hub::notice_seats(IndexedPairs pairs, const std::string& ip, std::function<void(TurnNotices::Found)> then) {
+  std::vector<std::string> codes;
+  if (guard_.credential_allowed(ip))
+    for (const auto& [index, pair] : pairs) codes.push_back(pair.first);
+  open_all_then(std::move(codes), [this, pairs = std::move(pairs), ip, then = std::move(then)] {
+    TurnNotices::Found found;
+    for (const auto& [index, pair] : pairs) {
+      Seats seats;
+      std::vector<std::string> unknown;
+      if ((found.error = resolve_seats({pair}, ip, seats, unknown))) break;
+      for (const auto& [p, seat] : seats) found.seats.push_back({index, p->code(), seat, TurnNotices::game_of(*p, seat)});
+      for (std::string& code : unknown) found.unknown.emplace_back(index, std::move(code));
+    }
+    then(std::move(found));
+  });
+}
+
+TurnNotices::Tables Hub::notices_tables(size_t shards, OnShard on_shard) {
+  shards = std::max<size_t>(shards, 1);
+  return {[shards, on_shard](TurnNotices::Pairs pairs, std::string ip, std::function<void(TurnNotices::Found)> then) {
+    std::vector<IndexedPairs> by_shard(shards);
+    for (size_t i = 0; i < pairs.size(); ++i)
+      by_shard[shard_of(pairs[i].first, shards)].emplace_back(i, std::move(pairs[i]));
+    // What each hub found, gathered as they answer (on their threads).
+    struct Gathered {
+      std::mutex mutex;
+      size_t left = 0;
+      TurnNotices::Found all;
+      std::function<void(TurnNotices::Found)> then;
+    };
+    auto gathered = std::make_shared<Gathered>();
+    gathered->then = std::move(then);
+    for (const IndexedPairs& mine : by_shard) gathered->left += !mine.empty();
+    if (!gathered->left) return gathered->then(TurnNotices::Found{});
+    for (size_t s = 0; s < shards; ++s) {
+      if (by_shard[s].empty()) continue;
+      on_shard(s, [gathered, mine = std::move(by_shard[s]), ip](Hub& hub) mutable {
+        hub.notice_seats(std::move(mine), ip, [gathered](TurnNotices::Found part) {
+          std::unique_lock lock(gathered->mutex);
+          TurnNotices::Found& all = gathered->all;
+          for (auto& seat : part.seats) all.seats.push_back(std::move(seat));
+          for (auto& code : part.unknown) all.unknown.push_back(std::move(code));
+          if (part.error && !all.error) all.error = std::move(part.error);
+          if (--gathered->left) return;
+          lock.unlock();
+          gathered->then(std::move(all));
+        });
+      });
+    }
+  }};
 }
 
 }  // namespace makruk::server

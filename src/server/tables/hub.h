@@ -10,15 +10,17 @@
 // hub_detail.h. Parts of their own,
 // which the hub holds and which ask the tables through an interface of their
 // own: who may look up a code (code_guard.h: wrong codes, proofs of work,
-// credentials); turn notifications (turn_notices.h, Web Push and My games: it asks
-// them to read tables and whose seats tokens hold); instance sync
+// credentials); instance sync
 // (instance_sync.h: what the tables tell the other instances over the bus,
 // and what they do with what they are told); the CPU players
 // (cpu_players.h: their searches on the engine's threads, their claims and
 // limits; they hand the tables what they found to play). Beside it: finding
 // an opponent (lobby.h, one for the process, on an executor of its own: it
-// asks the hubs to make the tables it pairs, through lobby_tables); the
-// feedback board and recommendations (community/community.h), which ask the
+// asks the hubs to make the tables it pairs, through lobby_tables); turn
+// notifications (turn_notices.h, Web Push and My games, one for the process
+// on an executor of its own: the hubs tell it what their turn-based tables'
+// actions mean, and it asks them whose seats tokens hold, through
+// notices_tables); the feedback board and recommendations (community/community.h), which ask the
 // hub only whose seat a token is (recommending_seat); each game's record by
 // its own link (records/game_records.h). A test drives the hub with
 // FakeClients, a Store and a Bus of its choosing.
@@ -93,6 +95,9 @@ struct HubLimits {
   Lobby::Limits lobby() const {
     return Lobby::Limits{seek_per_minute, seeks_per_address, pair_same_address, presence_delay_ms};
   }
+  TurnNotices::Limits notices() const {
+    return TurnNotices::Limits{subscribe_per_minute, subscriptions_per_seat, push_services_per_seat};
+  }
 };
 
 // A player at a table, as the tables know them: what a recommendation needs.
@@ -136,7 +141,6 @@ class Hub : public Listener {
   // `store`, before the call returns. The writer must outlive its use.
   void set_writer(StoreWriter* writer) {
     writer_ = writer ? writer : own_writer_.get();
-    notices_.set_writer(writer_);
     cpus_.set_writer(writer_);
   }
 
@@ -220,16 +224,20 @@ class Hub : public Listener {
   // store's writer) and the bus answers (on its questions' thread), else Unavailable.
   void ready(Respond respond);
   Answer ready();
-  // Turn notifications (Web Push, My games): a part of its own, on the
-  // hub's executor (turn_notices.h). The forms returning the reply are for a
-  // hub that writes at once (tests, tools).
-  TurnNotices& notices() { return notices_; }
-  void set_push(std::string public_key, std::function<void(webpush::Delivery)> deliver, bool allow_http) {
-    notices_.set_push(std::move(public_key), std::move(deliver), allow_http);
-  }
-  Answer my_games(const std::string& body, const std::string& ip);
-  Answer push_subscribe(const std::string& body, const std::string& ip);
-  Answer push_unsubscribe(const std::string& body);
+  // Turn notifications (Web Push, My games): told what each action at a
+  // turn-based table means for its players (TurnNotices::notify, from this
+  // thread). One for the process, on an executor of its own; it must
+  // outlive its use.
+  void set_notices(TurnNotices* notices) { notices_ = notices; }
+  // Its view of a process's hubs: the seats a request's tokens hold, asked
+  // of the hub holding each table (notice_seats); `on_shard` runs work on a
+  // hub's thread.
+  static TurnNotices::Tables notices_tables(size_t shards, OnShard on_shard);
+  // The seats that `pairs` (with their index in a request) hold at this
+  // hub's tables, each read first if `ip` may look tables up by a credential
+  // now; wrong pairs count as wrong codes.
+  using IndexedPairs = std::vector<std::pair<size_t, std::pair<std::string, std::string>>>;
+  void notice_seats(IndexedPairs pairs, const std::string& ip, std::function<void(TurnNotices::Found)> then);
 
   // Ends the turn-based tables whose 45 days have run out (called every minute).
   void tick();
@@ -313,7 +321,7 @@ class Hub : public Listener {
   // that writes at once), now in memory; nullptr when it is not there.
   Table* read_here(const std::string& code);
   // A table read from the store (with its push subscriptions), now in memory.
-  Table& opened(const std::string& code, TableData data, std::vector<SubscriptionRecord> subscriptions);
+  Table& opened(const std::string& code, TableData data);
   // Whether a lookup of `code` by `ip` (with a credential: a token or a key;
   // with a proof of work) would read the table from the store: it is not in
   // memory, and the lookup would go on.
@@ -397,10 +405,12 @@ class Hub : public Listener {
   // committed while it is under way still comes.
   void hold_on_bus(const std::string& code, bool reading = false);
   void expire_if_due(Table& p);
-  // The seat each (code, token) pair holds (TurnNotices::Tables).
+  // The seat each (code, token) pair holds, in memory; wrong pairs go to
+  // `unknown` and count as wrong codes (an error once the address is
+  // limited).
+  using Seats = std::vector<std::pair<const Table*, int>>;
   std::optional<Error> resolve_seats(const std::vector<std::pair<std::string, std::string>>& tables,
-                                     const std::string& ip, TurnNotices::Seats& seats,
-                                     std::vector<std::string>& unknown);
+                                     const std::string& ip, Seats& seats, std::vector<std::string>& unknown);
   // Sends the table's players-and-spectators update to its watchers soon,
   // once for any number of changes in between.
   void presence_changed(Table& p);
@@ -524,7 +534,7 @@ class Hub : public Listener {
   std::map<std::string, std::vector<std::weak_ptr<Client>>> pairing_seekers_;
   std::map<std::string, int64_t> fronts_taken_;  // tables whose front-of-queue seek was used, and when
   Lobby* lobby_ = nullptr;  // set_lobby
-  TurnNotices notices_;
+  TurnNotices* notices_ = nullptr;  // set_notices
   Bus* bus_ = nullptr;
   std::unique_ptr<StoreWriter> own_writer_;  // at once, on store_
   StoreWriter* writer_;

@@ -57,7 +57,6 @@ void Hub::set_bus(Bus* bus) {
   // The per-address limits count across the instances.
   for (const auto& [limiter, name] : limiters()) limiter->share(bus, name);
   guard_.share(bus);
-  notices_.set_bus(bus);
   cpus_.set_bus(bus);
   sync_.set_bus(bus);
   // The tables held now, told to the new bus.

@@ -11,17 +11,8 @@ namespace makruk::server {
 namespace json = boost::json;
 using namespace detail;
 
-TurnNotices::TurnNotices(Tables tables, std::function<int64_t()> now)
-    : tables_(std::move(tables)), now_(std::move(now)) {}
-
-void TurnNotices::set_bus(Bus* bus) {
-  shared_ = bus != nullptr;
-  subscribes_.share(bus, "subscribe");
-}
-
-void TurnNotices::opened(const std::string& code, std::vector<SubscriptionRecord> subscriptions) {
-  for (SubscriptionRecord& s : subscriptions) subscriptions_[code].push_back(std::move(s));
-}
+TurnNotices::TurnNotices(Tables tables, std::function<int64_t()> now, Post post)
+    : tables_(std::move(tables)), now_(std::move(now)), post_(std::move(post)) {}
 
 void TurnNotices::notify(const Table& p, int actor, const std::string& kind) {
   if (!p.turn_based() || !deliver_) return;
@@ -53,27 +44,17 @@ void TurnNotices::notify(const Table& p, int actor, const std::string& kind) {
     }
   }
   if (pushes.empty()) return;
-  const std::string code = p.code();
-  if (!shared_) {  // one instance: every subscription was made here
-    if (auto it = subscriptions_.find(code); it != subscriptions_.end()) deliver(code, pushes, it->second);
-    return;
-  }
-  // With other instances, the table's subscriptions are read again (a
-  // browser may have subscribed at another one), off this thread.
-  auto read = std::make_shared<std::vector<SubscriptionRecord>>();
-  writer_->submit(
-      code, [read, code](Store& store) { *read = store.load_subscriptions(code); },
-      [this, read, code, pushes = std::move(pushes)](std::exception_ptr error) {
-        if (!error) {
-          if (tables_.in_memory(code)) {
-            if (read->empty()) subscriptions_.erase(code);
-            else subscriptions_[code] = *read;
-          }
-          return deliver(code, pushes, *read);
-        }
-        // The store away: what this instance knows will do.
-        if (auto it = subscriptions_.find(code); it != subscriptions_.end()) deliver(code, pushes, it->second);
-      });
+  // The table's subscriptions are read (a browser may have subscribed at
+  // another instance) off this part's thread, then the pushes sent; when the
+  // store is away, nothing is sent.
+  post_([this, code = p.code(), pushes = std::move(pushes)]() mutable {
+    auto read = std::make_shared<std::vector<SubscriptionRecord>>();
+    writer_->submit(
+        code, [read, code](Store& store) { *read = store.load_subscriptions(code); },
+        [this, read, code, pushes = std::move(pushes)](std::exception_ptr error) {
+          if (!error) deliver(code, pushes, *read);
+        });
+  });
 }
 
 void TurnNotices::deliver(const std::string& code, const std::vector<Push>& pushes,
@@ -172,55 +153,60 @@ std::vector<std::string> to_replace(std::vector<SubscriptionRecord> list, const 
 }  // namespace
 
 void TurnNotices::subscribe(const std::string& body, const std::string& ip, Respond respond) {
-  const bool reads = deliver_ && subscribes_.allow(ip, now_(), limits_.subscribe_per_minute, false);
-  tables_.open_all(reads ? codes_to_read(body, ip) : std::vector<std::string>{},
-                   [this, body, ip, respond = std::move(respond)]() mutable { store(body, ip, std::move(respond)); });
-}
-
-void TurnNotices::store(const std::string& body, const std::string& ip, Respond respond) {
   auto checked = check(body, ip);
   if (auto* refused = std::get_if<Answer>(&checked)) return respond(std::move(*refused));
-  auto plan = std::make_shared<Plan>(std::move(std::get<Plan>(checked)));
-  if (plan->seats.empty())
-    return respond(reply(Outcome::Ok, json::object{{"subscribed", json::array{}},
-                                           {"unknown", json::array(plan->unknown.begin(), plan->unknown.end())}}));
+  Plan& plan = std::get<Plan>(checked);
+  tables_.seats(std::move(plan.tables), ip,
+                [this, rec = std::move(plan.rec), respond = std::move(respond)](Found found) mutable {
+                  post_([this, rec = std::move(rec), found = std::move(found), respond = std::move(respond)]() mutable {
+                    store(std::move(rec), std::move(found), std::move(respond));
+                  });
+                });
+}
+
+namespace {
+
+// The codes that hold no seat, in the request's order.
+json::array unknown_codes(TurnNotices::Found& found) {
+  std::sort(found.unknown.begin(), found.unknown.end());
+  json::array out;
+  for (const auto& [index, code] : found.unknown) out.push_back(json::value(code));
+  return out;
+}
+
+}  // namespace
+
+void TurnNotices::store(SubscriptionRecord rec, Found found, Respond respond) {
+  if (found.error) return respond(error_reply(*found.error));
+  std::sort(found.seats.begin(), found.seats.end(), [](const Seat& a, const Seat& b) { return a.index < b.index; });
+  json::array unknown = unknown_codes(found);
+  if (found.seats.empty())
+    return respond(reply(Outcome::Ok, json::object{{"subscribed", json::array{}}, {"unknown", std::move(unknown)}}));
   // Written off this thread, on the first table's lane. Each seat keeps its
   // newest few browsers, at a few push services: a new one past a cap
-  // replaces the oldest (with other instances, of those the store has).
-  const bool shared = shared_;
+  // replaces the oldest of those the store has (some may have come through
+  // other instances).
+  auto seats = std::make_shared<std::vector<Seat>>(std::move(found.seats));
   const size_t per_seat = limits_.per_seat, services = limits_.services_per_seat;
+  const std::string lane = seats->front().code;
   writer_->submit(
-      plan->seats.front().code,
-      [plan, shared, per_seat, services](Store& store) {
-        for (Plan::Seat& s : plan->seats) {
-          if (shared) s.list = store.load_subscriptions(s.code);
-          for (const std::string& endpoint : to_replace(s.list, plan->rec, s.seat, per_seat, services)) {
+      lane,
+      [seats, rec = std::move(rec), per_seat, services](Store& store) {
+        for (const Seat& s : *seats) {
+          const auto list = store.load_subscriptions(s.code);
+          for (const std::string& endpoint : to_replace(list, rec, s.seat, per_seat, services))
             store.remove_seat_subscription(endpoint, s.code, s.seat);
-            std::erase_if(s.list, [&](const SubscriptionRecord& r) { return r.endpoint == endpoint && r.seat == s.seat; });
-          }
-          SubscriptionRecord rec = plan->rec;
-          rec.code = s.code;
-          rec.seat = s.seat;
-          store.add_subscription(rec);
-          std::erase_if(s.list, [&](const SubscriptionRecord& r) { return r.endpoint == rec.endpoint && r.seat == s.seat; });
-          s.list.push_back(std::move(rec));
+          SubscriptionRecord mine = rec;
+          mine.code = s.code;
+          mine.seat = s.seat;
+          store.add_subscription(mine);
         }
       },
-      [this, plan, respond = std::move(respond)](std::exception_ptr error) {
+      [seats, unknown = std::move(unknown), respond = std::move(respond)](std::exception_ptr error) mutable {
         if (error) return respond(storage_failed(error));
         json::array subscribed;
-        for (Plan::Seat& s : plan->seats) {
-          subscribed.push_back(json::value(s.code));
-          if (!tables_.in_memory(s.code)) continue;
-          // Of this seat, what the store now has; of the others, what this
-          // instance knows (or, with other instances, what the store had).
-          auto& list = subscriptions_[s.code];
-          std::erase_if(list, [&](const SubscriptionRecord& r) { return r.seat == s.seat || shared_; });
-          for (SubscriptionRecord& r : s.list)
-            if (r.seat == s.seat || shared_) list.push_back(std::move(r));
-        }
-        respond(reply(Outcome::Ok, json::object{{"subscribed", std::move(subscribed)},
-                                        {"unknown", json::array(plan->unknown.begin(), plan->unknown.end())}}));
+        for (const Seat& s : *seats) subscribed.push_back(json::value(s.code));
+        respond(reply(Outcome::Ok, json::object{{"subscribed", std::move(subscribed)}, {"unknown", std::move(unknown)}}));
       });
 }
 
@@ -271,15 +257,7 @@ std::variant<TurnNotices::Plan, Answer> TurnNotices::check(const std::string& bo
   } catch (const std::exception&) {
     return bad_request(Msg::PushP256dh);
   }
-  Plan plan;
-  plan.rec = SubscriptionRecord{endpoint, "", 0, p256dh, auth, lang, now_()};
-  Seats seats;
-  if (auto e = tables_.resolve_seats(*tables, ip, seats, plan.unknown)) return error_reply(*e);
-  for (const auto& [p, seat] : seats) {
-    auto it = subscriptions_.find(p->code());
-    plan.seats.push_back({p->code(), seat, it == subscriptions_.end() ? std::vector<SubscriptionRecord>{} : it->second});
-  }
-  return plan;
+  return Plan{SubscriptionRecord{endpoint, "", 0, p256dh, auth, lang, now_()}, std::move(*tables)};
 }
 
 void TurnNotices::unsubscribe(const std::string& body, Respond respond) {
@@ -289,96 +267,77 @@ void TurnNotices::unsubscribe(const std::string& body, Respond respond) {
   if (!o) return respond(bad_request(why));
   if (!get_string(*o, "endpoint", endpoint) || endpoint.empty() || endpoint.size() > 2048)
     return respond(bad_request(Msg::PushEndpoint));
-  // Removed off this thread (on the endpoint's lane), then forgotten here.
+  // Removed off this thread (on the endpoint's lane).
   auto removed = std::make_shared<int>(0);
   writer_->submit(
       endpoint, [removed, endpoint](Store& store) { *removed = store.remove_subscription(endpoint); },
-      [this, removed, endpoint, respond = std::move(respond)](std::exception_ptr error) {
+      [removed, respond = std::move(respond)](std::exception_ptr error) {
         if (error) return respond(storage_failed(error));
-        forget_endpoint(endpoint);
         respond(reply(Outcome::Ok, json::object{{"removed", *removed}}));
       });
 }
 
-void TurnNotices::forget_endpoint(const std::string& endpoint) {
-  for (auto it = subscriptions_.begin(); it != subscriptions_.end();) {
-    std::erase_if(it->second, [&](const SubscriptionRecord& s) { return s.endpoint == endpoint; });
-    it = it->second.empty() ? subscriptions_.erase(it) : std::next(it);
-  }
-}
-
 void TurnNotices::drop(const std::string& endpoint) {
-  forget_endpoint(endpoint);
   // Removed off this thread; when that fails it stays in storage, and is
   // dropped again after the next failed delivery.
   writer_->submit(endpoint, [endpoint](Store& store) { store.remove_subscription(endpoint); },
                   [](std::exception_ptr) {});
 }
 
-std::vector<std::string> TurnNotices::codes_to_read(const std::string& body, const std::string& ip) {
-  Message why;
-  auto o = parse_object(body, why);
-  auto tables = o ? table_list(*o, why) : std::nullopt;
-  std::vector<std::string> codes;
-  if (tables && tables_.credential_lookup_allowed(ip))
-    for (const auto& [code, token] : *tables) codes.push_back(code);
-  return codes;
-}
-
 void TurnNotices::my_games(const std::string& body, const std::string& ip, Respond respond) {
-  tables_.open_all(codes_to_read(body, ip), [this, body, ip, respond = std::move(respond)] { respond(games(body, ip)); });
-}
-
-Answer TurnNotices::games(const std::string& body, const std::string& ip) {
   Message why;
   auto o = parse_object(body, why);
-  if (!o) return bad_request(why);
+  if (!o) return respond(bad_request(why));
   auto tables = table_list(*o, why);
-  if (!tables) return bad_request(why);
-  struct Entry {
-    json::object o;
-    int rank;
-    int64_t at;
-  };
-  std::vector<Entry> entries;
-  std::vector<std::string> unknown;
-  Seats seats;
-  if (auto e = tables_.resolve_seats(*tables, ip, seats, unknown)) return error_reply(*e);
-  for (const auto& [p, seat] : seats) {
-    const std::string& code = p->code();
-    const TableRecord& r = p->record();
-    json::object e{{"code", code}, {"variant", r.variant}, {"mode", r.mode}, {"seat", seat}, {"status", p->status()}};
-    int other = 1 - seat;
-    e["opponent"] = size_t(other) < p->seats().size() ? json::value(p->seats()[size_t(other)].name) : json::value(nullptr);
-    bool yourTurn = false;
-    if (const auto& g = p->game()) {
-      Color mine = g->color_of_seat(seat);
-      yourTurn = !g->game.over() && !p->expired() && g->game.position().side_to_move() == mine;
-      e["color"] = mine == WHITE ? "w" : "b";
-      e["moves"] = g->san.size();
-      e["lastMove"] = g->san.empty() ? json::value(nullptr) : json::value(g->san.back());
-      e["result"] = result_string(g->game.result());
-      e["reason"] = g->game.over() ? json::value(reason_string(g->game.reason())) : json::value(nullptr);
-    } else {
-      e["color"] = nullptr;
-      e["moves"] = 0;
-      e["lastMove"] = nullptr;
-      e["result"] = "*";
-      e["reason"] = nullptr;
-    }
-    e["yourTurn"] = yourTurn;
-    e["lastMoveAt"] = p->last_activity();
-    e["expiresAt"] = p->expires_at() ? json::value(p->expires_at()) : json::value(nullptr);
-    e["startsAt"] = r.starts_at ? json::value(r.starts_at) : json::value(nullptr);
-    std::string status = p->status();
-    int rank = yourTurn ? 0 : status == "playing" ? 1 : status == "ready" || status == "waiting" ? 2 : 3;
-    entries.push_back({std::move(e), rank, p->last_activity()});
+  if (!tables) return respond(bad_request(why));
+  tables_.seats(std::move(*tables), ip, [respond = std::move(respond)](Found found) mutable {
+    if (found.error) return respond(error_reply(*found.error));
+    // Those whose turn it is first, then those being played, then those
+    // not started, then the others; the latest move first within each.
+    auto rank = [](const Seat& s) {
+      const json::object& g = s.game;
+      if (g.at("yourTurn").as_bool()) return 0;
+      const auto& status = g.at("status").as_string();
+      return status == "playing" ? 1 : status == "ready" || status == "waiting" ? 2 : 3;
+    };
+    auto at = [](const Seat& s) { return s.game.at("lastMoveAt").to_number<int64_t>(); };
+    std::sort(found.seats.begin(), found.seats.end(), [&](const Seat& a, const Seat& b) {
+      if (rank(a) != rank(b)) return rank(a) < rank(b);
+      if (at(a) != at(b)) return at(a) > at(b);
+      return a.index < b.index;
+    });
+    json::array games;
+    for (Seat& s : found.seats) games.push_back(std::move(s.game));
+    respond(reply(Outcome::Ok, json::object{{"games", std::move(games)}, {"unknown", unknown_codes(found)}}));
+  });
+}
+
+json::object TurnNotices::game_of(const Table& p, int seat) {
+  const TableRecord& r = p.record();
+  json::object e{{"code", p.code()}, {"variant", r.variant}, {"mode", r.mode}, {"seat", seat}, {"status", p.status()}};
+  int other = 1 - seat;
+  e["opponent"] = size_t(other) < p.seats().size() ? json::value(p.seats()[size_t(other)].name) : json::value(nullptr);
+  bool yourTurn = false;
+  if (const auto& g = p.game()) {
+    Color mine = g->color_of_seat(seat);
+    yourTurn = !g->game.over() && !p.expired() && g->game.position().side_to_move() == mine;
+    e["color"] = mine == WHITE ? "w" : "b";
+    e["moves"] = g->san.size();
+    e["lastMove"] = g->san.empty() ? json::value(nullptr) : json::value(g->san.back());
+    e["result"] = result_string(g->game.result());
+    e["reason"] = g->game.over() ? json::value(reason_string(g->game.reason())) : json::value(nullptr);
+  } else {
+    e["color"] = nullptr;
+    e["moves"] = 0;
+    e["lastMove"] = nullptr;
+    e["result"] = "*";
+    e["reason"] = nullptr;
   }
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const Entry& a, const Entry& b) { return a.rank != b.rank ? a.rank < b.rank : a.at > b.at; });
-  json::array games;
-  for (Entry& e : entries) games.push_back(std::move(e.o));
-  return reply(Outcome::Ok, json::object{{"games", std::move(games)}, {"unknown", json::array(unknown.begin(), unknown.end())}});
+  e["yourTurn"] = yourTurn;
+  e["lastMoveAt"] = p.last_activity();
+  e["expiresAt"] = p.expires_at() ? json::value(p.expires_at()) : json::value(nullptr);
+  e["startsAt"] = r.starts_at ? json::value(r.starts_at) : json::value(nullptr);
+  return e;
 }
 
 }  // namespace makruk::server
