@@ -111,6 +111,14 @@ inline uint16_t listening_port(pid_t pid) {
   return 0;
 }
 
+// The server binary the tests start: the one built beside them, or
+// MAKRUK_TEST_BINARY (the test command runs these clients, built once, against
+// the sanitizer build's server too).
+inline std::string makruk_binary() {
+  const char* other = std::getenv("MAKRUK_TEST_BINARY");
+  return other && *other ? other : MAKRUK_BINARY;
+}
+
 // How the server process is started, besides its command-line flags.
 struct ServerSpawn {
   std::string web = "/nonexistent";  // --web
@@ -147,6 +155,7 @@ class Server {
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
+    const std::string binary = makruk_binary();
     int out[2];
     ASSERT_EQ(pipe(out), 0);
     pid_ = fork();
@@ -159,7 +168,7 @@ class Server {
         rlimit r{spawn_.max_files, spawn_.max_files};
         setrlimit(RLIMIT_NOFILE, &r);
       }
-      execv(MAKRUK_BINARY, argv.data());
+      execv(binary.c_str(), argv.data());
       _exit(127);
     }
     close(out[1]);

@@ -21,8 +21,8 @@
 #include "server/stores/store.h"
 #include "server/tables/hub.h"
 #include "server_process.h"
-#include "../unit/proof_of_work.h"
-#include "../unit/temp_pg.h"
+#include "proof_of_work.h"
+#include "temp_pg.h"
 
 using namespace std::chrono_literals;
 using namespace makruk::testing;
@@ -1060,7 +1060,7 @@ namespace {
 // Runs `makruk ARGS` (each argument quoted for the shell), at most 20 s: its exit status
 // and what it wrote (both streams).
 std::pair<int, std::string> makruk_cli(const std::vector<std::string>& args) {
-  std::string command = std::string("timeout 20 '") + MAKRUK_BINARY + "'";
+  std::string command = "timeout 20 '" + makruk_binary() + "'";
   for (const std::string& a : args) command += " '" + a + "'";
   return shell(command);
 }

@@ -26,7 +26,7 @@
 #include <random>
 #include <thread>
 
-#include "../integration/push_receiver.h"
+#include "push_receiver.h"
 #include "server/push/webpush.h"
 
 using namespace makruk::server::webpush;
