@@ -15,7 +15,9 @@
 // The last line is "e2e: N passed, M failed"; the exit status is 1 on any failure.
 //
 // The harness (the server, the browser, the helpers, the run) is harness.mjs; the tests are
-// in suites/, one file per subject, registered in name order.
+// in suites/, one file per subject, registered in name order, except for the server's
+// clock: a suite whose tests need it at the real time says `export const clock = 'real'`
+// and comes first; one that moves it ahead for good says 'last' and comes last.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,9 +25,10 @@ import { fileURLToPath } from 'node:url';
 import { H, runAll } from './harness.mjs';
 
 const SUITES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'suites');
-for (const f of fs.readdirSync(SUITES).filter((n) => n.endsWith('.mjs')).sort()) {
-  (await import(path.join(SUITES, f))).default(H);
-}
+const suites = [];
+for (const f of fs.readdirSync(SUITES).filter((n) => n.endsWith('.mjs')).sort()) suites.push(await import(path.join(SUITES, f)));
+const place = (suite) => (suite.clock === 'real' ? 0 : suite.clock === 'last' ? 2 : 1);
+for (const suite of suites.map((s, i) => [s, i]).sort(([a, i], [b, j]) => place(a) - place(b) || i - j)) suite[0].default(H);
 
 H.test('the server sends a Content-Security-Policy, and no page of any test broke it', async () => {
   const r = await fetch(`${H.BASE}/`);
