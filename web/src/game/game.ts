@@ -1,7 +1,7 @@
-// The game: the board (chessgroundx with our piece set), both players, whose turn,
-// check, the count beside the counting side, the count/claim/resign/rematch buttons,
-// and the move list that can be stepped through. It renders the server's state and
-// sends intents; it decides no rule.
+// The game: the board (chessgroundx with our piece set), both players' bars (bars.ts),
+// whose turn, check, the buttons (actions.ts), the move list that can be stepped
+// through (movelist.ts) and the turn-based table's push prompt (turnprompt.ts). It
+// renders the server's state and sends intents; it decides no rule.
 import { Chessground } from 'chessgroundx';
 import type { Api } from 'chessgroundx/api';
 import type { Config } from 'chessgroundx/config';
@@ -9,43 +9,27 @@ import * as cg from 'chessgroundx/types';
 import type { Color, GameState, Party, Player, Variant } from '../shared/api';
 import type { ServerError } from '../shared/conn';
 import { h, replace, setText } from '../shared/dom';
-import { digits, lang, strings, t } from '../shared/i18n';
-import { fillNotationPicker, labelCoords, moveNumber, moveText, onNotationChange, pieceLabels, script } from '../shared/notation';
+import { strings, t } from '../shared/i18n';
+import { fillNotationPicker, labelCoords, onNotationChange, pieceLabels, script } from '../shared/notation';
+import { GameActions } from './actions';
+import { type PlayerBar, drawBar, makeBar } from './bars';
 import { BoardKeys } from './boardkeys';
+import { type Mark, MoveList } from './movelist';
 import { QuickChat, phraseText } from './quickchat';
+import { TurnPrompt } from './turnprompt';
 import { MOVES_TO_RECOMMEND, RecommendCard, ownMoves } from '../community/recommend';
-import { pieceSvg } from '../shared/pieces';
 import { parsePlacement, START_FEN } from '../shared/placement';
 import { rulesCore } from '../shared/core';
-import { enablePush, notNow, permission, setNotNow, setTurnBadge } from '../turns/push';
+import { setTurnBadge } from '../turns/push';
 import { play } from '../shared/sound';
 import { formatDate } from '../shared/time';
-import { confirmDialog, connBanner, link, watchingText } from '../shared/ui';
+import { connBanner, watchingText } from '../shared/ui';
 import { placeLearnLink } from '../learn/route';
 import { placeFeedbackLink } from '../community/route';
 
 type Send = (m: Record<string, unknown>) => string | null;
 
 const CG_COLOR: Record<Color, cg.Color> = { w: 'white', b: 'black' };
-
-interface PlayerBar {
-  el: HTMLElement;
-  chip: HTMLImageElement;
-  name: HTMLElement;
-  tags: HTMLElement;
-  count: HTMLElement;
-}
-
-function makeBar(testid: string): PlayerBar {
-  const chip = h('img', { class: 'chip', alt: '' });
-  const name = h('span', { class: 'pname' });
-  const tags = h('span', { class: 'ptags', style: { display: 'flex', gap: '4px', alignItems: 'center' } });
-  const count = h('span', { class: 'count', 'data-testid': `${testid}-count`, 'aria-live': 'polite' });
-  const el = h('div', { class: 'pbar', 'data-testid': testid }, chip, name, tags, count);
-  return { el, chip, name, tags, count };
-}
-
-let viewIds = 0; // tells apart the ids of the views made in one page
 
 export class GameView {
   el: HTMLElement;
@@ -57,16 +41,11 @@ export class GameView {
   private statusEl: HTMLElement;
   private mainLine: HTMLElement;
   private subLine: HTMLElement;
-  private actionsEl: HTMLElement;
-  private movesEl: HTMLElement;
-  private movesHelp: HTMLElement;
-  private navEl: HTMLElement;
-  private viewingEl: HTMLElement;
+  private actions: GameActions;
+  private moves: MoveList;
   private metaEl: HTMLElement;
   private turnInfoEl: HTMLElement;
-  private notifyEl: HTMLElement;
-  private notifyState: 'none' | 'asking' | 'working' | 'done' = 'none';
-  private notifyTimer: number | undefined;
+  private prompt: TurnPrompt;
   private lastBadge: boolean | null = null;
   private party: Party | null = null;
   private state: GameState | null = null;
@@ -74,8 +53,6 @@ export class GameView {
   private plies: string[] | null = null; // placement before the first move and after each (from the core)
   private pliesKey = '';
   private viewPly: number | null = null; // null = follow the live position
-  /** Marks after moves (by ply - 1): "?!", "?", "??" from a review. */
-  private marks: ({ text: string; kind: string } | null)[] = [];
   /** Told when the position shown changes (a review follows it). */
   onPly: ((ply: number) => void) | null = null;
   private arrow: string | null = null;
@@ -85,7 +62,6 @@ export class GameView {
   private stalePresence: Party | null = null;
   private startWhite = true;
   private pendingMove = false;
-  private actionsKey = '';
   private onKey = (e: KeyboardEvent) => this.key(e);
   private keys: BoardKeys;
   private heading: HTMLElement;
@@ -116,14 +92,14 @@ export class GameView {
     this.mainLine = h('div', { class: 'main-line', 'data-testid': 'status-main' });
     this.subLine = h('div', { class: 'sub-line', 'data-testid': 'status-sub' });
     this.statusEl = h('div', { class: 'status', 'data-testid': 'status', role: 'status', 'aria-live': 'polite' }, this.mainLine, this.subLine);
-    this.actionsEl = h('div', { class: 'actions', 'data-testid': 'actions' });
-    this.navEl = h('div', { class: 'moves-nav' });
-    this.movesHelp = h('div', { class: 'visually-hidden', id: `moves-help-${++viewIds}` });
-    this.movesEl = h('div', { class: 'movelist', 'data-testid': 'moves', role: 'group', 'aria-describedby': this.movesHelp.id });
-    this.viewingEl = h('div', { class: 'viewing', 'data-testid': 'viewing' });
+    this.actions = new GameActions(send);
+    this.moves = new MoveList(
+      (ply) => this.go(ply),
+      () => this.viewPly ?? this.state?.moves.length ?? 0,
+    );
     this.metaEl = h('div', { class: 'game-meta', 'data-testid': 'game-meta' });
     this.turnInfoEl = h('div', { class: 'turn-info', 'data-testid': 'turn-info', hidden: true });
-    this.notifyEl = h('div', { class: 'notify-box', 'aria-live': 'polite' });
+    this.prompt = new TurnPrompt(code);
     this.notationEl = h('div', { class: 'notation-pick', 'data-testid': 'notation' });
     fillNotationPicker(this.notationEl);
     const side = h(
@@ -131,14 +107,14 @@ export class GameView {
       { class: 'side-col' },
       this.statusEl,
       this.turnInfoEl,
-      this.notifyEl,
-      this.actionsEl,
+      this.prompt.el,
+      this.actions.el,
       (this.chat = new QuickChat(code, (phrase) => this.send({ t: 'say', phrase }))).el,
       (this.recommend = new RecommendCard(code)).el,
-      this.navEl,
-      this.viewingEl,
-      this.movesEl,
-      this.movesHelp,
+      this.moves.nav,
+      this.moves.viewing,
+      this.moves.list,
+      this.moves.help,
       this.notationEl,
       this.metaEl,
     );
@@ -162,8 +138,7 @@ export class GameView {
     this.heading = h('h1', { class: 'visually-hidden', 'data-testid': 'game-heading' });
     this.el.prepend(this.heading);
     this.el.append(this.keys.help, this.keys.log);
-    this.movesEl.after(this.keys.form);
-    this.buildNav();
+    this.moves.list.after(this.keys.form);
     document.addEventListener('keydown', this.onKey);
     this.offNotation = onNotationChange(() => this.relabel());
     // The offline banner finds a place that covers neither player's bar nor the board.
@@ -279,8 +254,61 @@ export class GameView {
     const expired = party.status === 'expired' || s.reason === 'expired';
     const over = s.result !== '*' || expired;
     const myTurnNow = !!me && !over && s.turn === me;
-    const myTurn = myTurnNow && live;
 
+    this.renderBoard(me, live, myTurnNow && live, over);
+    // player bars: me (or White for spectators) at the bottom
+    const bottom: Color = this.analysis ? (this.orientationChoice === 'white' ? 'w' : 'b') : me ?? 'w';
+    const top: Color = bottom === 'w' ? 'b' : 'w';
+    this.renderBar(this.topBar, top, s, me);
+    this.renderBar(this.bottomBar, bottom, s, me);
+    const main = this.renderStatus(me, over, expired);
+
+    if (this.analysis) this.actions.clear();
+    else
+      this.actions.render({
+        state: s,
+        party,
+        seat: this.seat,
+        me,
+        over,
+        expired,
+        online: this.online,
+        code: this.code,
+        nameOf: (c) => this.nameOf(c),
+        nameOfSeat: (seat) => this.nameOfSeat(seat),
+      });
+    // Quick messages: between two people at the table (not spectators, not the CPU).
+    this.chat.el.hidden = !me || !!party.cpu || expired || this.analysis;
+    // After a finished game in which they really played, a player may recommend it.
+    const played = !!me && ownMoves(s.moves.length, s.turn, me) >= MOVES_TO_RECOMMEND;
+    this.recommend.show(played && s.result !== '*' && !expired && !this.analysis && !this.local);
+    this.moves.render(s, this.viewPly, !!this.plies);
+    this.renderMeta();
+    this.renderTurnInfo(over);
+    // "Tell me when it's my turn", after this player's first move at a turn-based table
+    this.prompt.update(party.mode === 'turn' && !!me && !over && this.iHaveMoved(me), over);
+
+    // the tab title says when it is your turn (even while stepping through old moves)
+    document.title = this.analysis
+      ? `${t('analysisTitle')} · ${t('appName')}`
+      : myTurnNow
+        ? `● ${t('yourTurn')} · ${t('appName')}`
+        : over
+          ? `${main} · ${t('appName')}`
+          : t('appName');
+    this.el.dataset.yourTurn = String(myTurnNow);
+    // and so does the app badge, for turn-based tables
+    if (party.mode === 'turn' && me && this.lastBadge !== myTurnNow) {
+      this.lastBadge = myTurnNow;
+      setTurnBadge(this.code, myTurnNow);
+    }
+  }
+
+  /** The board at the position shown, movable when it is this player's turn there; the
+   * keys' view of it and the page's heading. */
+  private renderBoard(me: Color | null, live: boolean, myTurn: boolean, over: boolean): void {
+    const s = this.state!;
+    const party = this.party!;
     // labels and their names
     this.boardCol.classList.toggle('labels', !!party.rules.labels);
     this.setLabelVars(s.variant);
@@ -357,14 +385,12 @@ export class GameView {
     // A game's own page has no table to name.
     const what = this.analysis ? t('analysisTitle') : this.code ? `${t('tableCode')}: ${this.code}` : t('gameRecord');
     setText(this.heading, `${s.variant === 'ouk' ? t('ouk') : t('makruk')} · ${what}`);
+  }
 
-    // player bars: me (or White for spectators) at the bottom
-    const bottom: Color = this.analysis ? (this.orientationChoice === 'white' ? 'w' : 'b') : me ?? 'w';
-    const top: Color = bottom === 'w' ? 'b' : 'w';
-    this.renderBar(this.topBar, top, s, me);
-    this.renderBar(this.bottomBar, bottom, s, me);
-
-    // status
+  /** Whose turn, or how the game ended; returns the main line (the tab's title uses it). */
+  private renderStatus(me: Color | null, over: boolean, expired: boolean): string {
+    const s = this.state!;
+    const party = this.party!;
     this.statusEl.classList.toggle('over', over);
     this.statusEl.classList.toggle('check', s.check && !over);
     this.statusEl.classList.toggle('expired', expired);
@@ -398,33 +424,7 @@ export class GameView {
     this.el.classList.toggle('read-only', expired);
     this.statusEl.dataset.turn = s.turn;
     this.statusEl.dataset.check = String(s.check);
-
-    if (this.analysis) replace(this.actionsEl);
-    else this.renderActions(me, over, expired);
-    // Quick messages: between two people at the table (not spectators, not the CPU).
-    this.chat.el.hidden = !me || !!party.cpu || expired || this.analysis;
-    // After a finished game in which they really played, a player may recommend it.
-    const played = !!me && ownMoves(s.moves.length, s.turn, me) >= MOVES_TO_RECOMMEND;
-    this.recommend.show(played && s.result !== '*' && !expired && !this.analysis && !this.local);
-    this.renderMoves();
-    this.renderMeta();
-    this.renderTurnInfo(over);
-    this.renderNotify(me, over);
-
-    // the tab title says when it is your turn (even while stepping through old moves)
-    document.title = this.analysis
-      ? `${t('analysisTitle')} · ${t('appName')}`
-      : myTurnNow
-        ? `● ${t('yourTurn')} · ${t('appName')}`
-        : over
-          ? `${main} · ${t('appName')}`
-          : t('appName');
-    this.el.dataset.yourTurn = String(myTurnNow);
-    // and so does the app badge, for turn-based tables
-    if (party.mode === 'turn' && me && this.lastBadge !== myTurnNow) {
-      this.lastBadge = myTurnNow;
-      setTurnBadge(this.code, myTurnNow);
-    }
+    return main;
   }
 
   private renderTurnInfo(over: boolean): void {
@@ -441,8 +441,6 @@ export class GameView {
     else delete el.dataset.expiresAt;
   }
 
-  // ---------- "Tell me when it's my turn" ----------
-
   /** Whether this player has made a move in this game (the prompt comes after the first). */
   private iHaveMoved(me: Color): boolean {
     const s = this.state!;
@@ -450,200 +448,22 @@ export class GameView {
     return s.moves.length > (me === first ? 0 : 1);
   }
 
-  private renderNotify(me: Color | null, over: boolean): void {
-    if (this.notifyState === 'working' || this.notifyState === 'done') return;
-    const want =
-      this.party?.mode === 'turn' &&
-      !!me &&
-      !over &&
-      this.iHaveMoved(me) &&
-      permission() === 'default' &&
-      !notNow(this.code);
-    // once shown, the prompt stays until answered (or the game ends), even if permission
-    // was given elsewhere meanwhile: [Turn on] then only subscribes
-    const keep = this.notifyState === 'asking' && !over && !notNow(this.code);
-    if (!want && !keep) {
-      if (this.notifyState === 'asking') {
-        this.notifyState = 'none';
-        replace(this.notifyEl);
-      }
-      return;
-    }
-    if (this.notifyState === 'asking') return;
-    this.notifyState = 'asking';
-    this.showNotifyPrompt();
-  }
-
-  private showNotifyPrompt(): void {
-    const on = h('button', { type: 'button', class: 'btn primary', 'data-testid': 'notify-on' }, t('notifyOn'));
-    const later = h('button', { type: 'button', class: 'btn quiet', 'data-testid': 'notify-not-now' }, t('notifyNotNow'));
-    later.addEventListener('click', () => {
-      setNotNow(this.code);
-      this.notifyState = 'done';
-      replace(this.notifyEl);
-    });
-    on.addEventListener('click', () => void this.turnOnNotifications());
-    replace(
-      this.notifyEl,
-      h(
-        'div',
-        { class: 'notify-prompt', 'data-testid': 'notify-prompt', role: 'group', 'aria-labelledby': 'notify-ask' },
-        h('div', { class: 'np-text' }, h('b', { id: 'notify-ask' }, t('notifyAsk')), h('small', null, t('notifyAskSub'))),
-        h('div', { class: 'row' }, on, later),
-      ),
-    );
-  }
-
-  private notifyMessage(text: string, kind: 'ok' | 'fail'): void {
-    replace(this.notifyEl, h('p', { class: `notify-msg ${kind}`, 'data-testid': 'notify-msg', 'data-kind': kind }, text));
-    window.clearTimeout(this.notifyTimer);
-    this.notifyTimer = window.setTimeout(() => replace(this.notifyEl), 12000);
-  }
-
-  private async turnOnNotifications(): Promise<void> {
-    this.notifyState = 'working';
-    this.notifyEl.querySelectorAll('button').forEach((b) => ((b as HTMLButtonElement).disabled = true));
-    const status = this.notifyEl.querySelector('small');
-    if (status) status.textContent = t('notifyWorking');
-    const r = await enablePush();
-    this.notifyState = 'done';
-    if (r.result === 'on') this.notifyMessage(t('notifyDone'), 'ok');
-    else if (r.result === 'denied') this.notifyMessage(t('notifyDenied'), 'fail');
-    else this.notifyMessage(t('notifyFailed'), 'fail');
-    if (r.detail) this.notifyEl.dataset.detail = r.detail;
-  }
-
   private startTurnWhite(): boolean {
     return this.startWhite;
   }
 
   private renderBar(bar: PlayerBar, color: Color, s: GameState, me: Color | null): void {
-    const seat = color === 'w' ? s.white : s.black;
-    const p = this.playerAt(seat);
-    bar.chip.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(pieceSvg('k', color === 'w' ? 'white' : 'black'))}`;
-    bar.chip.alt = color === 'w' ? t('white') : t('black');
-    setText(bar.name, p?.name ?? (color === 'w' ? t('white') : t('black')));
-    bar.el.classList.toggle('turn', s.result === '*' && s.turn === color);
-    bar.el.dataset.color = color;
-    // the presence dot first, right after the name; then "you" (neither without a table:
-    // a game's own page, the analysis board)
-    const tags: Node[] = [];
-    if (p && !p.cpu && this.code) {
-      const presence = !this.online || this.party === this.stalePresence ? 'unknown' : p.online ? 'on' : 'off';
-      const title = presence === 'unknown' ? t('presenceUnknown') : presence === 'on' ? t('onlineMark') : t('offlineMark');
-      tags.push(h('span', { class: `dot ${presence}`, 'data-testid': 'presence', 'data-presence': presence, title }));
-    }
-    if (color === me && !this.analysis) tags.push(h('span', { class: 'tag' }, t('youMark')));
-    replace(bar.tags, tags);
-    const c = s.count;
-    if (c && c.side === color) {
-      replace(bar.count, `${digits(c.n)} / ${digits(c.limit)}`, h('small', null, c.kind === 'piece' ? t('pieceCount') : t('boardCount')));
-      bar.count.classList.add('show');
-      bar.count.title = t('countN', { n: c.n, limit: c.limit });
-      bar.count.dataset.n = String(c.n);
-      bar.count.dataset.limit = String(c.limit);
-    } else {
-      // keep its space (no layout jump when the count appears)
-      replace(bar.count, '0 / 64', h('small', null, t('boardCount')));
-      bar.count.classList.remove('show');
-      delete bar.count.dataset.n;
-      delete bar.count.dataset.limit;
-    }
+    const p = this.playerAt(color === 'w' ? s.white : s.black);
+    // no presence dot for the CPU or without a table (a game's own page, the analysis
+    // board); no "you" on the analysis board
+    const presence = !p || p.cpu || !this.code ? null : !this.online || this.party === this.stalePresence ? 'unknown' : p.online ? 'on' : 'off';
+    drawBar(bar, color, s, { name: p?.name ?? null, presence, mine: color === me && !this.analysis });
   }
 
   private reasonText(reason: string): string {
     const key = `reason_${reason}` as keyof ReturnType<typeof strings>;
     const v = strings()[key];
     return typeof v === 'string' ? v : reason;
-  }
-
-  private renderActions(me: Color | null, over: boolean, expired: boolean): void {
-    const s = this.state!;
-    const items: { id: string; text: string; cls: string; run: () => void }[] = [];
-    if (expired) {
-      // read-only: no count, claim, resign or rematch; only the way home
-      const key = `${lang()}|expired`;
-      if (key === this.actionsKey) return;
-      this.actionsKey = key;
-      replace(this.actionsEl, link('/', { class: 'btn primary', 'data-testid': 'go-home' }, t('home')), ...this.pgnLink());
-      return;
-    }
-    // A draw offer stands until the other player answers or moves.
-    const drawOffer = !over ? s.drawOffer ?? null : null;
-    let drawNote = '';
-    if (drawOffer)
-      drawNote = drawOffer === me ? t('drawOffered', { name: this.nameOf(drawOffer === 'w' ? 'b' : 'w') }) : t('drawFrom', { name: this.nameOf(drawOffer) });
-    // The offer was declined (or answered with a move): the one who offered is told, until they move.
-    const declinedBy = !over && !drawOffer ? s.drawDeclined ?? null : null;
-    if (declinedBy && me && declinedBy !== me) drawNote = t('drawDeclinedBy', { name: this.nameOf(declinedBy) });
-    if (me && !over) {
-      if (drawOffer && drawOffer !== me) {
-        items.push({ id: 'draw-accept', text: t('drawAccept'), cls: 'btn primary', run: () => this.intent({ t: 'accept-draw', v: s.v }) });
-        items.push({ id: 'draw-decline', text: t('drawDecline'), cls: 'btn', run: () => this.intent({ t: 'decline-draw', v: s.v }) });
-      }
-      if (s.canCount?.[me]) items.push({ id: 'count', text: t('startCounting'), cls: 'btn primary', run: () => this.intent({ t: 'count', v: s.v }) });
-      if (s.canStop?.[me]) items.push({ id: 'stop', text: t('stopCounting'), cls: 'btn primary', run: () => this.intent({ t: 'stop', v: s.v }) });
-      if (s.canClaim) items.push({ id: 'claim', text: t('claimDraw'), cls: 'btn', run: () => this.intent({ t: 'claim', v: s.v }) });
-      items.push({
-        id: 'resign',
-        text: t('resign'),
-        cls: 'btn quiet',
-        run: async () => {
-          const v = this.state!.v;
-          if (await confirmDialog(t('resignConfirm'), t('resignYes'), 'resign-dialog')) this.intent({ t: 'resign', v: Math.max(v, this.state!.v) });
-        },
-      });
-      // one offer per move of one's own: the button comes back after the next move
-      if (!drawOffer && s.canOfferDraw?.[me] !== false) items.push({ id: 'offer-draw', text: t('offerDraw'), cls: 'btn quiet', run: () => this.intent({ t: 'offer-draw', v: s.v }) });
-    }
-    // A rematch is by agreement: one player offers, the other accepts or declines
-    // (the CPU accepts at once); everyone at the table sees where it stands.
-    const offer = over ? this.party?.rematch?.offeredBy ?? null : null;
-    const declined = over ? this.party?.rematch?.declinedBy ?? null : null;
-    let note = '';
-    if (offer !== null) {
-      note = offer === this.seat ? t('rematchOffered', { name: this.nameOfSeat(1 - offer) }) : t('rematchFrom', { name: this.nameOfSeat(offer) });
-    } else if (declined !== null) {
-      note = t('rematchDeclined', { name: this.nameOfSeat(declined) });
-    }
-    if (me && over) {
-      if (offer === null) {
-        items.push({ id: 'rematch', text: t('rematch'), cls: 'btn primary', run: () => this.intent({ t: 'rematch' }) });
-      } else if (offer === this.seat) {
-        items.push({ id: 'rematch-withdraw', text: t('rematchWithdraw'), cls: 'btn', run: () => this.intent({ t: 'decline-rematch' }) });
-      } else {
-        items.push({ id: 'rematch-accept', text: t('rematchAccept'), cls: 'btn primary', run: () => this.intent({ t: 'rematch' }) });
-        items.push({ id: 'rematch-decline', text: t('rematchDecline'), cls: 'btn', run: () => this.intent({ t: 'decline-rematch' }) });
-      }
-    }
-    if (drawNote) note = drawNote;
-    const key = `${lang()}|${this.online}|${s.game}|${s.v}|${note}|${items.map((i) => i.id).join(',')}`;
-    if (key === this.actionsKey) return;
-    this.actionsKey = key;
-    const els: Node[] = [];
-    if (note) els.push(h('p', { class: 'rematch-note', role: 'status', 'data-testid': 'rematch-note', 'data-offered-by': String(offer ?? '') }, note));
-    els.push(
-      ...items.map((i) => h('button', { type: 'button', class: i.cls, 'data-testid': i.id, disabled: !this.online, onclick: i.run }, i.text)),
-    );
-    if (over) els.push(link('/', { class: 'btn quiet', 'data-testid': 'new-game' }, t('newGame')), ...this.pgnLink());
-    replace(this.actionsEl, els);
-  }
-
-  /** The finished game's own page (not from that page itself) and its PGN file (for other programs and clubs). */
-  private pgnLink(): Node[] {
-    const id = this.state?.gameId;
-    if (!id) return [];
-    const out: Node[] = [];
-    if (this.code) out.push(link(`/g/${id}`, { class: 'btn quiet', 'data-testid': 'game-link' }, t('gamePage')));
-    out.push(h('a', { class: 'btn quiet', href: `/api/games/${id}.pgn`, download: `makruk-${id}.pgn`, 'data-testid': 'download-pgn' }, t('downloadPgn')));
-    return out;
-  }
-
-  private intent(m: Record<string, unknown>): void {
-    if (this.send(m) === null) return;
-    // Buttons wait for the server's answer (the next state) before acting again.
-    this.actionsEl.querySelectorAll('button').forEach((b) => ((b as HTMLButtonElement).disabled = true));
-    this.actionsKey = '';
   }
 
   private onUserMove(orig: string, dest: string): void {
@@ -664,23 +484,6 @@ export class GameView {
   }
 
   // ---------- moves ----------
-
-  private buildNav(): void {
-    const mk = (id: string, label: string, icon: string, f: () => void) => {
-      const b = h('button', { type: 'button', 'data-testid': `nav-${id}`, 'aria-label': label, title: label, onclick: f });
-      b.innerHTML = icon; // static markup below, no user data
-      return b;
-    };
-    const svg = (d: string) =>
-      `<svg viewBox="0 0 24 24" fill="currentColor" aria-hidden="true"><path d="${d}"/></svg>`;
-    replace(
-      this.navEl,
-      mk('first', t('first'), svg('M5 5h2.5v14H5zM19 5v14L9 12z'), () => this.go(0)),
-      mk('prev', t('prev'), svg('M17 5v14L6 12z'), () => this.go((this.viewPly ?? this.state?.moves.length ?? 0) - 1)),
-      mk('next', t('next'), svg('M7 5v14l11-7z'), () => this.go((this.viewPly ?? this.state?.moves.length ?? 0) + 1)),
-      mk('last', t('last'), svg('M16.5 5H19v14h-2.5zM5 5v14l10-7z'), () => this.go(Number.MAX_SAFE_INTEGER)),
-    );
-  }
 
   private go(ply: number): void {
     const s = this.state;
@@ -717,9 +520,9 @@ export class GameView {
   }
 
   /** Marks moves in the list (a review's "?!", "?", "??"), by ply - 1. */
-  setMarks(marks: ({ text: string; kind: string } | null)[]): void {
-    this.marks = marks;
-    if (this.state) this.renderMoves();
+  setMarks(marks: Mark[]): void {
+    this.moves.marks = marks;
+    if (this.state) this.moves.render(this.state, this.viewPly, !!this.plies);
   }
 
   private key(e: KeyboardEvent): void {
@@ -728,66 +531,13 @@ export class GameView {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const cur = this.viewPly ?? this.state?.moves.length ?? 0;
     // In the move list (one Tab stop) the up and down arrows step too, as in a list.
-    const inList = !!tgt && this.movesEl.contains(tgt);
+    const inList = !!tgt && this.moves.list.contains(tgt);
     if (e.key === 'ArrowLeft' || (inList && e.key === 'ArrowUp')) this.go(cur - 1);
     else if (e.key === 'ArrowRight' || (inList && e.key === 'ArrowDown')) this.go(cur + 1);
     else if (e.key === 'Home') this.go(0);
     else if (e.key === 'End') this.go(Number.MAX_SAFE_INTEGER);
     else return;
     e.preventDefault();
-  }
-
-  private renderMoves(): void {
-    const s = this.state!;
-    const sans = s.san.map((san, i) => moveText(san, s.moves[i]));
-    const cur = this.viewPly ?? s.moves.length;
-    // One Tab stop for the whole list (the move shown, or the first one at the start):
-    // the arrow keys, Home and End step through it, so that the board and the move box
-    // stay a few Tabs apart however long the game.
-    const stop = Math.max(1, cur);
-    const hadFocus = this.movesEl.contains(document.activeElement);
-    const cells: Node[] = [];
-    if (sans.length === 0) cells.push(h('div', { class: 'empty' }, t('noMoves')));
-    for (let i = 0; i < sans.length; i += 2) {
-      cells.push(h('div', { class: 'no' }, moveNumber(i / 2 + 1)));
-      for (const j of [i, i + 1]) {
-        if (j >= sans.length) {
-          cells.push(h('span'));
-          continue;
-        }
-        cells.push(
-          h(
-            'button',
-            {
-              type: 'button',
-              class: j + 1 === cur ? 'cur' : '',
-              'data-ply': String(j + 1),
-              tabindex: j + 1 === stop ? '0' : '-1',
-              'aria-current': j + 1 === cur ? 'true' : undefined,
-              onclick: () => this.go(j + 1),
-            },
-            sans[j],
-            this.marks[j] ? h('span', { class: `mark ${this.marks[j]!.kind}`, 'data-testid': `mark-${j + 1}` }, this.marks[j]!.text) : null,
-          ),
-        );
-      }
-    }
-    this.movesEl.setAttribute('aria-label', t('moves'));
-    setText(this.movesHelp, t('movesHelp'));
-    const atBottom = this.movesEl.scrollTop + this.movesEl.clientHeight >= this.movesEl.scrollHeight - 4;
-    replace(this.movesEl, cells);
-    if (this.viewPly === null && atBottom) this.movesEl.scrollTop = this.movesEl.scrollHeight;
-    else this.movesEl.querySelector('.cur')?.scrollIntoView({ block: 'nearest' });
-    // the list was redrawn under the focus: it stays on the list's one stop
-    if (hadFocus) this.movesEl.querySelector<HTMLElement>('button[tabindex="0"]')?.focus({ preventScroll: true });
-    const n = s.moves.length;
-    const canStep = !!this.plies;
-    const btns = this.navEl.querySelectorAll('button');
-    (btns[0] as HTMLButtonElement).disabled = !canStep || cur === 0;
-    (btns[1] as HTMLButtonElement).disabled = !canStep || cur === 0;
-    (btns[2] as HTMLButtonElement).disabled = !canStep || cur >= n;
-    (btns[3] as HTMLButtonElement).disabled = !canStep || cur >= n;
-    setText(this.viewingEl, this.viewPly !== null ? t('viewingMove', { n: cur, total: n }) : '');
   }
 
   private renderMeta(): void {
@@ -815,17 +565,17 @@ export class GameView {
   }
 
   relabel(): void {
-    this.buildNav();
+    this.moves.buildNav();
     this.keys.relabel();
     this.chat.relabel();
     fillNotationPicker(this.notationEl);
-    this.actionsKey = '';
-    if (this.notifyState === 'asking') this.showNotifyPrompt();
+    this.actions.forget();
+    this.prompt.relabel();
     if (this.state) this.render();
   }
 
   destroy(): void {
-    window.clearTimeout(this.notifyTimer);
+    this.prompt.destroy();
     document.removeEventListener('keydown', this.onKey);
     this.offNotation();
     connBanner.classList.remove('over-game');
