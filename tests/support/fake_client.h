@@ -33,4 +33,16 @@ struct FakeClient : server::Client {
 
 inline boost::json::object body(const server::Answer& r) { return boost::json::parse(r.body).as_object(); }
 
+// What the hub answered a message of `c`'s: the first ack or error sent after it
+// (an empty object while none has come).
+inline boost::json::object answer_to(server::Hub& hub, const std::shared_ptr<FakeClient>& c, const std::string& msg) {
+  const size_t before = c->sent.size();
+  hub.on_message(c, msg);
+  for (size_t i = before; i < c->sent.size(); ++i) {
+    const auto& t = c->sent[i].at("t").as_string();
+    if (t == "ack" || t == "error") return c->sent[i];
+  }
+  return {};
+}
+
 }  // namespace makruk::testing_helpers

@@ -68,13 +68,7 @@ class TurnBased : public ::testing::Test {
   }
   // Sends an action and returns the answer (ack or error).
   json::object say(const std::shared_ptr<FakeClient>& c, const std::string& msg) {
-    size_t before = c->sent.size();
-    hub_->on_message(c, msg);
-    for (size_t i = before; i < c->sent.size(); ++i) {
-      auto t = c->sent[i].at("t").as_string();
-      if (t == "ack" || t == "error") return c->sent[i];
-    }
-    return {};
+    return testing_helpers::answer_to(*hub_, c, msg);
   }
   json::object move(const std::shared_ptr<FakeClient>& c, const std::string& m, int v) {
     return say(c, R"({"t":"move","move":")" + m + R"(","v":)" + std::to_string(v) + "}");
