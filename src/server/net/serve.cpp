@@ -114,13 +114,29 @@ int run_server(const ServerOptions& o) {
                             ? size_t(o.hub_threads)
                             : std::clamp<size_t>(std::thread::hardware_concurrency() / 4, 1, 8);
   std::unique_ptr<LocalBuses> local_buses;
-  struct HubThread {
+  // An executor of a part's own, on a thread of its own (a hub's, the lobby's,
+  // turn notifications').
+  struct PartThread {
     asio::io_context ioc{1};
     asio::executor_work_guard<asio::io_context::executor_type> work = asio::make_work_guard(ioc);
-    std::unique_ptr<Hub> hub;
     Hub::Post post() {
       return [this](std::function<void()> f) { asio::post(ioc, std::move(f)); };
     }
+    // Runs what reached it before now (waiting 10 s at most).
+    void drain() {
+      std::promise<void> done;
+      asio::post(ioc, [&done] { done.set_value(); });
+      done.get_future().wait_for(std::chrono::seconds(10));
+    }
+    void drain_and_stop(std::thread& runner) {
+      drain();
+      work.reset();
+      ioc.stop();
+      runner.join();
+    }
+  };
+  struct HubThread : PartThread {
+    std::unique_ptr<Hub> hub;
   };
   std::deque<HubThread> hubs(shards);
   // The engine's threads: the cores the network and the hubs leave, one pool
@@ -155,26 +171,6 @@ int run_server(const ServerOptions& o) {
         if (!ec) f();
       });
     };
-  };
-  // An executor of a part's own (the lobby's, turn notifications').
-  struct PartThread {
-    asio::io_context ioc{1};
-    asio::executor_work_guard<asio::io_context::executor_type> work = asio::make_work_guard(ioc);
-    std::function<void(std::function<void()>)> post() {
-      return [this](std::function<void()> f) { asio::post(ioc, std::move(f)); };
-    }
-    // Runs what reached it before now (waiting 10 s at most).
-    void drain() {
-      std::promise<void> done;
-      asio::post(ioc, [&done] { done.set_value(); });
-      done.get_future().wait_for(std::chrono::seconds(10));
-    }
-    void drain_and_stop(std::thread& runner) {
-      drain();
-      work.reset();
-      ioc.stop();
-      runner.join();
-    }
   };
   // Finding an opponent: the lobby, on a thread of its own (never a
   // table's), asks the hubs to make the tables it pairs, each hub in turn.
