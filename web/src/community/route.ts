@@ -1,7 +1,7 @@
 // The way in to the feedback board: its routes (/feedback, and /admin for the maintainers),
 // the small section on the home page, the link beside the game's meta line, and the few
-// words those need. The pages themselves (feedback.ts with their texts, text.ts) are loaded
-// only when one is opened, so the rest of the app stays as light as it was.
+// words those need. The pages themselves (feedback.ts, admin.ts, with their texts, text.ts)
+// are loaded only when one is opened, so the rest of the app stays as light as it was.
 import './links.css';
 import { h, replace } from '../shared/dom';
 import { lang, textTable, type Lang } from '../shared/i18n';
@@ -110,12 +110,13 @@ function kindParam(v: string | null): FeedbackKind {
 export function feedbackRoute(path: string, search: URLSearchParams): Screen | null {
   const m = /^\/(feedback|admin)\/?$/.exec(path);
   if (!m) return null;
-  const admin = m[1] === 'admin';
+  const host = h('div', { class: 'feedback-host' });
+  if (m[1] === 'admin') return lazyScreen(host, words().loading, () => import('./admin'), (mod) => mod.adminScreen());
   const table = normaliseCode(search.get('table') ?? '');
   return lazyScreen(
-    h('div', { class: 'feedback-host' }),
+    host,
     words().loading,
     () => import('./feedback'),
-    (mod) => (admin ? mod.adminScreen() : mod.feedbackScreen(kindParam(search.get('kind')), CODE_RE.test(table) ? table : null)),
+    (mod) => mod.feedbackScreen(kindParam(search.get('kind')), CODE_RE.test(table) ? table : null),
   );
 }
