@@ -15,6 +15,7 @@ packages=(
   redis-server nginx         # for the multi-instance tests (started on loopback by them)
   systemd                    # tests: systemd-analyze verifies the shipped unit (deploy/makruk.service)
   libcurl4-openssl-dev       # Web Push delivery
+  liblemon-dev               # tournaments: the Swiss pairings' matching (Edmonds' blossom algorithm)
   zlib1g-dev                 # the wire benchmark's permessage-deflate client
   curl sqlite3               # the benchmarks: health checks, copying stored tables into PostgreSQL
   libgtest-dev               # unit tests
