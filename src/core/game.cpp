@@ -29,6 +29,7 @@ std::string_view reason_string(Reason r) {
     case Reason::Expired: return "expired";
     case Reason::Agreement: return "agreement";
     case Reason::Aborted: return "aborted";
+    case Reason::Time: return "time";
     default: return "";
   }
 }
@@ -224,6 +225,15 @@ bool Game::abort(Color side, Why error) {
   return true;
 }
 
+bool Game::time_up(Color side, Why error) {
+  if (refuse_if_over(error)) return false;
+  if (pos_.side_to_move() != side) return refuse(error, about(Msg::TimeNotRunning, side));
+  record_.push_back(std::string("time:") + (side == WHITE ? "w" : "b"));
+  if (can_checkmate(pos_, ~side)) finish(win_for(~side), Reason::Time);
+  else finish(Result::Draw, Reason::Time);
+  return true;
+}
+
 bool is_move_action(std::string_view action) {
   return action.find(':') == std::string_view::npos && action != "expire";
 }
@@ -245,6 +255,7 @@ bool Game::apply(std::string_view action, Why error) {
     // The rules' own spelling (docs/rules.md §7): an offer, or the acceptance of the other side's.
     if (verb == "draw") return draw_offer_ == ~side ? accept_draw(side, error) : offer_draw(side, error);
     if (verb == "abort") return abort(side, error);
+    if (verb == "time") return time_up(side, error);
     return refuse(error, {Msg::ActionUnknown, {{"action", action}}});
   }
   if (refuse_if_over(error)) return false;

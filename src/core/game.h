@@ -25,6 +25,7 @@ enum class Reason : uint8_t {
   Expired,  // a turn-based table went 45 days without a move: no winner or loser
   Agreement,  // a draw offered by one player and accepted by the other
   Aborted,    // a side made no first move in time (a paired live game): no winner or loser
+  Time,       // a side's clock ran out (a table with a clock): a loss, or a draw when the other cannot mate
 };
 
 std::string_view result_string(Result r);   // "1-0", "0-1", "1/2-1/2", "*"
@@ -48,7 +49,8 @@ class Game {
 
   // Applies one action: a coordinate move ("e3e4", "d5d6m"), or "count:w",
   // "stop:b", "claim:w", "resign:b", "offer:w" (a draw), "accept:b",
-  // "decline:b", "abort:w" (White made no first move in time), or "expire"
+  // "decline:b", "abort:w" (White made no first move in time), "time:b"
+  // (Black's clock ran out, Black to move), or "expire"
   // (the table's time ran out). A refused action
   // changes nothing.
   bool apply(std::string_view action, Why error);
@@ -76,6 +78,10 @@ class Game {
   // yet (a paired player who never started): no winner or loser (recorded as
   // a draw, reason Aborted; its PGN result is "*").
   bool abort(Color side, Why error);
+  // `side`, to move, ran out of time: the other side wins, or the game is
+  // drawn when the other side could never checkmate with what it has
+  // (can_checkmate; docs/rules-notes.md).
+  bool time_up(Color side, Why error);
 
   const Position& position() const { return pos_; }
   Variant variant() const { return pos_.variant(); }

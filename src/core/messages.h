@@ -69,7 +69,7 @@ namespace makruk {
   X(GameOver, "game.over",                                                                                         \
     "the game is over ({ending|checkmate:checkmate|resignation:resignation|stalemate:stalemate|"                  \
     "bare-kings:bare-kings|repetition:repetition|insufficient-material:insufficient-material|"                     \
-    "count-expired:count-expired|count-mate:count-mate|expired:expired|agreement:agreement|aborted:aborted})")                     \
+    "count-expired:count-expired|count-mate:count-mate|expired:expired|agreement:agreement|aborted:aborted|time:time})")           \
   X(GameFinished, "game.finished", "the game is over")                                                             \
   X(CountAutomatic, "count.automatic", "counts start by themselves in automatic counting mode")                    \
   X(CountAlready, "count.already", MAKRUK_SIDE " is already counting")                                             \
@@ -86,6 +86,8 @@ namespace makruk {
   X(DrawNoneToAccept, "draw.none-to-accept", "no draw offer to accept")                                            \
   X(DrawNoneToDecline, "draw.none-to-decline", "no draw offer to decline")                                         \
   X(AbortLate, "abort.late", MAKRUK_SIDE " has made a move: the game can no longer be called off")                \
+  X(TimeUp, "time.up", "the time to move has run out: the game ends on time")                                     \
+  X(TimeNotRunning, "time.not-running", MAKRUK_SIDE " is not to move: its clock is not running")                   \
   X(ActionMalformed, "action.malformed", "malformed action '{action}' (side must be w or b)")                      \
   X(ActionUnknown, "action.unknown", "unknown action '{action}'")                                                  \
   X(ActionFailed, "action.failed", "action {n} ('{action}'): {reason}")                                            \
@@ -166,6 +168,8 @@ namespace makruk {
   X(StartsAtFar, "table.starts-at-far", "startsAt must be within a year")                                          \
   X(FenTooLong, "table.fen-too-long", "fen is too long")                                                           \
   X(FenOver, "table.fen-over", "the game is already over in that position")                                        \
+  X(ClockBad, "table.clock", "clock must be minutes from 1 to 180 and an increment from 0 to 60 seconds, or null")  \
+  X(ClockTurnBased, "table.clock-turn-based", "a turn-based table has no clock")                                  \
   /* tables and their games */                                                                                     \
   X(NoParty, "table.unknown", "no party with code '{code}'")                                                       \
   X(NoGame, "game.unknown", "no game with id '{id}'")                                                              \

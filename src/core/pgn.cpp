@@ -27,6 +27,7 @@ std::string action_comment(std::string_view action) {
   if (verb == "accept") return who + " accepts the draw";
   if (verb == "decline") return who + " declines the draw";
   if (verb == "abort") return who + " made no first move: the game is called off";
+  if (verb == "time") return std::string(side_word(action.back())) + "'s time ran out";
   return std::string(action);
 }
 
@@ -36,6 +37,7 @@ std::string_view pgn_result(const Game& game) {
 }
 
 std::string termination(Reason r) {
+  if (r == Reason::Time) return std::string("time forfeit");  // PGN's own word for it
   std::string s(reason_string(r));
   for (char& c : s)
     if (c == '-') c = ' ';

@@ -70,6 +70,7 @@ std::string_view reason_words(std::string_view reason) {
   if (reason == "expired") return "time ran out";
   if (reason == "agreement") return "agreed";
   if (reason == "aborted") return "called off";
+  if (reason == "time") return "on time";
   return reason;
 }
 

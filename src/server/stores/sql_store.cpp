@@ -52,11 +52,11 @@ void SqlStore::create_table(const TableRecord& p, const SeatRecord& host) {
   std::lock_guard lock(mutex_);
   Transaction t(*this);
   run("INSERT INTO parties (code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, "
-      "start_fen, mode, starts_at, expired_at, rematch_offer, invite_key, last_action_at) "
-      "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $8)",
+      "start_fen, mode, starts_at, expired_at, rematch_offer, invite_key, last_action_at, clock_ms, increment_ms) "
+      "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $8, $15, $16)",
       Params()(p.code)(p.variant)(p.counting)(int64_t(p.show_legal))(int64_t(p.swap_colors))(int64_t(p.labels))(
           int64_t(p.cpu_level))(p.created_at)(p.start_fen)(p.mode)(p.starts_at)(p.expired_at)(
-          int64_t(p.rematch_offer))(p.invite_key));
+          int64_t(p.rematch_offer))(p.invite_key)(p.clock_ms)(p.increment_ms));
   insert_seat(host);
   t.commit();
 }
@@ -151,7 +151,8 @@ std::optional<GameHead> SqlStore::game_head(const std::string& public_id) {
 
 std::optional<TableData> SqlStore::load(const std::string& code, int64_t game) {
   Rows p = run("SELECT code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, start_fen, "
-               "mode, starts_at, expired_at, rematch_offer, invite_key, left_at, rematch_declined_by FROM parties "
+               "mode, starts_at, expired_at, rematch_offer, invite_key, left_at, rematch_declined_by, clock_ms, "
+               "increment_ms FROM parties "
                "WHERE code = $1",
                Params()(code));
   if (p.size() == 0) return std::nullopt;
@@ -159,7 +160,8 @@ std::optional<TableData> SqlStore::load(const std::string& code, int64_t game) {
   d.party = {p.text(0, 0),          p.text(0, 1),     p.text(0, 2),          p.integer(0, 3) != 0,
              p.integer(0, 4) != 0,  p.integer(0, 5) != 0, int(p.integer(0, 6)), p.integer(0, 7),
              p.text(0, 8),          p.text(0, 9),     p.integer(0, 10),      p.integer(0, 11),
-             int(p.integer(0, 12)), p.text(0, 13),    p.integer(0, 14),      int(p.integer(0, 15))};
+             int(p.integer(0, 12)), p.text(0, 13),    p.integer(0, 14),      int(p.integer(0, 15)),
+             p.integer(0, 16),      p.integer(0, 17)};
   Rows seats = run("SELECT seat, name, token_hash FROM seats WHERE code = $1 ORDER BY seat", Params()(code));
   for (int i = 0; i < seats.size(); ++i)
     d.seats.push_back({code, int(seats.integer(i, 0)), seats.text(i, 1), seats.text(i, 2)});

@@ -28,6 +28,9 @@ struct TableRecord {
   std::string invite_key;     // carried by invite links: a visit with it is no guess at the code
   int64_t left_at = 0;        // when the last person left a live table that went out of memory, 0: unknown
   int rematch_declined_by = -1;  // the seat that declined the last offer (shown until the next offer), -1: none
+  // The clock house rule: each side's time for the game and what each move
+  // adds, in ms (0 and 0: no clock).
+  int64_t clock_ms = 0, increment_ms = 0;
 };
 
 struct SeatRecord {

@@ -115,6 +115,11 @@ constexpr const char* MIGRATIONS[] = {
     R"sql(
     ALTER TABLE parties ADD COLUMN rematch_declined_by INTEGER NOT NULL DEFAULT -1;
     )sql",
+    // 5: the clock house rule.
+    R"sql(
+    ALTER TABLE parties ADD COLUMN clock_ms BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE parties ADD COLUMN increment_ms BIGINT NOT NULL DEFAULT 0;
+    )sql",
 };
 
 // An arbitrary key for the advisory lock that serialises migrations.

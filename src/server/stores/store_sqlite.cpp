@@ -133,6 +133,11 @@ constexpr const char* MIGRATIONS[] = {
     R"sql(
     ALTER TABLE parties ADD COLUMN rematch_declined_by INTEGER NOT NULL DEFAULT -1;
     )sql",
+    // 10: the clock house rule.
+    R"sql(
+    ALTER TABLE parties ADD COLUMN clock_ms INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE parties ADD COLUMN increment_ms INTEGER NOT NULL DEFAULT 0;
+    )sql",
 };
 
 // Parameters written $1, $2, … as SQLite's numbered ?1, ?2, ….

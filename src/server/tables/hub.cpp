@@ -146,7 +146,10 @@ json::object table_json(const Table& p) {
                  {"rules", json::object{{"counting", r.counting},
                                         {"showLegal", r.show_legal},
                                         {"swapColors", r.swap_colors},
-                                        {"labels", r.labels}}},
+                                        {"labels", r.labels},
+                                        {"clock", r.clock_ms ? json::value(json::object{{"ms", r.clock_ms},
+                                                                                         {"incrementMs", r.increment_ms}})
+                                                             : json::value(nullptr)}}},
                  {"players", std::move(players)},
                  {"status", p.status()}};
   o["fen"] = r.start_fen.empty() ? json::value(nullptr) : json::value(r.start_fen);
@@ -220,6 +223,16 @@ json::object game_now(const Table& p, const char* type) {
   // until it moves), and who may offer now (once per move of one's own).
   o["drawDeclined"] = game.draw_declined() ? json::value(*game.draw_declined() == WHITE ? "w" : "b") : json::value(nullptr);
   o["canOfferDraw"] = json::object{{"w", game.may_offer_draw(WHITE)}, {"b", game.may_offer_draw(BLACK)}};
+  // The clocks: each side's time left when the running turn began ("since",
+  // the server's ms), and whose clock runs (none once the game is over).
+  if (g.clock)
+    o["clock"] = json::object{{"w", g.clock->left[WHITE]},
+                              {"b", g.clock->left[BLACK]},
+                              {"since", g.clock->since},
+                              {"running", game.over() ? json::value(nullptr)
+                                                      : json::value(pos.side_to_move() == WHITE ? "w" : "b")}};
+  else
+    o["clock"] = nullptr;
   return o;
 }
 
@@ -357,6 +370,7 @@ Hub::Hub(Store& store, Post post, std::function<int64_t()> now, int cpu_threads,
                                  },
                                  [this](Table& p) {
                                    watch_first_move(p);
+                                   watch_clock(p);
                                    cpus_.maybe_play(p);
                                  },
                                  [this](Table& p) { maybe_begin_pairing(p); },
@@ -447,6 +461,7 @@ Table& Hub::opened(const std::string& code, TableData data) {
   p.opened_at = now();
   auto it = tables_.emplace(code, std::move(p)).first;
   cpus_.maybe_play(it->second);
+  watch_clock(it->second);  // a clock that ran out while the table was away ends its game now
   return it->second;
 }
 
@@ -623,6 +638,13 @@ void Hub::tick() {
     if (p.from_pairing && p.awaiting_first_move() >= 0 && now >= p.last_activity() + limits_.first_move_ms)
       first_moves.push_back(code);
   for (const std::string& code : first_moves) check_first_move(code);
+  // Clocks run out, or running without a look scheduled (a table read again).
+  std::vector<std::string> clocks;
+  for (auto& [code, p] : tables_) {
+    if (p.out_of_time(now)) clocks.push_back(code);
+    else if (p.flag_at() && !p.clock_check) watch_clock(p);
+  }
+  for (const std::string& code : clocks) check_clock(code);
   // Turn-based tables out of memory whose 45 days have run out: asked of the
   // store (by the first hub, for all) and read off this thread, then ended
   // as those in memory are, each by its own hub.
@@ -704,6 +726,18 @@ std::optional<Answer> Hub::check_new_table(const std::string& body, const std::s
       !get_int(*o, "cpu", cpu, cpuPresent) || !get_string(*o, "fen", fen) || !get_string(*o, "mode", mode) ||
       !get_int(*o, "startsAt", startsAt, startsPresent))
     return bad_request(Msg::FieldType);
+  if (auto clock = o->find("clock"); clock != o->end() && !clock->value().is_null()) {
+    // {"minutes": 1..180, "increment": 0..60 seconds}
+    const json::object* c = clock->value().if_object();
+    int64_t minutes = 0, increment = 0;
+    bool minutes_present = false, increment_present = false;
+    if (!c || !get_int(*c, "minutes", minutes, minutes_present) || !get_int(*c, "increment", increment, increment_present) ||
+        !minutes_present || minutes < 1 || minutes > 180 || increment < 0 || increment > 60)
+      return bad_request(Msg::ClockBad);
+    if (mode == "turn") return bad_request(Msg::ClockTurnBased);
+    r.clock_ms = minutes * 60 * 1000;
+    r.increment_ms = increment * 1000;
+  }
   auto name = clean_name(rawName, why);
   if (!name) return bad_request(why);
   Variant v;
@@ -1056,7 +1090,7 @@ void Hub::hello(const std::shared_ptr<Client>& c, const std::string& raw_code, c
       if (!c->name.empty()) p->spectator_names.insert(c->name);
     }
   }
-  json::object w{{"t", "welcome"}, {"host", seat == 0}};
+  json::object w{{"t", "welcome"}, {"host", seat == 0}, {"now", now()}};
   w["seat"] = seat >= 0 ? json::value(seat) : json::value(nullptr);
   c->send(message(w));
   json::object o = table_json(*p);
@@ -1157,7 +1191,7 @@ void Hub::handle(const std::shared_ptr<Client>& c, const std::string& text) {
   if (hasVersion && (version < 0 || version > std::numeric_limits<int>::max()))
     return send_error(*c, id, Error{ErrorCode::BadRequest, Msg::VersionBad});
 
-  if (type == "ping") return c->send(message(json::object{{"t", "pong"}}));
+  if (type == "ping") return c->send(message(json::object{{"t", "pong"}, {"now", now()}}));
   if (type == "decline-pairing") {
     if (!token.empty() && token.size() <= 64 &&
         read_first(c, code, token, true, [this, c, code, token] { decline_pairing(c, code, token); }))
@@ -1260,7 +1294,11 @@ void Hub::table_action(const std::shared_ptr<Client>& c, const std::string& type
       PreparedAction a;
       if (!hasVersion) e = Error{ErrorCode::BadRequest, Msg::VersionRequired};
       else if (type == "move" && move.empty()) e = Error{ErrorCode::BadRequest, Msg::MoveRequired};
-      else e = p->prepare(c->seat, type, move, int(version), a);
+      else if (c->seat >= 0 && p->out_of_time(now)) {
+        // Too late: the game ends on time first, whoever acts.
+        e = Error{ErrorCode::Conflict, Msg::TimeUp};
+        check_clock(p->code());
+      } else e = p->prepare(c->seat, type, move, int(version), a);
       if (!e) {
         // Stored away from this thread; the mover hears once it is.
         const int before = a.version, seat = c->seat;
@@ -1393,6 +1431,7 @@ void Hub::after_change(Table& p, bool table_changed, bool state_changed, int fro
   sync_.publish(p, from);
   broadcast(p, table_changed, state_changed);
   watch_first_move(p);
+  watch_clock(p);
   cpus_.maybe_play(p);
 }
 
@@ -1410,6 +1449,7 @@ void Hub::play_cpu(const std::string& code, int64_t game, int version, std::vect
   // The game moved on while the CPU thought (the player offered a draw, say):
   // think again from where it is now.
   if (p->game()->id != game || p->game()->version != version) return cpus_.maybe_play(*p);
+  if (p->out_of_time(now())) return check_clock(code);  // the CPU thought too long: it loses on time
   std::vector<PreparedAction> chain;
   chain.reserve(actions.size());  // each is prepared on the one before
   for (const std::string& a : actions) {

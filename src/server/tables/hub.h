@@ -88,6 +88,8 @@ struct HubLimits {
   int64_t pairing_arrival_ms = 30000;  // paired players of a live table both come to it within this
   bool pair_same_address = false;   // seekers from one address may be paired with each other
   int64_t first_move_ms = 30000;    // and each makes a first move within this of their first turn
+  int64_t paired_clock_ms = 10 * 60 * 1000;  // and their live game has a clock: this long for each side,
+  int64_t paired_increment_ms = 5000;        // and this added by each move
   int64_t front_again_ms = 120000;  // the one left by a called-off pairing may seek at the front this long
   int pictures_per_minute = 30;     // game pictures drawn for an address (those already drawn are free)
 
@@ -499,6 +501,10 @@ class Hub : public Listener {
   // the table ends; the other player may seek again at the front.
   void watch_first_move(Table& p);
   void check_first_move(const std::string& code);
+  // A table with a clock: when the side to move runs out of time, its game
+  // ends on time ("time").
+  void watch_clock(Table& p);
+  void check_clock(const std::string& code);
   // A quick message (a fixed phrase) from a player, to everyone at the table.
   void say(const std::shared_ptr<Client>& c, Table& p, const std::string& id, const std::string& phrase);
   // The CPU's actions at a table (found by cpus_): played as a player's,

@@ -44,6 +44,7 @@ void Hub::refreshed(Table& p, TableData data) {
   p = std::move(fresh);
   broadcast(p, true, true);
   cpus_.maybe_play(p);
+  watch_clock(p);
 }
 
 bool Hub::seat_may_be_elsewhere(const std::string& code, const std::string& token, const std::string& ip) {

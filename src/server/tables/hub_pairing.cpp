@@ -54,6 +54,10 @@ void Hub::pair(const Pairing& pairing, std::array<std::shared_ptr<Client>, 2> he
   r.variant = pairing.agreed.variant;
   r.counting = pairing.agreed.counting;
   r.mode = pairing.agreed.mode;
+  if (r.mode == "live") {
+    r.clock_ms = limits_.paired_clock_ms;
+    r.increment_ms = limits_.paired_increment_ms;
+  }
   r.created_at = now();
   r.invite_key = random_token().substr(0, 16);
   store_paired_table(std::move(r), pairing, std::move(here), 0);

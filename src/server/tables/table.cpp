@@ -52,8 +52,9 @@ Counting Table::counting() const {
   return record_.counting == "declare" ? Counting::Declaration : Counting::Automatic;
 }
 
-bool apply_action(LiveGame& g, const std::string& action, Why error) {
+bool apply_action(LiveGame& g, const std::string& action, Why error, int64_t at) {
   const Position& pos = g.game.position();
+  const Color to_move = pos.side_to_move();
   Move m;
   if (is_move_action(action)) {
     m = parse_move(pos, action, error);
@@ -61,12 +62,22 @@ bool apply_action(LiveGame& g, const std::string& action, Why error) {
   }
   std::string san = m.is_none() || g.game.over() ? "" : move_to_san(pos, m);
   std::string thai = m.is_none() || g.game.over() ? "" : move_to_thai_san(pos, m);
+  const bool was_over = g.game.over();
   if (!g.game.apply(action, error)) return false;
   if (!m.is_none()) {
     g.san.push_back(std::move(san));
     g.san_thai.push_back(std::move(thai));
   }
   ++g.version;
+  // The clock of the side to move stops at its move (which adds the
+  // increment), or when the game ends; a clock that ran out shows nothing left.
+  if (g.clock && at >= 0 && !was_over && (!m.is_none() || g.game.over())) {
+    GameClock& c = *g.clock;
+    c.left[to_move] -= at - c.since;
+    if (!m.is_none() && !g.game.over()) c.left[to_move] += c.increment;
+    if (action.rfind("time:", 0) == 0 || c.left[to_move] < 0) c.left[to_move] = 0;
+    c.since = at;
+  }
   return true;
 }
 
@@ -134,9 +145,9 @@ Table Table::from_record(const TableData& data) {
     std::string error;
     auto game = Game::create(p.variant(), p.counting(), rec.start_fen, &error);
     if (game) {
-      LiveGame g{rec.id, rec.number, rec.white_seat, std::move(*game), 0, {}, {}, rec.public_id};
+      LiveGame g{rec.id, rec.number, rec.white_seat, std::move(*game), 0, {}, {}, rec.public_id, p.clock_from(rec.created_at)};
       for (const ActionRecord& a : rec.actions)
-        if (!apply_action(g, a.action, &error)) break;  // cannot happen: only accepted actions are stored
+        if (!apply_action(g, a.action, &error, a.at)) break;  // cannot happen: only accepted actions are stored
       p.game_ = std::move(g);
     }
   }
@@ -165,7 +176,7 @@ bool Table::apply_stored(int64_t game, int version, const std::vector<std::strin
   LiveGame next = *game_;
   std::string error;
   for (const std::string& a : actions)
-    if (!apply_action(next, a, &error)) return false;
+    if (!apply_action(next, a, &error, at)) return false;
   game_ = std::move(next);
   last_activity_ = std::max(last_activity_, at);
   return true;
@@ -183,6 +194,18 @@ void Table::carry_presence_from(const Table& old) {
   pairing_missing = old.pairing_missing;
   from_pairing = old.from_pairing;
   first_move_check = old.first_move_check;
+  clock_check = old.clock_check;
+}
+
+int64_t Table::flag_at() const {
+  if (!game_ || !game_->clock || game_->game.over() || expired()) return 0;
+  const GameClock& c = *game_->clock;
+  return c.since + std::max<int64_t>(c.left[game_->game.position().side_to_move()], 0);
+}
+
+std::optional<GameClock> Table::clock_from(int64_t at) const {
+  if (!has_clock()) return std::nullopt;
+  return GameClock{{record_.clock_ms, record_.clock_ms}, at, record_.increment_ms};
 }
 
 int Table::awaiting_first_move() const {
@@ -241,7 +264,7 @@ bool Table::expire_stored(const Expiry& x) {
   if (running ? game_->id != x.game || game_->version != x.version : x.game != 0) return false;
   if (running) {
     std::string error;
-    apply_action(*game_, "expire", &error);
+    apply_action(*game_, "expire", &error, x.at);
   }
   record_.expired_at = x.at;
   return true;
@@ -273,7 +296,7 @@ LiveGame Table::fresh_game(int number) const {
   std::string error;
   auto game = Game::create(variant(), counting(), record_.start_fen, &error);
   if (!game) game = Game::create(variant(), counting(), "", &error);  // checked at creation; cannot happen
-  return LiveGame{0, number, white, std::move(*game), 0, {}, {}, ""};
+  return LiveGame{0, number, white, std::move(*game), 0, {}, {}, "", clock_from(0)};
 }
 
 void Table::now_playing(LiveGame game, int64_t at) {
@@ -281,6 +304,7 @@ void Table::now_playing(LiveGame game, int64_t at) {
   record_.rematch_offer = -1;
   record_.rematch_declined_by = -1;
   game_ = std::move(game);
+  if (game_->clock) game_->clock->since = at;  // White's clock runs from the start
   last_activity_ = at;
 }
 
@@ -409,8 +433,8 @@ std::optional<Error> Table::prepare(int seat, const std::string& type, const std
     action = type + ":" + side;
   } else if (type == "offer-draw" || type == "accept-draw" || type == "decline-draw") {
     action = type.substr(0, type.find('-')) + ":" + side;
-  } else if (type == "abort") {
-    action = "abort:" + side;
+  } else if (type == "abort" || type == "time") {
+    action = type + ":" + side;
   } else {
     return err(ErrorCode::BadRequest, {Msg::ActionUnknown, {{"action", type}}});
   }
@@ -428,6 +452,11 @@ std::optional<Error> Table::prepare(int seat, const std::string& type, const std
 
 bool Table::apply_prepared(PreparedAction&& a, int64_t now) {
   if (!game_ || !a.next || game_->id != a.game || game_->version != a.version) return false;
+  if (game_->clock) {
+    // The clocks count from the time it was stored: played again with it.
+    std::string error;
+    if (!apply_action(*a.next = *game_, a.action, &error, now)) return false;
+  }
   *game_ = std::move(*a.next);
   last_activity_ = now;
   return true;

@@ -46,6 +46,16 @@ uint64_t random_seed();
 void seed_for_replay(uint64_t seed);  // the hub fuzzer's build only (hub.cpp)
 #endif
 
+// A game's clocks (a table with the clock house rule), kept from the times
+// its actions were stored, so that every instance and every reload agrees:
+// each side's time left when the running turn began, and when it began. A
+// move takes the time its side used since then and adds the increment.
+struct GameClock {
+  int64_t left[2] = {0, 0};  // ms, by colour
+  int64_t since = 0;         // when the turn of the side to move began (ms)
+  int64_t increment = 0;     // ms added by each move
+};
+
 struct LiveGame {
   int64_t id = 0;
   int number = 0;
@@ -54,6 +64,7 @@ struct LiveGame {
   int version = 0;  // accepted actions so far
   std::vector<std::string> san, san_thai;  // one per move
   std::string public_id;                    // its own link: /g/PUBLIC_ID
+  std::optional<GameClock> clock;           // with the clock house rule
 
   Color color_of_seat(int seat) const { return seat == white_seat ? WHITE : BLACK; }
   int seat_of(Color c) const { return c == WHITE ? white_seat : 1 - white_seat; }
@@ -98,6 +109,13 @@ class Table {
   Counting counting() const;
   int cpu_level() const { return record_.cpu_level; }
   bool turn_based() const { return record_.mode == "turn"; }
+  bool has_clock() const { return record_.clock_ms > 0; }
+  // With a clock: when the side to move runs out of time (ms), while its game
+  // runs; 0 otherwise.
+  int64_t flag_at() const;
+  // The side to move has run out of time at `now`, and its game still runs.
+  bool out_of_time(int64_t now) const { return flag_at() != 0 && now >= flag_at(); }
+  int64_t clock_check = 0;  // when the hub looks at the clock next (in memory only; 0: nothing scheduled)
   bool expired() const { return record_.expired_at != 0; }
   // The last accepted action, game start or the table's creation (ms).
   int64_t last_activity() const { return last_activity_; }
@@ -164,8 +182,9 @@ class Table {
   // start() without the store: whether `seat` may start the game now.
   std::optional<Error> may_start(int seat, int64_t now) const;
   // type: "move" (with `move`), "count", "stop", "claim", "resign",
-  // "offer-draw", "accept-draw", "decline-draw" (and "abort", which only the
-  // server takes, for a seat that made no first move). `version` is the game
+  // "offer-draw", "accept-draw", "decline-draw" (and two that only the server
+  // takes: "abort", for a seat that made no first move, and "time", for the
+  // seat to move whose clock ran out). `version` is the game
   // version the client saw.
   std::optional<Error> act(Store& store, int seat, const std::string& type, const std::string& move,
                            int version, int64_t now);
@@ -248,6 +267,8 @@ class Table {
   std::optional<Error> refuse_if_expired() const;
   // Game number `number` as it begins (not stored: its id is 0).
   LiveGame fresh_game(int number) const;
+  // A game's clocks as it begins at `at`, with the clock house rule.
+  std::optional<GameClock> clock_from(int64_t at) const;
   void now_playing(LiveGame game, int64_t at);
 
   TableRecord record_;
@@ -261,8 +282,9 @@ class Table {
 // "2026-11-30T02:20:39Z" for a time in ms since the epoch.
 std::string iso_time(int64_t ms);
 
-// Applies a canonical action to a live game, keeping its SAN lists. False
+// Applies a canonical action to a live game, keeping its SAN lists and, given
+// the time it was stored (`at`, ms; -1: not yet stored), its clocks. False
 // (with *error) when the game refuses it.
-bool apply_action(LiveGame& g, const std::string& action, Why error);
+bool apply_action(LiveGame& g, const std::string& action, Why error, int64_t at = -1);
 
 }  // namespace makruk::server

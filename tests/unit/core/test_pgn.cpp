@@ -75,6 +75,15 @@ TEST(Pgn, AGameCalledOffHasNoResult) {
   EXPECT_NE(pgn.find("1. e4 {Black made no first move: the game is called off} {aborted} *"), std::string::npos) << pgn;
 }
 
+TEST(Pgn, AGameLostOnTimeSaysTimeForfeit) {
+  Game g = new_game(Variant::Makruk);
+  apply(g, {"e3e4", "time:b"});
+  const std::string pgn = write_pgn(g, {});
+  EXPECT_NE(pgn.find("[Result \"1-0\"]"), std::string::npos) << pgn;
+  EXPECT_NE(pgn.find("[Termination \"time forfeit\"]"), std::string::npos) << pgn;
+  EXPECT_NE(pgn.find("1. e4 {Black's time ran out} {time forfeit} 1-0"), std::string::npos) << pgn;
+}
+
 TEST(Pgn, ASetUpStartGivesFenAndSetUpAndNumbersFromIt) {
   // Black to move at move 30, with counting by declaration.
   const std::string fen = "8/8/4k3/8/8/3MK3/8/7R b - - 0 30";

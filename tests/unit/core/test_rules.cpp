@@ -659,6 +659,26 @@ TEST(Rules, AGameIsCalledOffOnlyForASideThatHasNotMoved) {
   EXPECT_TRUE(Refused(g, "e6e5"));
 }
 
+// A clock ran out (a table with a clock; the server says when): the side to
+// move loses, unless the other side could never checkmate with what it has.
+TEST(Rules, TimeRunOutLosesUnlessTheOtherSideCannotMate) {
+  Game g = make(MAKRUK, "");
+  EXPECT_TRUE(Refused(g, "time:b"));  // Black's clock is not running
+  ASSERT_TRUE(Play(g, {"e3e4", "time:b"}));
+  expect_end(g, Result::WhiteWins, Reason::Time);
+  EXPECT_FALSE(is_move_action("time:b"));
+  EXPECT_TRUE(Refused(g, "time:w"));
+  EXPECT_TRUE(Refused(g, "e4e5"));
+  // White has a lone king: Black's time runs out, and it is a draw.
+  Game bare = make(MAKRUK, "4k3/8/8/8/3r4/8/8/4K3 b - - 0 1");
+  ASSERT_TRUE(Play(bare, {"time:b"}));
+  expect_end(bare, Result::Draw, Reason::Time);
+  // A lone king facing a rook: the king's side runs out and loses.
+  Game lone = make(MAKRUK, "4k3/8/8/8/3r4/8/8/4K3 w - - 0 1");
+  ASSERT_TRUE(Play(lone, {"time:w"}));
+  expect_end(lone, Result::BlackWins, Reason::Time);
+}
+
 TEST(Rules, IllegalMoveIsRefused) {
   Game g = make(MAKRUK, "");
   EXPECT_TRUE(Refused(g, "e3e5"));

@@ -1,6 +1,8 @@
 // A player's bar above or below the board: the king's chip in their colour, the name,
-// the presence dot and "you", and the count when it runs on their side.
+// the presence dot and "you", the count when it runs on their side, and their clock at a
+// table with one.
 import type { Color, GameState } from '../shared/api';
+import { clockText, timeLeft } from '../shared/clock';
 import { h, replace, setText } from '../shared/dom';
 import { digits, t } from '../shared/i18n';
 import { pieceSvg } from '../shared/pieces';
@@ -11,6 +13,7 @@ export interface PlayerBar {
   name: HTMLElement;
   tags: HTMLElement;
   count: HTMLElement;
+  clock: HTMLElement;
 }
 
 export function makeBar(testid: string): PlayerBar {
@@ -18,8 +21,22 @@ export function makeBar(testid: string): PlayerBar {
   const name = h('span', { class: 'pname' });
   const tags = h('span', { class: 'ptags', style: { display: 'flex', gap: '4px', alignItems: 'center' } });
   const count = h('span', { class: 'count', 'data-testid': `${testid}-count`, 'aria-live': 'polite' });
-  const el = h('div', { class: 'pbar', 'data-testid': testid }, chip, name, tags, count);
-  return { el, chip, name, tags, count };
+  const clock = h('span', { class: 'pclock', 'data-testid': `${testid}-clock`, role: 'timer', hidden: true });
+  const el = h('div', { class: 'pbar', 'data-testid': testid }, chip, name, tags, count, clock);
+  return { el, chip, name, tags, count, clock };
+}
+
+/** The bar's clock as it stands now (called again and again while it runs). */
+export function drawClock(bar: PlayerBar, color: Color, s: GameState): void {
+  const c = s.clock;
+  bar.clock.hidden = !c;
+  if (!c) return;
+  const left = timeLeft(c, color);
+  setText(bar.clock, clockText(left));
+  bar.clock.classList.toggle('running', c.running === color);
+  bar.clock.classList.toggle('low', left < 20000);
+  bar.clock.dataset.ms = String(Math.round(left));
+  bar.clock.setAttribute('aria-label', t('clockLeft', { side: color === 'w' ? t('white') : t('black'), time: clockText(left) }));
 }
 
 /** Who plays the bar's colour, as the bar shows them. */
@@ -43,6 +60,7 @@ export function drawBar(bar: PlayerBar, color: Color, s: GameState, who: BarPlay
   }
   if (who.mine) tags.push(h('span', { class: 'tag' }, t('youMark')));
   replace(bar.tags, tags);
+  drawClock(bar, color, s);
   const c = s.count;
   if (c && c.side === color) {
     replace(bar.count, `${digits(c.n)} / ${digits(c.limit)}`, h('small', null, c.kind === 'piece' ? t('pieceCount') : t('boardCount')));

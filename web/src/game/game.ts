@@ -12,7 +12,8 @@ import { h, replace, setText } from '../shared/dom';
 import { strings, t } from '../shared/i18n';
 import { fillNotationPicker, labelCoords, onNotationChange, pieceLabels, script } from '../shared/notation';
 import { GameActions } from './actions';
-import { type PlayerBar, drawBar, makeBar } from './bars';
+import { type PlayerBar, drawBar, drawClock, makeBar } from './bars';
+import { clockRuleText } from '../shared/clock';
 import { BoardKeys } from './boardkeys';
 import { type Mark, MoveList } from './movelist';
 import { QuickChat, phraseText } from './quickchat';
@@ -37,6 +38,7 @@ export class GameView {
   private boardBox: HTMLElement;
   private boardCol: HTMLElement;
   private topBar: PlayerBar;
+  private clockTimer = 0;
   private bottomBar: PlayerBar;
   private statusEl: HTMLElement;
   private mainLine: HTMLElement;
@@ -87,6 +89,12 @@ export class GameView {
     this.local = !!opts.local;
     this.topBar = makeBar('bar-top');
     this.bottomBar = makeBar('bar-bottom');
+    // A running clock is drawn again five times a second (only its bar's clock).
+    this.clockTimer = window.setInterval(() => {
+      const s = this.state;
+      if (!s?.clock?.running) return;
+      for (const bar of [this.topBar, this.bottomBar]) drawClock(bar, (bar.el.dataset.color ?? 'w') as Color, s);
+    }, 200);
     this.boardBox = h('div', { class: 'board-box', 'data-testid': 'board' });
     this.boardCol = h('div', { class: 'board-col' }, this.topBar.el, this.boardBox, this.bottomBar.el);
     this.mainLine = h('div', { class: 'main-line', 'data-testid': 'status-main' });
@@ -547,6 +555,7 @@ export class GameView {
       s.variant === 'ouk' ? t('ouk') : t('makruk'),
       t('gameNo', { n: s.number }),
       `${t('countStart')}: ${p.rules.counting === 'declare' ? t('countDeclare') : t('countAuto')}`,
+      clockRuleText(p.rules.clock),
     ];
     if (p.code) bits.push(`${t('tableCode')}: ${p.code}`);
     if (p.spectators > 0) bits.push(watchingText(p));
@@ -575,6 +584,7 @@ export class GameView {
   }
 
   destroy(): void {
+    window.clearInterval(this.clockTimer);
     this.prompt.destroy();
     document.removeEventListener('keydown', this.onKey);
     this.offNotation();

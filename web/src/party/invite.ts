@@ -1,6 +1,7 @@
 // The invite: the code in large letters, the QR code, ways to share, the seats filling
 // live, and Start for the host once two are in.
 import { api, inviteLink, type Party } from '../shared/api';
+import { clockRuleText } from '../shared/clock';
 import { h, replace, setText } from '../shared/dom';
 import { messageText, type MessageArg, t } from '../shared/i18n';
 import { countdown, formatWhen } from '../shared/time';
@@ -228,6 +229,7 @@ export class InviteView {
       p.variant === 'ouk' ? t('ouk') : t('makruk'),
       p.mode === 'turn' ? t('turnBased') : null,
       `${t('countStart')}: ${p.rules.counting === 'declare' ? t('countDeclare') : t('countAuto')}`,
+      clockRuleText(p.rules.clock),
     ];
     this.summaryEl.textContent = summary.filter(Boolean).join(' · ');
     this.el.dataset.mode = p.mode ?? 'live';

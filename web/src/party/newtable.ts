@@ -26,7 +26,16 @@ const defaults = {
   labels: true,
   cpu: 3,
   mode: 'live' as TableMode,
+  clock: 'none',
 };
+
+/** The clocks offered (minutes + seconds a move); live tables with friends only. */
+const CLOCKS = ['none', '5+3', '10+5', '15+10', '30+0'];
+
+function clockRule(choice: string): { minutes: number; increment: number } | null {
+  const m = /^(\d+)\+(\d+)$/.exec(choice);
+  return m ? { minutes: Number(m[1]), increment: Number(m[2]) } : null;
+}
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
@@ -89,6 +98,16 @@ export function newTableScreen(practice: boolean): Screen {
   };
   timeInput.addEventListener('change', recheck);
   timeInput.addEventListener('input', recheck);
+  const clockField = withHint(
+    seg(
+      t('clock'),
+      CLOCKS.map((c) => ({ value: c, text: c === 'none' ? t('clockNone') : c })),
+      () => o.clock,
+      (v) => (o.clock = v),
+      'clock',
+    ),
+    h('div', { class: 'hint' }, t('clockHint')),
+  );
   const friendsOnly = practice
     ? null
     : h(
@@ -105,6 +124,7 @@ export function newTableScreen(practice: boolean): Screen {
             (v) => {
               o.mode = v;
               showModeHint();
+              clockField.hidden = v === 'turn'; // a turn-based table has no clock
             },
             'mode',
           ),
@@ -205,6 +225,7 @@ export function newTableScreen(practice: boolean): Screen {
       toggle(t('showLegal'), () => o.showLegal, (v) => (o.showLegal = v), 'showLegal'),
       toggle(t('swapColors'), () => o.swapColors, (v) => (o.swapColors = v), 'swapColors'),
       toggle(t('labels'), () => o.labels, (v) => (o.labels = v), 'labels'),
+      practice ? null : clockField,
     ),
     err,
     offlineNote,
@@ -240,6 +261,7 @@ export function newTableScreen(practice: boolean): Screen {
         labels: o.labels,
         cpu: practice ? o.cpu : null,
         ...(practice ? {} : { mode: o.mode }),
+        ...(practice || o.mode === 'turn' ? {} : { clock: clockRule(o.clock) }),
         ...(startsAt !== undefined ? { startsAt } : {}),
       });
       saveName(name);

@@ -10,6 +10,7 @@ import {
   type GameState,
   type Party,
 } from '../shared/api';
+import { clockRuleText } from '../shared/clock';
 import { Conn, type ServerError, type Welcome } from '../shared/conn';
 import { h, replace } from '../shared/dom';
 import { messageText, t } from '../shared/i18n';
@@ -366,6 +367,7 @@ export class PartyScreen implements Screen {
               p.variant === 'ouk' ? t('ouk') : t('makruk'),
               p.mode === 'turn' ? t('turnBased') : null,
               `${t('countStart')}: ${p.rules.counting === 'declare' ? t('countDeclare') : t('countAuto')}`,
+      clockRuleText(p.rules.clock),
             ]
               .filter(Boolean)
               .join(' · '),

@@ -5,11 +5,30 @@ export type Color = 'w' | 'b';
 export type TableMode = 'live' | 'turn';
 export type PartyStatus = 'waiting' | 'ready' | 'playing' | 'finished' | 'expired';
 
+/** The clock house rule: each side's time for the game, and what each move adds (ms). */
+export interface ClockRule {
+  ms: number;
+  incrementMs: number;
+}
+
 export interface Rules {
   counting: Counting;
   showLegal: boolean;
   swapColors: boolean;
   labels: boolean;
+  /** None: no clock. */
+  clock?: ClockRule | null;
+}
+
+/**
+ * A game's clocks: each side's time left (ms) when the running turn began, at `since` (the
+ * server's ms since the epoch), and whose clock runs (none once the game is over).
+ */
+export interface GameClock {
+  w: number;
+  b: number;
+  since: number;
+  running: Color | null;
 }
 
 export interface Player {
@@ -143,6 +162,8 @@ export interface GameState {
   repetitions: number;
   result: '1-0' | '0-1' | '1/2-1/2' | '*';
   reason: string | null;
+  /** With the clock house rule. */
+  clock?: GameClock | null;
 }
 
 /**
@@ -219,6 +240,8 @@ export interface CreateBody {
   startsAt?: number;
   /** A position to start from (the analysis board's "play from here"). */
   fen?: string;
+  /** The clock house rule: minutes for each side, seconds added by each move; none by default. */
+  clock?: { minutes: number; increment: number } | null;
 }
 
 export interface SeatAnswer {

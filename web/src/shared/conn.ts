@@ -2,6 +2,7 @@
 // with a jittered backoff, and resyncs when it sees a gap in game versions.
 import type { GameEvent, GameState, Party } from './api';
 import type { MessageArg } from './i18n';
+import { heardServerTime } from './clock';
 
 /** A move, as opposed to an action such as "count:w", "offer:b" or "expire". */
 function isMoveAction(a: string): boolean {
@@ -134,7 +135,11 @@ export class Conn {
 
   private dispatch(m: Record<string, unknown>): void {
     switch (m.t) {
+      case 'pong':
+        heardServerTime(m.now);
+        break;
       case 'welcome':
+        heardServerTime(m.now);
         this.attempt = 0;
         this.setOnline(true);
         this.h.welcome(m as unknown as Welcome);

@@ -319,6 +319,48 @@ TEST_P(Tables, ATableDroppedFromMemoryAndOpenedAgainIsIdentical) {
   EXPECT_EQ(after.at("san").as_array().size(), 3u);
 }
 
+// A table with a clock (the house rule, chosen at creation): the clocks are
+// the same after the table leaves memory and is read again, and the game
+// ends on time once read; clocks the rules do not allow are refused.
+TEST_P(Tables, AClockedTableKeepsItsClocksOutOfMemoryAndEndsOnTime) {
+  table(R"(,"clock":{"minutes":5,"increment":3})");
+  EXPECT_EQ(json::serialize(party()["rules"].as_object()["clock"]), R"({"ms":300000,"incrementMs":3000})");
+  auto host = connect(host_), guest = connect(guest_);
+  ASSERT_EQ(say(host, R"({"t":"start"})")["t"].as_string(), "ack");
+  clock_ += 2000;
+  ASSERT_EQ(move(host, "e3e4", 0)["t"].as_string(), "ack");
+  clock_ += 1000;
+  ASSERT_EQ(move(guest, "e6e5", 1)["t"].as_string(), "ack");
+  const json::object before = state(host_);
+  EXPECT_EQ(json::serialize(before.at("clock")),
+            json::serialize(json::object{{"w", 300000 - 2000 + 3000}, {"b", 300000 - 1000 + 3000},
+                                         {"since", clock_}, {"running", "w"}}));
+  leave({host, guest});
+  idle();
+  idle();
+  EXPECT_EQ(hub_->table_count(), 0u);
+  // Read again: White's five minutes ran out meanwhile; the tick ends the game on time.
+  const json::object back = state(guest_);
+  EXPECT_EQ(back.at("clock").at("w"), before.at("clock").at("w"));
+  EXPECT_EQ(back.at("clock").at("since"), before.at("clock").at("since"));
+  hub_->tick();
+  run_ready();
+  const json::object ended = state(guest_);
+  EXPECT_EQ(ended.at("reason"), "time");
+  EXPECT_EQ(ended.at("result"), "0-1");
+
+  for (const char* bad : {R"("clock":{"minutes":0})", R"("clock":{"minutes":181})", R"("clock":{"minutes":5,"increment":61})",
+                          R"("clock":5)", R"("clock":{"increment":5})", R"("clock":{"minutes":"5"})"}) {
+    auto r = hub_->create_table(std::string(R"({"name":"Somchai",)") + bad + "}", fresh_ip());
+    EXPECT_EQ(r.outcome, Outcome::BadRequest) << bad;
+    EXPECT_EQ(body(r)["msg"], "table.clock") << bad;
+  }
+  auto turn = hub_->create_table(R"({"name":"Somchai","mode":"turn","clock":{"minutes":5,"increment":0}})", fresh_ip());
+  EXPECT_EQ(body(turn)["msg"], "table.clock-turn-based");
+  auto none = body(hub_->create_table(R"({"name":"Somchai","clock":null})", fresh_ip()));
+  EXPECT_TRUE(none["party"].as_object()["rules"].as_object()["clock"].is_null());
+}
+
 // Every game has its own link: the JSON and PGN of a finished game stay the
 // same after a rematch, a restart and the table leaving memory; unknown ids
 // are guesses.

@@ -726,6 +726,52 @@ TEST_F(Lobby, APairedGameWithNoMoveAtAllIsCalledOffForWhite) {
   EXPECT_EQ(guest->last("party")["pairing"].as_object()["missing"], 0);
 }
 
+// A found opponent's live game has a clock (10 minutes and 5 s a move): each
+// move takes its side's time and adds the increment; the side that runs out
+// loses on time, told to both; a move then is too late.
+TEST_F(Lobby, AFoundOpponentsGameHasAClockAndTheSideThatRunsOutLosesOnTime) {
+  auto [pa, pb, host, guest] = paired_and_seated("Somchai", "Dara");
+  json::object rules = host->last("party")["rules"].as_object();
+  EXPECT_EQ(rules["clock"].as_object()["ms"], 600000);
+  EXPECT_EQ(rules["clock"].as_object()["incrementMs"], 5000);
+  json::object clock = host->last("state")["clock"].as_object();
+  EXPECT_EQ(clock["running"], "w");
+  EXPECT_EQ(clock["w"], 600000);
+  const int64_t began = clock["since"].as_int64();
+  clock_ += 3000;
+  const int64_t moved_at = clock_;
+  say(host, json::object{{"t", "move"}, {"move", "e3e4"}, {"v", 0}});
+  clock = host->last("state")["clock"].as_object();
+  EXPECT_EQ(clock["w"], 600000 - (moved_at - began) + 5000);
+  EXPECT_EQ(clock["since"], moved_at);
+  EXPECT_EQ(clock["running"], "b");
+  say(guest, json::object{{"t", "move"}, {"move", "e6e5"}, {"v", 1}});
+  ASSERT_EQ(guest->last("ack")["v"], 2);
+  // White thinks for ever: its clock runs out; the deferred look ends the game.
+  clock_ += 610000;
+  flush();
+  json::object state = guest->last("state");
+  EXPECT_EQ(state["reason"], "time");
+  EXPECT_EQ(state["result"], "0-1");
+  EXPECT_EQ(state["clock"].as_object()["w"], 0);
+  EXPECT_TRUE(state["clock"].as_object()["running"].is_null());
+  say(host, json::object{{"t", "move"}, {"move", "d3d4"}, {"v", 3}});
+  EXPECT_FALSE(host->last("error").empty());
+}
+
+// A move that comes after the flag time, before any look at the clock, is
+// refused as too late, and the game ends on time at once.
+TEST_F(Lobby, AMoveAfterTheFlagIsTooLateAndEndsTheGameOnTime) {
+  auto [pa, pb, host, guest] = paired_and_seated("Somchai", "Dara");
+  say(host, json::object{{"t", "move"}, {"move", "e3e4"}, {"v", 0}});
+  clock_ += 700000;  // Black's ten minutes and more; no deferred look has run
+  say(guest, json::object{{"t", "move"}, {"move", "e6e5"}, {"v", 1}});
+  json::object error = guest->last("error");
+  EXPECT_EQ(error["msg"], "time.up") << json::serialize(error);
+  EXPECT_EQ(host->last("state")["reason"], "time");
+  EXPECT_EQ(host->last("state")["result"], "1-0");
+}
+
 // One address is not paired with itself (two browsers there would make
 // tables and games of their own); someone from elsewhere is paired with the
 // one who waited longer. With --pair-same-address, they are paired.

@@ -355,6 +355,69 @@ TEST_P(StoreTest, DeclarationModeCountsThroughThePartyAndSurvivesReload) {
   EXPECT_EQ(back.game()->san, p.game()->san);
 }
 
+// The clock house rule: each move takes the time its side used and adds the
+// increment; the side to move runs out at its flag time; the game ends on
+// time, lost or drawn by the material; a table read again from the store has
+// the same clocks (they come from the stored times).
+TEST_P(StoreTest, AClockCountsFromTheStoredTimesAndAGameEndsOnTime) {
+  TableRecord r = rules();
+  r.clock_ms = 60000;
+  r.increment_ms = 2000;
+  Table p = new_table(r);
+  int seat;
+  p.add_player(*store_, "Dara", hash_token("guest"), seat);
+  const int64_t t0 = 1'000'000;
+  p.start(*store_, 0, t0);
+  ASSERT_TRUE(p.game()->clock);
+  EXPECT_EQ(p.flag_at(), t0 + 60000);  // White's clock runs from the start
+  EXPECT_FALSE(p.act(*store_, 0, "move", "e3e4", 0, t0 + 10000));
+  EXPECT_EQ(p.game()->clock->left[WHITE], 52000);  // 60 − 10 + 2
+  EXPECT_EQ(p.flag_at(), t0 + 10000 + 60000);
+  EXPECT_FALSE(p.act(*store_, 1, "offer-draw", "", 1, t0 + 20000));  // no move: Black's clock runs on
+  EXPECT_FALSE(p.act(*store_, 1, "move", "e6e5", 2, t0 + 25000));
+  EXPECT_EQ(p.game()->clock->left[BLACK], 47000);  // 60 − 15 + 2
+  EXPECT_FALSE(p.out_of_time(t0 + 25000 + 51999));
+  EXPECT_TRUE(p.out_of_time(t0 + 25000 + 52000));
+  EXPECT_EQ(p.act(*store_, 1, "time", "", 3, t0 + 80000)->code, ErrorCode::BadRequest);  // not Black's clock
+  EXPECT_FALSE(p.act(*store_, 0, "time", "", 3, t0 + 80000));
+  EXPECT_EQ(p.game()->game.result(), Result::BlackWins);
+  EXPECT_EQ(p.game()->game.reason(), Reason::Time);
+  EXPECT_EQ(p.game()->clock->left[WHITE], 0);
+  EXPECT_EQ(p.game()->clock->left[BLACK], 47000);
+  EXPECT_EQ(p.flag_at(), 0);  // over: no clock runs
+
+  reopen();
+  Table back = Table::from_record(*store_->load_table("ABCDEF"));
+  ASSERT_TRUE(back.game() && back.game()->clock);
+  EXPECT_EQ(back.game()->clock->left[WHITE], 0);
+  EXPECT_EQ(back.game()->clock->left[BLACK], 47000);
+  EXPECT_EQ(back.game()->clock->since, t0 + 80000);
+  EXPECT_EQ(back.game()->game.reason(), Reason::Time);
+}
+
+TEST_P(StoreTest, ATableWithoutAClockHasNoneAndResigningStopsAClock) {
+  Table plain = new_table(rules());
+  int seat;
+  plain.add_player(*store_, "Dara", hash_token("guest"), seat);
+  plain.start(*store_, 0, 5);
+  EXPECT_FALSE(plain.game()->clock);
+  EXPECT_EQ(plain.flag_at(), 0);
+
+  TableRecord r = rules();
+  r.code = "GHJKLM";
+  r.clock_ms = 30000;
+  Table p = new_table(r);
+  p.add_player(*store_, "Dara", hash_token("guest"), seat);
+  p.start(*store_, 0, 1000);
+  EXPECT_FALSE(p.act(*store_, 0, "move", "e3e4", 0, 4000));
+  EXPECT_FALSE(p.act(*store_, 0, "resign", "", 1, 9000));  // White resigns while Black's clock runs
+  EXPECT_EQ(p.game()->clock->left[BLACK], 25000);           // stopped at the end
+  EXPECT_EQ(p.game()->clock->left[WHITE], 27000);
+  reopen();
+  Table back = Table::from_record(*store_->load_table("GHJKLM"));
+  EXPECT_EQ(back.game()->clock->left[BLACK], 25000);
+}
+
 // The writer's lanes, each with its own connection: what waits when a lane
 // is free again goes as one batch, and each piece of it still succeeds or
 // fails alone; what was given under one key is stored in that order.
