@@ -435,6 +435,37 @@ TEST_F(Cluster, AnInstanceKilledMidGameLosesNothingAcknowledged) {
   EXPECT_EQ(again.wait_for("state", at_version(2)).at("san").as_array().back().as_string(), "d5");
 }
 
+// A table with a clock: its clocks come from the stored times, so the
+// instance a player comes back to after theirs died has the same; and the
+// game ends on time at whichever instance looks when the time runs out.
+TEST_F(Cluster, AClockedGameKeepsItsClocksWhenItsInstanceDiesAndEndsOnTimeElsewhere) {
+  auto [code, host_token, guest_token] = table(R"({"name":"Somchai","clock":{"minutes":1,"increment":2}})");
+  auto host = std::make_unique<WsClient>(port(0));
+  WsClient guest(port(1));
+  hello(*host, code, host_token);
+  hello(guest, code, guest_token);
+  host->send({{"t", "start"}});
+  guest.wait_for("state", at_version(0));
+  host->send({{"t", "move"}, {"v", 0}, {"move", "e3e4"}, {"id", "a"}});
+  host->wait_for("ack", [](auto& m) { return m.as_object().contains("id"); });
+  const json::value clock = guest.wait_for("state", at_version(1)).at("clock");
+  EXPECT_EQ(clock.at("running").as_string(), "b");
+  EXPECT_EQ(clock.at("b").as_int64(), 60000);
+  servers_[0]->kill_hard();
+  host.reset();
+  WsClient again(front());  // nginx passes over the dead instance
+  hello(again, code, host_token);
+  EXPECT_EQ(json::serialize(again.wait_for("state", at_version(1)).at("clock")), json::serialize(clock));
+  // Black thinks past its minute (instance 1's clock moves on): it loses on time, told to both.
+  Reply moved = request(port(1), http::verb::post, "/api/test/clock", R"({"advanceMs":61000})");
+  EXPECT_EQ(moved.status, 200);
+  auto on_time = [](const json::value& m) { return m.at("v").as_int64() == 2; };
+  const json::value ended = again.wait_for("state", on_time);
+  EXPECT_EQ(ended.at("reason").as_string(), "time");
+  EXPECT_EQ(ended.at("result").as_string(), "1-0");
+  EXPECT_EQ(guest.wait_for("state", on_time).at("reason").as_string(), "time");
+}
+
 TEST_F(Cluster, ACpuGameWhoseInstanceIsKilledMidSearchStillGetsItsReply) {
   auto [code, token, unused] = table(R"({"name":"Somchai","cpu":8})");
   {
