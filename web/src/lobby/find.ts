@@ -65,6 +65,7 @@ export function findScreen(): Screen {
       (v) => (wish.mode = v as SeekWish['mode']),
       'find-mode',
     ),
+    h('p', { class: 'hint', 'data-testid': 'find-clock' }, t('findClockHint')),
     err,
     h('button', { type: 'submit', class: 'btn primary block', 'data-testid': 'find' }, t('findButton')),
     h('p', null, link('/', { class: 'btn quiet', 'data-testid': 'back' }, t('back'))),
