@@ -28,7 +28,7 @@ scripts/install-deps.sh
 stage "PostgreSQL and Redis on loopback for the store's and the bus's tests (stopped at the end)"
 services=$(mktemp -d)
 chmod 755 "$services"
-trap 'stage_report; tests/services/postgres.sh stop "$services/postgres"; tests/services/redis.sh stop "$services/redis"; rm -rf "$services"' EXIT
+trap 'stage_report; [ -z "${builds_pid:-}" ] || kill -- "-$builds_pid" 2>/dev/null || true; tests/services/postgres.sh stop "$services/postgres"; tests/services/redis.sh stop "$services/redis"; rm -rf "$services"' EXIT
 # start_service NAME FIRST_PORT: on a port below the ephemeral range (32768 and
 # up, where the tests' own connections take theirs), another if that one is taken.
 start_service() {
@@ -50,46 +50,25 @@ export MAKRUK_TEST_POSTGRES MAKRUK_TEST_REDIS
 stage "optimised build (and the threaded tests under ThreadSanitizer)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMAKRUK_TSAN=ON >/dev/null
 cmake --build build -j"$jobs"
-stage "unit, integration, perft and command-line tests"
-ctest --test-dir build --output-on-failure -j"$jobs"
-
-stage "the core and the engine in WebAssembly, against the native build"
-scripts/build-wasm.sh
-node tests/wasm/compare.mjs
-
-stage "browser tests (Playwright, Chromium), two runs side by side"
-scripts/install-web-deps.sh
-scripts/build-web.sh
-# Each run has its own server and browser and takes every other test; the
-# tests wait on state, so a loaded machine slows them instead of failing them.
-e2e_rc=0
-for k in 0 1; do
-  E2E_SHARD="$k/2" E2E_ARTIFACTS="tests/e2e/artifacts/shard-$k" node tests/e2e/run.mjs >"$services/e2e-$k.log" 2>&1 &
-  eval "e2e_pid_$k=$!"
-done
-for k in 0 1; do
-  pid_var="e2e_pid_$k"
-  wait "${!pid_var}" || e2e_rc=1
-  echo "-- browser tests, run $k of 2"
-  cat "$services/e2e-$k.log"
-done
-[ "$e2e_rc" -eq 0 ] || { echo "browser tests failed" >&2; exit 1; }
-
-stage "sanitizer build (ASan + UBSan)"
-# The server and the unit tests; the integration tests' clients are the
-# optimised build's, run against this build's server (MAKRUK_CLIENTS_FROM).
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMAKRUK_SANITIZE=ON -DMAKRUK_CLIENTS_FROM="$PWD/build" >/dev/null
-cmake --build build-asan -j"$jobs"
-stage "the tests under ASan + UBSan"
-# Perft trees are capped, and the command line's engine matches left out, so
-# the instrumented run stays short.
-MAKRUK_PERFT_MAX_NODES=3000000 MAKRUK_CLI_LIGHT=1 ctest --test-dir build-asan --output-on-failure -j"$jobs"
-
-stage "fuzzing build"
-# The fuzz targets only (with clang): the tests and the server are built and run above.
-cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DMAKRUK_FUZZ=ON -DMAKRUK_TESTS=OFF >/dev/null
-cmake --build build-fuzz -j"$jobs" --target fuzz_parse fuzz_push fuzz_hub
+# The later stages' builds, at the lowest priority, beside the tests: ctest
+# leaves about half of the two cores idle (its tests wait on timers and on
+# other processes), and a niced build takes only what the tests leave. In
+# order: the WebAssembly build and the web client's (then "web" is ready), the
+# sanitizer build ("asan"), the fuzzing build, and the fuzzing runs beside the
+# sanitizer tests ("fuzz" holds their exit status).
+ready="$services/ready"
+mkdir -p "$ready"
+# ready_wait NAME: waits until the builds beside the tests have made NAME.
+ready_wait() {
+  while [ ! -e "$ready/$1" ]; do
+    if ! kill -0 "$builds_pid" 2>/dev/null; then
+      cat "$services/builds.log"
+      echo "the builds beside the tests failed before $1 (above)" >&2
+      exit 1
+    fi
+    sleep 2
+  done
+}
 # fuzz TARGET CORPUS SECONDS: runs a target from a copy of its seed corpus.
 fuzz() {
   local corpus log rc=0
@@ -109,15 +88,72 @@ fuzz() {
   tail -n 5 "$log"
   rm -rf "$corpus" "$log"
 }
-stage "fuzzing: the parsers (FEN, move, action, PGN) beside the Web Push parsers, then the hub's WebSocket messages"
-# Two at a time, one per core: the parsers for a minute; beside them the Web Push
-# parsers (base64url, aes128gcm bodies, VAPID headers, URLs) and then the hub's
-# messages (several clients, a real SQLite store), half a minute each.
-fuzz fuzz_parse corpus "${MAKRUK_FUZZ_SECONDS:-60}" >"$services/fuzz-parse.log" 2>&1 &
-fuzz_parse_pid=$!
-fuzz_rc=0
-{ fuzz fuzz_push corpus_push "${MAKRUK_FUZZ_PUSH_SECONDS:-30}" && fuzz fuzz_hub corpus_hub "${MAKRUK_FUZZ_HUB_SECONDS:-30}"; } >"$services/fuzz-rest.log" 2>&1 || fuzz_rc=1
-wait "$fuzz_parse_pid" || fuzz_rc=1
-cat "$services/fuzz-parse.log" "$services/fuzz-rest.log"
-[ "$fuzz_rc" -eq 0 ] || { echo "fuzzing found something (above)" >&2; exit 1; }
+builds_beside_tests() {
+  renice -n 19 "$BASHPID" >/dev/null
+  scripts/build-wasm.sh
+  scripts/install-web-deps.sh
+  scripts/build-web.sh
+  touch "$ready/web"
+  # The server and the unit tests; the integration tests' clients are the
+  # optimised build's, run against this build's server (MAKRUK_CLIENTS_FROM).
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMAKRUK_SANITIZE=ON -DMAKRUK_CLIENTS_FROM="$PWD/build" >/dev/null
+  cmake --build build-asan -j"$jobs"
+  touch "$ready/asan"
+  # The fuzz targets only (with clang): the tests and the server are built and run above.
+  cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DMAKRUK_FUZZ=ON -DMAKRUK_TESTS=OFF >/dev/null
+  cmake --build build-fuzz -j"$jobs" --target fuzz_parse fuzz_push fuzz_hub
+  # Two at a time: the parsers (FEN, move, action, PGN) for a minute; beside
+  # them the Web Push parsers (base64url, aes128gcm bodies, VAPID headers,
+  # URLs) and then the hub's messages (several clients, a real SQLite store),
+  # half a minute each.
+  local fuzz_rc=0 fuzz_parse_pid
+  fuzz fuzz_parse corpus "${MAKRUK_FUZZ_SECONDS:-60}" >"$services/fuzz-parse.log" 2>&1 &
+  fuzz_parse_pid=$!
+  { fuzz fuzz_push corpus_push "${MAKRUK_FUZZ_PUSH_SECONDS:-30}" && fuzz fuzz_hub corpus_hub "${MAKRUK_FUZZ_HUB_SECONDS:-30}"; } >"$services/fuzz-rest.log" 2>&1 || fuzz_rc=1
+  wait "$fuzz_parse_pid" || fuzz_rc=1
+  echo "$fuzz_rc" >"$ready/fuzz"
+}
+# In a process group of its own (job control on for that moment), so that a
+# failing run stops it whole.
+set -m
+builds_beside_tests >"$services/builds.log" 2>&1 &
+builds_pid=$!
+set +m
+
+stage "unit, integration, perft and command-line tests (beside them, at low priority: the WebAssembly, web, sanitizer and fuzzing builds)"
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+stage "the core and the engine in WebAssembly, against the native build"
+ready_wait web
+node tests/wasm/compare.mjs
+
+stage "browser tests (Playwright, Chromium), two runs side by side"
+# Each run has its own server and browser and takes every other test; the
+# tests wait on state, so a loaded machine slows them instead of failing them.
+e2e_rc=0
+for k in 0 1; do
+  E2E_SHARD="$k/2" E2E_ARTIFACTS="tests/e2e/artifacts/shard-$k" node tests/e2e/run.mjs >"$services/e2e-$k.log" 2>&1 &
+  eval "e2e_pid_$k=$!"
+done
+for k in 0 1; do
+  pid_var="e2e_pid_$k"
+  wait "${!pid_var}" || e2e_rc=1
+  echo "-- browser tests, run $k of 2"
+  cat "$services/e2e-$k.log"
+done
+[ "$e2e_rc" -eq 0 ] || { echo "browser tests failed" >&2; exit 1; }
+
+stage "the rest of the sanitizer build (ASan + UBSan)"
+ready_wait asan
+stage "the tests under ASan + UBSan (beside them: the fuzzing build and runs)"
+# Perft trees are capped, and the command line's engine matches left out, so
+# the instrumented run stays short.
+MAKRUK_PERFT_MAX_NODES=3000000 MAKRUK_CLI_LIGHT=1 ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+stage "the rest of the fuzzing: the parsers (FEN, move, action, PGN), the Web Push parsers, the hub's WebSocket messages"
+ready_wait fuzz
+wait "$builds_pid" || true
+cat "$services/builds.log" "$services/fuzz-parse.log" "$services/fuzz-rest.log"
+[ "$(cat "$ready/fuzz")" -eq 0 ] || { echo "fuzzing found something (above)" >&2; exit 1; }
 echo "fuzz: no crash found"
