@@ -28,7 +28,7 @@ scripts/install-deps.sh
 stage "PostgreSQL and Redis on loopback for the store's and the bus's tests (stopped at the end)"
 services=$(mktemp -d)
 chmod 755 "$services"
-trap 'stage_report; [ -z "${builds_pid:-}" ] || kill -- "-$builds_pid" 2>/dev/null || true; tests/services/postgres.sh stop "$services/postgres"; tests/services/redis.sh stop "$services/redis"; rm -rf "$services"' EXIT
+trap 'stage_report; [ -z "${builds_pid:-}" ] || { kill -CONT -- "-$builds_pid"; kill -- "-$builds_pid"; } 2>/dev/null || true; tests/services/postgres.sh stop "$services/postgres"; tests/services/redis.sh stop "$services/redis"; rm -rf "$services"' EXIT
 # start_service NAME FIRST_PORT: on a port below the ephemeral range (32768 and
 # up, where the tests' own connections take theirs), another if that one is taken.
 start_service() {
@@ -128,9 +128,12 @@ stage "the core and the engine in WebAssembly, against the native build"
 ready_wait web
 node tests/wasm/compare.mjs
 
-stage "browser tests (Playwright, Chromium), two runs side by side"
+stage "browser tests (Playwright, Chromium), two runs side by side (the builds beside the tests paused meanwhile)"
 # Each run has its own server and browser and takes every other test; the
 # tests wait on state, so a loaded machine slows them instead of failing them.
+# They keep both cores busy: a build beside them, even at the lowest
+# priority, only slows them (by about 100 s), so it waits.
+kill -STOP -- "-$builds_pid" 2>/dev/null || true
 e2e_rc=0
 for k in 0 1; do
   E2E_SHARD="$k/2" E2E_ARTIFACTS="tests/e2e/artifacts/shard-$k" node tests/e2e/run.mjs >"$services/e2e-$k.log" 2>&1 &
@@ -142,6 +145,7 @@ for k in 0 1; do
   echo "-- browser tests, run $k of 2"
   cat "$services/e2e-$k.log"
 done
+kill -CONT -- "-$builds_pid" 2>/dev/null || true
 [ "$e2e_rc" -eq 0 ] || { echo "browser tests failed" >&2; exit 1; }
 
 stage "the rest of the sanitizer build (ASan + UBSan)"
