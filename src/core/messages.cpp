@@ -21,7 +21,7 @@ constexpr Entry CATALOGUE[] = {
 
 // Parameters that hold numbers, by name; `reason` holds a message.
 bool number_param(std::string_view name) {
-  for (std::string_view n : {"rank", "number", "n", "line", "max", "seconds", "version", "sent"})
+  for (std::string_view n : {"rank", "number", "n", "line", "min", "max", "seconds", "version", "sent"})
     if (name == n) return true;
   return false;
 }

@@ -193,6 +193,7 @@ namespace makruk {
   X(RematchRunning, "table.rematch-running", "the game is still running")                                          \
   X(RematchDeclineSpectator, "table.rematch-decline-spectator", "spectators have no rematch to decline")           \
   X(RematchNone, "table.rematch-none", "no rematch is on offer")                                                   \
+  X(RematchTournament, "table.rematch-tournament", "a tournament's game has no rematch: the tournament pairs the next round") \
   X(ActSpectator, "table.spectator", "spectators cannot play")                                                     \
   X(ActNotStarted, "table.not-started", "the game has not started")                                                \
   X(ActVersion, "table.version", "the game is at version {version}, not {sent}")                                   \
@@ -205,6 +206,24 @@ namespace makruk {
   X(SeekCounting, "seek.counting", "counting must be 'auto', 'declare' or empty (either)")                         \
   X(SeekMode, "seek.mode", "mode must be 'live', 'turn' or empty (either)")                                        \
   X(PairingBegun, "seek.game-begun", "the game has begun already")                                                 \
+  /* tournaments */                                                                                                \
+  X(TournamentUnknown, "tournament.unknown", "no tournament with code '{code}'")                                   \
+  X(TournamentFormat, "tournament.format", "format must be 'swiss', 'roundrobin' or 'arena'")                      \
+  X(TournamentRounds, "tournament.rounds", "a Swiss has 1 to {max} rounds")                                        \
+  X(TournamentMinutes, "tournament.minutes", "an arena lasts {min} to {max} minutes")                              \
+  X(TournamentHostOnly, "tournament.host-only", "only the tournament's host can do that")                          \
+  X(TournamentNotPlayer, "tournament.not-player", "this browser holds no player of this tournament")              \
+  X(TournamentAction, "tournament.action", "unknown action '{action}'")                                            \
+  X(TournamentResult, "tournament.result", "result must be '1-0', '1/2-1/2' or '0-1'")                             \
+  X(TournamentFull, "tournament.full", "the tournament is full")                                                   \
+  X(TournamentNotOpen, "tournament.not-open", "a round robin under way takes no new players")                      \
+  X(TournamentFinished, "tournament.finished", "the tournament is over")                                           \
+  X(TournamentTooFew, "tournament.too-few", "at least two players are needed to start")                            \
+  X(TournamentStarted, "tournament.started", "the tournament has started already")                                 \
+  X(TournamentNotRunning, "tournament.not-running", "the tournament is not under way")                             \
+  X(TournamentNoPlayer, "tournament.no-player", "no such player")                                                  \
+  X(TournamentNoGame, "tournament.no-game", "no such game under way")                                              \
+  X(TournamentBusy, "tournament.busy", "the tournament changed meanwhile; try again")                              \
   /* the feedback board and recommendations */                                                                     \
   X(FeedbackKind, "feedback.kind", "kind must be 'bug', 'feedback' or 'setting'")                                  \
   X(FeedbackTable, "feedback.table", "table must be a table code")                                                 \

@@ -466,6 +466,72 @@ TEST_F(Cluster, AClockedGameKeepsItsClocksWhenItsInstanceDiesAndEndsOnTimeElsewh
   EXPECT_EQ(guest.wait_for("state", on_time).at("reason").as_string(), "time");
 }
 
+// A tournament across instances: made, joined and started at different
+// instances; each game's end, at whichever instance holds its table, pairs
+// the next round for all of them; and a game whose instance was killed just
+// after it ended (before it could tell the tournament) is found by another.
+TEST_F(Cluster, ATournamentRunsAcrossInstancesAndOutlivesOneOfThem) {
+  Reply made = request(port(0), http::verb::post, "/api/tournaments", R"({"format":"swiss","rounds":2})");
+  ASSERT_EQ(made.status, 201) << json::serialize(made.body);
+  const std::string code = str(made.body, "code"), host = str(made.body, "hostToken");
+  std::vector<std::string> tokens;
+  for (int i = 0; i < 4; ++i) {
+    Reply j = request(port(i % 3), http::verb::post, "/api/tournaments/" + code + "/join",
+                      R"({"name":"P)" + std::to_string(i + 1) + "\"}");
+    ASSERT_EQ(j.status, 201) << json::serialize(j.body);
+    tokens.push_back(j.body.at("you").at("token").as_string().c_str());
+  }
+  ASSERT_EQ(request(port(1), http::verb::post, "/api/tournaments/" + code + "/act",
+                    R"({"token":")" + host + R"(","action":"start"})").status, 200);
+  auto get = [&](int i) { return request(port(i), http::verb::get, "/api/tournaments/" + code).body; };
+  // The player with the higher number resigns at instance `at`.
+  auto resign = [&](int at, const json::value& g) {
+    const int loser = int(std::max(g.at("white").as_int64(), g.at("black").as_int64()));
+    WsClient c(port(at));
+    hello(c, g.at("table").as_string().c_str(), tokens[size_t(loser - 1)]);
+    const json::value st = c.wait_for("state");
+    c.send({{"t", "resign"}, {"v", st.at("v")}, {"id", "r"}});
+    c.wait_for("ack", [](auto& m) { return m.as_object().contains("id"); });
+  };
+  auto games_of = [](const json::value& t, int round) {
+    std::vector<json::value> out;
+    for (const auto& g : t.at("games").as_array())
+      if (g.at("round").as_int64() == round) out.push_back(g);
+    return out;
+  };
+  const auto r1 = games_of(get(2), 1);
+  ASSERT_EQ(r1.size(), 2u);
+  resign(2, r1[0]);
+  resign(1, r1[1]);
+  // Round 2 is paired, and every instance says so.
+  for (int i = 0; i < 3; ++i) {
+    json::value t;
+    for (int tries = 0; tries < 100; ++tries) {
+      t = get(i);
+      if (t.at("round").as_int64() == 2) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ASSERT_EQ(t.at("round").as_int64(), 2) << "instance " << i << ": " << json::serialize(t);
+  }
+  // One game of round 2 ends at instance 0, which is killed at once.
+  const auto r2 = games_of(get(1), 2);
+  ASSERT_EQ(r2.size(), 2u);
+  resign(0, r2[0]);
+  servers_[0]->kill_hard();
+  resign(1, r2[1]);
+  // Looked at a little later, instance 1 finds the game's end itself.
+  EXPECT_EQ(request(port(1), http::verb::post, "/api/test/clock", R"({"advanceMs":30000})").status, 200);
+  json::value t;
+  for (int tries = 0; tries < 100; ++tries) {
+    t = get(1);
+    if (t.at("status").as_string() == "finished") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(t.at("status").as_string(), "finished") << json::serialize(t);
+  for (const auto& g : t.at("games").as_array()) EXPECT_FALSE(g.at("result").is_null());
+  EXPECT_EQ(get(2).at("standings").at(0).at("points").as_string(), "2");
+}
+
 TEST_F(Cluster, ACpuGameWhoseInstanceIsKilledMidSearchStillGetsItsReply) {
   auto [code, token, unused] = table(R"({"name":"Somchai","cpu":8})");
   {

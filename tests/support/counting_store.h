@@ -26,6 +26,8 @@ class CountingStore final : public server::Store {
   using TableData = server::TableData;
   using GameHead = server::GameHead;
   using SubscriptionRecord = server::SubscriptionRecord;
+  using TournamentRecord = server::TournamentRecord;
+  using TournamentEvent = server::TournamentEvent;
   using FeedbackRecord = server::FeedbackRecord;
   using RecommendationRecord = server::RecommendationRecord;
 
@@ -138,6 +140,23 @@ class CountingStore final : public server::Store {
   std::vector<RecommendationRecord> list_recommendations(bool with_hidden, int limit) override {
     ++others;
     return s_.list_recommendations(with_hidden, limit);
+  }
+  void create_tournament(const TournamentRecord& t) override {
+    ++others;
+    s_.create_tournament(t);
+  }
+  void append_tournament_event(const std::string& code, int expected_version, const std::string& event,
+                               int64_t at) override {
+    ++others;
+    s_.append_tournament_event(code, expected_version, event, at);
+  }
+  std::optional<TournamentRecord> load_tournament(const std::string& code) override {
+    ++others;
+    return s_.load_tournament(code);
+  }
+  std::vector<TournamentEvent> tournament_events(const std::string& code, int after_version) override {
+    ++others;
+    return s_.tournament_events(code, after_version);
   }
 
  private:

@@ -334,6 +334,8 @@ awaitable<Answer> call_api(Context& ctx, http::verb method, std::string target, 
       co_return co_await answer_at(ctx.lobby_ioc(), ctx.hubs.front().parts, r);
     case routes::Runs::OnNotices:
       co_return co_await answer_at(*ctx.notices, ctx.hubs.front().parts, r);
+    case routes::Runs::OnTournaments:
+      co_return co_await answer_at(*ctx.tournaments, ctx.hubs.front().parts, r);
     case routes::Runs::OnHub:
       break;
   }

@@ -258,6 +258,8 @@ struct Context {
   asio::io_context& lobby_ioc() { return *lobby.ioc; }
   // Turn notifications (push subscriptions, My games), on their own thread.
   asio::io_context* notices = nullptr;
+  // Tournaments, on their own thread.
+  asio::io_context* tournaments = nullptr;
   StaticFiles statics{};  // the web client's files, read once
   webpush::Sender* push = nullptr;  // for /metrics
   int ws_idle_ms = 60000;

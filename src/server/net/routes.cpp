@@ -86,6 +86,27 @@ const Route ROUTES[] = {
      [](Parts& p, const Call& c, Hub::Respond r) { p.notices.subscribe(c.body(), c.ip(), std::move(r)); }},
     {Method::Post, "/api/push/unsubscribe", nullptr, Runs::OnNotices,
      [](Parts& p, const Call& c, Hub::Respond r) { p.notices.unsubscribe(c.body(), std::move(r)); }},
+    // Tournaments', on their own thread ("{t}": a tournament's code, which
+    // names no table).
+    {Method::Post, "/api/tournaments",
+     [](Parts& p, const Call& c) { return p.tournaments.create(c.body(), c.ip()); }, Runs::OnTournaments},
+    {Method::Get, "/api/tournaments/{t}", [](Parts& p, const Call& c) { return p.tournaments.get(c.params.at(0), c.ip()); },
+     Runs::OnTournaments},
+    {Method::Post, "/api/tournaments/{t}/join",
+     [](Parts& p, const Call& c) { return p.tournaments.join(c.params.at(0), c.body(), c.ip()); }, Runs::OnTournaments},
+    {Method::Post, "/api/tournaments/{t}/act",
+     [](Parts& p, const Call& c) { return p.tournaments.act(c.params.at(0), c.body(), c.ip()); }, Runs::OnTournaments},
+    {Method::Get, "/api/tournaments/{t}/standings.csv",
+     [](Parts& p, const Call& c) { return p.tournaments.standings_csv(c.params.at(0), c.ip()); }, Runs::OnTournaments},
+    {Method::Get, "/api/tournaments/{t}/games.pgn",
+     [](Parts& p, const Call& c) { return p.tournaments.games_pgn(c.params.at(0), c.ip()); }, Runs::OnTournaments},
+    {Method::Get, "/api/tournaments/{t}/qr.svg",
+     [](Parts& p, const Call& c) {
+       const std::string link = p.tournaments.link(c.params.at(0), c.base(), c.ip());
+       if (link.empty()) return p.tournaments.get(c.params.at(0), c.ip());  // its refusal
+       return invite_qr(Invite{"", link, "", 0, 0});
+     },
+     Runs::OnTournaments},
     // Testing aids: without --test-clock, the hub answers that there is no such endpoint.
     {Method::Post, "/api/test/clock", [](Parts& p, const Call& c) { return p.hub.advance_clock(c.body()); }},
     {Method::Post, "/api/test/stall/{code}", [](Parts& p, const Call& c) { return p.hub.stall(c.body()); }},

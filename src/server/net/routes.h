@@ -11,6 +11,7 @@
 #include "core/messages.h"
 #include "server/community/community.h"
 #include "server/tables/hub.h"
+#include "server/tournaments/tournaments.h"
 
 namespace makruk::server::routes {
 
@@ -35,9 +36,10 @@ struct Parts {
   Community::SeatCheck seat_check;
   Lobby& lobby;
   TurnNotices& notices;
+  Tournaments& tournaments;
 };
 
-enum class Runs { OnHub, OnLobby, OnCommunity, OnNotices };
+enum class Runs { OnHub, OnLobby, OnCommunity, OnNotices, OnTournaments };
 
 // Where a request's answer is made (a path no route has: on the hub's, which
 // touches nothing for it).

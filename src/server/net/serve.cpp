@@ -13,6 +13,7 @@
 #include "server/net/http_server.h"
 #include "server/net/net_detail.h"
 #include "server/buses/bus_local.h"
+#include "server/tournaments/tournaments.h"
 #include "server/stores/backup.h"
 #include "server/text.h"
 
@@ -90,11 +91,12 @@ int run_server(const ServerOptions& o) {
   }
   // The tables' store, and a second connection for the games' records (read
   // on their own threads, so never waiting for the tables' writes).
-  std::unique_ptr<Store> store, records_store, community_store;
+  std::unique_ptr<Store> store, records_store, community_store, tournaments_store;
   try {
     store = open_store(o.store, o.data_dir, o.sqlite_full_sync);
     records_store = open_store(o.store, o.data_dir, o.sqlite_full_sync);
     community_store = open_store(o.store, o.data_dir, o.sqlite_full_sync);
+    tournaments_store = open_store(o.store, o.data_dir, o.sqlite_full_sync);
   } catch (const std::exception& e) {
     std::cerr << "makruk serve: " << e.what() << "\n";
     return 1;
@@ -176,7 +178,7 @@ int run_server(const ServerOptions& o) {
   // table's), asks the hubs to make the tables it pairs, each hub in turn.
   // Declared before the buses, whose answers are posted to it; so are turn
   // notifications' thread and the writer's answers to it.
-  PartThread lobby_thread, notices_thread;
+  PartThread lobby_thread, notices_thread, tournaments_thread;
   Lobby lobby(Hub::lobby_tables(hub, shards, on_shard), [&hub] { return hub.now(); }, lobby_thread.post());
   lobby.set_limits(o.limits.lobby());
   lobby.set_defer(defer_on(lobby_thread.ioc));
@@ -236,6 +238,22 @@ int run_server(const ServerOptions& o) {
   // The feedback board and recommendations: a part of their own, with their
   // own store connection; their limits count across instances too.
   Community community(*community_store, [&hub] { return hub.now(); });  // the hub's clock (a test may move it)
+  // Tournaments, on a thread of their own with a store connection of their
+  // own; the hubs tell them when a tournament's game ends.
+  Tournaments tournaments(*tournaments_store,
+                          Tournaments::Gate{[&hub](const std::string& ip) { return hub.count_table(ip); },
+                                            [&hub](const std::string& ip, bool wrong) {
+                                              return hub.code_guess_allowed(ip, wrong);
+                                            }},
+                          [&hub] { return hub.now(); });
+  if (!o.bus.empty()) tournaments.set_bus(buses.front().get());
+  // A turn-based tournament's new game: White is told it is their turn,
+  // against Black (as after Black's move).
+  tournaments.set_new_game([&notices](const Table& table) { notices.notify(table, 1, "start"); });
+  for (auto& h : hubs)
+    h.hub->set_tournament_games([&tournaments_thread, &tournaments](const std::string& ref, Result result) {
+      asio::post(tournaments_thread.ioc, [&tournaments, ref, result] { tournaments.game_over(ref, result); });
+    });
   community.set_limits(o.limits.feedback_per_minute, o.limits.wrong_codes_per_minute);
   community.set_admin_secret(o.admin_secret);
   community.share_limits(o.bus.empty() ? nullptr : buses.front().get());
@@ -336,6 +354,10 @@ int run_server(const ServerOptions& o) {
                                              }});
     asio::post(h.ioc, [&scans] { scans.arm(); });
   }
+  // Arenas end on time, and the tournaments' games under way are looked at.
+  Every& tournament_ticks = timers.emplace_back(
+      Every{asio::steady_timer(tournaments_thread.ioc), std::chrono::seconds(5), [&tournaments] { tournaments.tick(); }});
+  asio::post(tournaments_thread.ioc, [&tournament_ticks] { tournament_ticks.arm(); });
   std::vector<std::string> origins;
   for (const std::string& origin : o.allowed_origins) origins.push_back(lower(origin));
 
@@ -365,7 +387,7 @@ int run_server(const ServerOptions& o) {
   std::deque<routes::Parts> parts;
   std::vector<HubShard> shard_list;
   for (auto& h : hubs) {
-    parts.push_back(routes::Parts{*h.hub, community, seat_check_through(refs), lobby, notices});
+    parts.push_back(routes::Parts{*h.hub, community, seat_check_through(refs), lobby, notices, tournaments});
     shard_list.push_back(HubShard{h.ioc, *h.hub, parts.back()});
   }
   Context ctx{std::move(shard_list), writer.get(), records, o.web_dir, lower(publicUrl), std::move(proxies),
@@ -373,6 +395,7 @@ int run_server(const ServerOptions& o) {
   ctx.push = sender.get();
   ctx.lobby = Hearer{&lobby_thread.ioc, &lobby};
   ctx.notices = &notices_thread.ioc;
+  ctx.tournaments = &tournaments_thread.ioc;
   ctx.ws_idle_ms = o.ws_idle_ms;
   ctx.renders_per_minute = o.limits.pictures_per_minute;
   asio::co_spawn(net_ioc, listen(acceptor, ctx), asio::detached);
@@ -409,6 +432,7 @@ int run_server(const ServerOptions& o) {
   for (auto& h : hubs) hub_threads.emplace_back([&h] { h.ioc.run(); });
   std::thread lobby_runner([&lobby_thread] { lobby_thread.ioc.run(); });
   std::thread notices_runner([&notices_thread] { notices_thread.ioc.run(); });
+  std::thread tournaments_runner([&tournaments_thread] { tournaments_thread.ioc.run(); });
   std::vector<std::thread> net_threads;
   for (int i = 1; i < o.threads; ++i) net_threads.emplace_back([&] { net_ioc.run(); });
   net_ioc.run();
@@ -437,6 +461,7 @@ int run_server(const ServerOptions& o) {
   if (writer->wait_idle(10000)) all_on([] {});
   lobby_thread.drain_and_stop(lobby_runner);
   notices_thread.drain_and_stop(notices_runner);
+  tournaments_thread.drain_and_stop(tournaments_runner);
   for (auto& h : hubs) {
     h.work.reset();
     h.ioc.stop();

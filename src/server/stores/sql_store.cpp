@@ -52,11 +52,11 @@ void SqlStore::create_table(const TableRecord& p, const SeatRecord& host) {
   std::lock_guard lock(mutex_);
   Transaction t(*this);
   run("INSERT INTO parties (code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, "
-      "start_fen, mode, starts_at, expired_at, rematch_offer, invite_key, last_action_at, clock_ms, increment_ms) "
-      "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $8, $15, $16)",
+      "start_fen, mode, starts_at, expired_at, rematch_offer, invite_key, last_action_at, clock_ms, increment_ms, "
+      "tournament) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $8, $15, $16, $17)",
       Params()(p.code)(p.variant)(p.counting)(int64_t(p.show_legal))(int64_t(p.swap_colors))(int64_t(p.labels))(
           int64_t(p.cpu_level))(p.created_at)(p.start_fen)(p.mode)(p.starts_at)(p.expired_at)(
-          int64_t(p.rematch_offer))(p.invite_key)(p.clock_ms)(p.increment_ms));
+          int64_t(p.rematch_offer))(p.invite_key)(p.clock_ms)(p.increment_ms)(p.tournament));
   insert_seat(host);
   t.commit();
 }
@@ -152,7 +152,7 @@ std::optional<GameHead> SqlStore::game_head(const std::string& public_id) {
 std::optional<TableData> SqlStore::load(const std::string& code, int64_t game) {
   Rows p = run("SELECT code, variant, counting, show_legal, swap_colors, labels, cpu_level, created_at, start_fen, "
                "mode, starts_at, expired_at, rematch_offer, invite_key, left_at, rematch_declined_by, clock_ms, "
-               "increment_ms FROM parties "
+               "increment_ms, tournament FROM parties "
                "WHERE code = $1",
                Params()(code));
   if (p.size() == 0) return std::nullopt;
@@ -161,7 +161,7 @@ std::optional<TableData> SqlStore::load(const std::string& code, int64_t game) {
              p.integer(0, 4) != 0,  p.integer(0, 5) != 0, int(p.integer(0, 6)), p.integer(0, 7),
              p.text(0, 8),          p.text(0, 9),     p.integer(0, 10),      p.integer(0, 11),
              int(p.integer(0, 12)), p.text(0, 13),    p.integer(0, 14),      int(p.integer(0, 15)),
-             p.integer(0, 16),      p.integer(0, 17)};
+             p.integer(0, 16),      p.integer(0, 17),     p.text(0, 18)};
   Rows seats = run("SELECT seat, name, token_hash FROM seats WHERE code = $1 ORDER BY seat", Params()(code));
   for (int i = 0; i < seats.size(); ++i)
     d.seats.push_back({code, int(seats.integer(i, 0)), seats.text(i, 1), seats.text(i, 2)});
@@ -324,6 +324,54 @@ std::vector<RecommendationRecord> SqlStore::list_recommendations(bool with_hidde
     out.push_back(RecommendationRecord{q.integer(i, 0), q.text(i, 1), int(q.integer(i, 2)), q.text(i, 3),
                                        q.text(i, 4), int(q.integer(i, 5)), q.text(i, 6), q.text(i, 7),
                                        q.integer(i, 8) != 0, q.integer(i, 9)});
+  return out;
+}
+
+void SqlStore::create_tournament(const TournamentRecord& t) {
+  std::lock_guard lock(mutex_);
+  Transaction tx(*this, true);
+  run("INSERT INTO tournaments (code, title, variant, counting, mode, format, rounds, arena_ms, clock_ms, "
+      "increment_ms, host_hash, secret, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+      Params()(t.code)(t.title)(t.variant)(t.counting)(t.mode)(t.format)(int64_t(t.rounds))(t.arena_ms)(t.clock_ms)(
+          t.increment_ms)(t.host_hash)(t.secret)(t.created_at));
+  tx.commit();
+}
+
+void SqlStore::append_tournament_event(const std::string& code, int expected_version, const std::string& event,
+                                       int64_t at) {
+  std::lock_guard lock(mutex_);
+  Transaction tx(*this, true);
+  // One statement: the version checked and the event added, or nothing (a
+  // writer at another instance that took the version first makes this one's
+  // insert do nothing).
+  if (run("INSERT INTO tournament_events (code, version, event, at) "
+          "SELECT CAST($1 AS TEXT), CAST($2 AS INTEGER) + 1, CAST($3 AS TEXT), CAST($4 AS BIGINT) "
+          "WHERE (SELECT COALESCE(MAX(version), 0) FROM tournament_events WHERE code = CAST($1 AS TEXT)) = "
+          "CAST($2 AS INTEGER) ON CONFLICT DO NOTHING",
+          Params()(code)(int64_t(expected_version))(event)(at))
+          .affected == 0)
+    throw VersionConflict("tournament " + code + " is not at version " + std::to_string(expected_version));
+  tx.commit();
+}
+
+std::optional<TournamentRecord> SqlStore::load_tournament(const std::string& code) {
+  std::lock_guard lock(mutex_);
+  Rows q = run("SELECT code, title, variant, counting, mode, format, rounds, arena_ms, clock_ms, increment_ms, "
+               "host_hash, secret, created_at FROM tournaments WHERE code = $1",
+               Params()(code));
+  if (q.size() == 0) return std::nullopt;
+  return TournamentRecord{q.text(0, 0),    q.text(0, 1),    q.text(0, 2),     q.text(0, 3),     q.text(0, 4),
+                          q.text(0, 5),    int(q.integer(0, 6)), q.integer(0, 7), q.integer(0, 8), q.integer(0, 9),
+                          q.text(0, 10),   q.text(0, 11),   q.integer(0, 12)};
+}
+
+std::vector<TournamentEvent> SqlStore::tournament_events(const std::string& code, int after_version) {
+  std::lock_guard lock(mutex_);
+  Rows q = run("SELECT version, event, at FROM tournament_events WHERE code = $1 AND version > $2 ORDER BY version",
+               Params()(code)(int64_t(after_version)));
+  std::vector<TournamentEvent> out;
+  out.reserve(size_t(q.size()));
+  for (int i = 0; i < q.size(); ++i) out.push_back({int(q.integer(i, 0)), q.text(i, 1), q.integer(i, 2)});
   return out;
 }
 

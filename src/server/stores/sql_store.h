@@ -78,6 +78,11 @@ class SqlStore : public Store {
   void put_recommendation(RecommendationRecord& r) override;
   bool hide_recommendation(int64_t id, bool hidden) override;
   std::vector<RecommendationRecord> list_recommendations(bool with_hidden, int limit) override;
+  void create_tournament(const TournamentRecord& t) override;
+  void append_tournament_event(const std::string& code, int expected_version, const std::string& event,
+                               int64_t at) override;
+  std::optional<TournamentRecord> load_tournament(const std::string& code) override;
+  std::vector<TournamentEvent> tournament_events(const std::string& code, int after_version) override;
 
  protected:
   // The dialect's: runs one statement (mutex_ held) and reads all its rows;

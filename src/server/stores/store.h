@@ -31,6 +31,8 @@ struct TableRecord {
   // The clock house rule: each side's time for the game and what each move
   // adds, in ms (0 and 0: no clock).
   int64_t clock_ms = 0, increment_ms = 0;
+  // A tournament's game: "CODE/ROUND/BOARD" of its tournament (empty: none).
+  std::string tournament;
 };
 
 struct SeatRecord {
@@ -110,6 +112,27 @@ struct RecommendationRecord {
   std::string lang;
   bool hidden = false;
   int64_t created_at = 0;
+};
+
+// A tournament by code (tournaments/tournaments.h): what it was made with.
+// Everything that happened to it since is its events, in order.
+struct TournamentRecord {
+  std::string code;
+  std::string title;                    // may be empty
+  std::string variant, counting, mode;  // its games', as a table's
+  std::string format;                   // "swiss" | "roundrobin" | "arena"
+  int rounds = 0;                       // a Swiss's rounds
+  int64_t arena_ms = 0;                 // how long an arena lasts
+  int64_t clock_ms = 0, increment_ms = 0;  // its games' clock (0: none)
+  std::string host_hash;                // hex SHA-256 of the host's token
+  std::string secret;                   // what its games' table codes are made from
+  int64_t created_at = 0;
+};
+
+struct TournamentEvent {
+  int version = 0;  // 1, 2, … within its tournament
+  std::string event;
+  int64_t at = 0;
 };
 
 // Thrown when an append does not find the version it expected.
@@ -204,6 +227,15 @@ class Store {
   virtual void put_recommendation(RecommendationRecord& r) = 0;
   virtual bool hide_recommendation(int64_t id, bool hidden) = 0;
   virtual std::vector<RecommendationRecord> list_recommendations(bool with_hidden, int limit) = 0;
+
+  // Tournaments: made once (a code taken throws); their events appended as
+  // version expected_version + 1, atomically (a VersionConflict when that
+  // version is taken); read back, the events after `after_version` in order.
+  virtual void create_tournament(const TournamentRecord& t) = 0;
+  virtual void append_tournament_event(const std::string& code, int expected_version, const std::string& event,
+                                       int64_t at) = 0;
+  virtual std::optional<TournamentRecord> load_tournament(const std::string& code) = 0;
+  virtual std::vector<TournamentEvent> tournament_events(const std::string& code, int after_version) = 0;
 };
 
 // Opens (creating if needed) the SQLite database at `path` and applies the

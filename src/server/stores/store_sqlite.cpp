@@ -138,6 +138,32 @@ constexpr const char* MIGRATIONS[] = {
     ALTER TABLE parties ADD COLUMN clock_ms INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE parties ADD COLUMN increment_ms INTEGER NOT NULL DEFAULT 0;
     )sql",
+    // 11: tournaments by code, their events, and the tables of their games.
+    R"sql(
+    CREATE TABLE tournaments (
+      code TEXT PRIMARY KEY,
+      title TEXT NOT NULL,
+      variant TEXT NOT NULL,
+      counting TEXT NOT NULL,
+      mode TEXT NOT NULL,
+      format TEXT NOT NULL,
+      rounds INTEGER NOT NULL,
+      arena_ms INTEGER NOT NULL,
+      clock_ms INTEGER NOT NULL,
+      increment_ms INTEGER NOT NULL,
+      host_hash TEXT NOT NULL,
+      secret TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE TABLE tournament_events (
+      code TEXT NOT NULL REFERENCES tournaments(code),
+      version INTEGER NOT NULL,
+      event TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      PRIMARY KEY (code, version)
+    );
+    ALTER TABLE parties ADD COLUMN tournament TEXT NOT NULL DEFAULT '';
+    )sql",
 };
 
 // Parameters written $1, $2, … as SQLite's numbered ?1, ?2, ….

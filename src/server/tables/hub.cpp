@@ -165,6 +165,15 @@ json::object table_json(const Table& p) {
   o["game"] = p.game() ? json::value(p.game()->id) : json::value(nullptr);
   o["gameNumber"] = p.game() ? p.game()->number : 0;
   o["mode"] = r.mode;
+  // A tournament's game: its tournament's code, round and board.
+  if (!r.tournament.empty()) {
+    const size_t a = r.tournament.find('/'), b = r.tournament.find('/', a + 1);
+    o["tournament"] = json::object{{"code", r.tournament.substr(0, a)},
+                                   {"round", std::atoi(r.tournament.c_str() + a + 1)},
+                                   {"board", std::atoi(r.tournament.c_str() + b + 1)}};
+  } else {
+    o["tournament"] = nullptr;
+  }
   o["startsAt"] = r.starts_at ? json::value(r.starts_at) : json::value(nullptr);
   o["lastMoveAt"] = p.last_activity();
   o["expiresAt"] = p.expires_at() ? json::value(p.expires_at()) : json::value(nullptr);
@@ -621,6 +630,7 @@ void Hub::expire_if_due(Table& p) {
         sync_.publish(*p);
         broadcast(*p, true, true);
         if (notices_) notices_->notify(*p, -1, "expired");
+        tell_tournament(*p);
       });
 }
 
@@ -698,6 +708,22 @@ namespace detail {
 
 Answer rate_limited(Msg what) { return error_reply(Error{ErrorCode::RateLimited, what}); }
 
+std::optional<Message> get_clock(const json::object& o, const std::string& mode, int64_t& clock_ms,
+                                 int64_t& increment_ms) {
+  auto clock = o.find("clock");
+  if (clock == o.end() || clock->value().is_null()) return std::nullopt;
+  const json::object* c = clock->value().if_object();
+  int64_t minutes = 0, increment = 0;
+  bool minutes_present = false, increment_present = false;
+  if (!c || !get_int(*c, "minutes", minutes, minutes_present) || !get_int(*c, "increment", increment, increment_present) ||
+      !minutes_present || minutes < 1 || minutes > 180 || increment < 0 || increment > 60)
+    return Message(Msg::ClockBad);
+  if (mode == "turn") return Message(Msg::ClockTurnBased);
+  clock_ms = minutes * 60 * 1000;
+  increment_ms = increment * 1000;
+  return std::nullopt;
+}
+
 }  // namespace detail
 
 Answer Hub::create_table(const std::string& body, const std::string& ip) {
@@ -726,18 +752,7 @@ std::optional<Answer> Hub::check_new_table(const std::string& body, const std::s
       !get_int(*o, "cpu", cpu, cpuPresent) || !get_string(*o, "fen", fen) || !get_string(*o, "mode", mode) ||
       !get_int(*o, "startsAt", startsAt, startsPresent))
     return bad_request(Msg::FieldType);
-  if (auto clock = o->find("clock"); clock != o->end() && !clock->value().is_null()) {
-    // {"minutes": 1..180, "increment": 0..60 seconds}
-    const json::object* c = clock->value().if_object();
-    int64_t minutes = 0, increment = 0;
-    bool minutes_present = false, increment_present = false;
-    if (!c || !get_int(*c, "minutes", minutes, minutes_present) || !get_int(*c, "increment", increment, increment_present) ||
-        !minutes_present || minutes < 1 || minutes > 180 || increment < 0 || increment > 60)
-      return bad_request(Msg::ClockBad);
-    if (mode == "turn") return bad_request(Msg::ClockTurnBased);
-    r.clock_ms = minutes * 60 * 1000;
-    r.increment_ms = increment * 1000;
-  }
+  if (auto bad = get_clock(*o, mode, r.clock_ms, r.increment_ms)) return bad_request(*bad);
   auto name = clean_name(rawName, why);
   if (!name) return bad_request(why);
   Variant v;
@@ -1433,6 +1448,13 @@ void Hub::after_change(Table& p, bool table_changed, bool state_changed, int fro
   watch_first_move(p);
   watch_clock(p);
   cpus_.maybe_play(p);
+  tell_tournament(p);
+}
+
+void Hub::tell_tournament(const Table& p) {
+  if (tournament_games_ && !p.record().tournament.empty() && p.game() && p.game()->number == 1 &&
+      p.game()->game.over())
+    tournament_games_(p.record().tournament, p.game()->game.result());
 }
 
 void Hub::play_cpu(const std::string& code, int64_t game, int version, std::vector<std::string> actions) {

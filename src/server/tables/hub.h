@@ -200,6 +200,9 @@ class Hub : public Listener {
   // Whether an address may make one more table now (a pairing is one).
   // Thread-safe.
   bool may_create(const std::string& ip);
+  // Counts one more table made by an address (a tournament is one), if it
+  // may make one now. Thread-safe.
+  bool count_table(const std::string& ip);
   // Makes the table of a pairing at this hub, and tells both seekers: those
   // connected here by `here` (nullptr when gone), one at another instance
   // through the bus. Stored by the writer under a new code of this hub's
@@ -231,6 +234,11 @@ class Hub : public Listener {
   // thread). One for the process, on an executor of its own; it must
   // outlive its use.
   void set_notices(TurnNotices* notices) { notices_ = notices; }
+  // Tournaments (tournaments/tournaments.h): told when the game of a
+  // tournament's table ends here (the table's TableRecord::tournament and
+  // the result), from this thread; it may be told again.
+  using TournamentGames = std::function<void(const std::string& ref, Result result)>;
+  void set_tournament_games(TournamentGames told) { tournament_games_ = std::move(told); }
   // Its view of a process's hubs: the seats a request's tokens hold, asked
   // of the hub holding each table (notice_seats); `on_shard` runs work on a
   // hub's thread.
@@ -505,6 +513,8 @@ class Hub : public Listener {
   // ends on time ("time").
   void watch_clock(Table& p);
   void check_clock(const std::string& code);
+  // Tells the tournaments when a tournament's game ended (set_tournament_games).
+  void tell_tournament(const Table& p);
   // A quick message (a fixed phrase) from a player, to everyone at the table.
   void say(const std::shared_ptr<Client>& c, Table& p, const std::string& id, const std::string& phrase);
   // The CPU's actions at a table (found by cpus_): played as a player's,
@@ -541,6 +551,7 @@ class Hub : public Listener {
   std::map<std::string, int64_t> fronts_taken_;  // tables whose front-of-queue seek was used, and when
   Lobby* lobby_ = nullptr;  // set_lobby
   TurnNotices* notices_ = nullptr;  // set_notices
+  TournamentGames tournament_games_;  // set_tournament_games
   Bus* bus_ = nullptr;
   std::unique_ptr<StoreWriter> own_writer_;  // at once, on store_
   StoreWriter* writer_;

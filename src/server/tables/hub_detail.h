@@ -41,6 +41,11 @@ std::optional<boost::json::object> parse_object(const std::string& text, Message
 bool get_string(const boost::json::object& o, const char* key, std::string& out);
 bool get_bool(const boost::json::object& o, const char* key, bool& out);
 bool get_int(const boost::json::object& o, const char* key, int64_t& out, bool& present);
+// A request's "clock" (the house rule: {"minutes": 1..180, "increment": 0..60
+// seconds}, or null or absent: none) as ms, for a table or a tournament of
+// `mode`; or why not.
+std::optional<Message> get_clock(const boost::json::object& o, const std::string& mode, int64_t& clock_ms,
+                                 int64_t& increment_ms);
 
 // The invite link of a table (with its key), the table as the API shows it,
 // the game now (for a state or an event), a game's whole state, the event

@@ -47,6 +47,8 @@ void Hub::decline_from_lobby(const std::shared_ptr<Client>& c, const std::string
 
 bool Hub::may_create(const std::string& ip) { return creates_.allow(ip, now(), limits_.create_per_minute, false); }
 
+bool Hub::count_table(const std::string& ip) { return creates_.allow(ip, now(), limits_.create_per_minute); }
+
 // A table for two paired seekers, started at once: the one who waited longer
 // is the host (and White in the first game).
 void Hub::pair(const Pairing& pairing, std::array<std::shared_ptr<Client>, 2> here) {

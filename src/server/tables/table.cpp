@@ -368,6 +368,7 @@ std::optional<Error> Table::may_offer_rematch(int seat, RematchChange& out) cons
   out = RematchChange{};
   if (seat < 0 || seat > 1) return err(ErrorCode::Forbidden, Msg::RematchSpectator);
   if (!game_ || !game_->game.over()) return err(ErrorCode::Conflict, Msg::RematchRunning);
+  if (!record_.tournament.empty()) return err(ErrorCode::Conflict, Msg::RematchTournament);
   if (auto e = refuse_if_expired()) return e;
   const int offer = record_.rematch_offer;
   if (offer == seat) return std::nullopt;  // offered already

@@ -28,15 +28,21 @@ class Routes : public ::testing::Test {
     notices_ = std::make_unique<TurnNotices>(
         Hub::notices_tables(1, [this](size_t, std::function<void(Hub&)> work) { work(*hub_); }),
         [] { return int64_t(1764460800000); }, [](std::function<void()> f) { f(); });
+    tournaments_ = std::make_unique<Tournaments>(
+        *store_,
+        Tournaments::Gate{[this](const std::string& ip) { return hub_->count_table(ip); },
+                          [this](const std::string& ip, bool wrong) { return hub_->code_guess_allowed(ip, wrong); }},
+        [] { return int64_t(1764460800000); });
     parts_ = std::make_unique<routes::Parts>(routes::Parts{
         *hub_, *community_,
         [this](const std::string& code, const std::string& token, const std::string& ip) {
           return hub_->recommending_seat(code, token, ip);
         },
-        *lobby_, *notices_});
+        *lobby_, *notices_, *tournaments_});
   }
   void TearDown() override {
     parts_.reset();
+    tournaments_.reset();
     notices_.reset();
     lobby_.reset();
     community_.reset();
@@ -69,6 +75,7 @@ class Routes : public ::testing::Test {
   std::unique_ptr<Community> community_;
   std::unique_ptr<Lobby> lobby_;
   std::unique_ptr<TurnNotices> notices_;
+  std::unique_ptr<Tournaments> tournaments_;
   std::unique_ptr<routes::Parts> parts_;
 };
 
@@ -123,6 +130,35 @@ TEST_F(Routes, TheCommunitysAndTheLobbysRoutesRunOnTheirOwnThreads) {
                 R"({"code":"ABCDEF","token":"00112233445566778899aabbccddeeff","stars":5})")
                 .outcome,
             Outcome::Forbidden);
+}
+
+// Tournaments' routes run on their own thread and name no table (no hub is
+// asked for them); each reaches its handler.
+TEST_F(Routes, TheTournamentsRoutesRunOnTheirOwnThreadAndNameNoTable) {
+  using routes::Runs;
+  for (auto [m, target] : std::vector<std::pair<Method, std::string>>{{Method::Post, "/api/tournaments"},
+                                                                      {Method::Get, "/api/tournaments/ABCDEF"},
+                                                                      {Method::Post, "/api/tournaments/ABCDEF/join"},
+                                                                      {Method::Post, "/api/tournaments/ABCDEF/act"},
+                                                                      {Method::Get, "/api/tournaments/ABCDEF/standings.csv"},
+                                                                      {Method::Get, "/api/tournaments/ABCDEF/games.pgn"},
+                                                                      {Method::Get, "/api/tournaments/ABCDEF/qr.svg"}}) {
+    EXPECT_EQ(routes::runs_on(request(m, target)), Runs::OnTournaments) << target;
+    EXPECT_EQ(routes::table_code(request(m, target)), "") << target;
+  }
+  Answer made = ask(Method::Post, "/api/tournaments", R"({"format":"swiss","rounds":3})");
+  ASSERT_EQ(made.outcome, Outcome::Created) << made.body;
+  const std::string code(json::parse(made.body).at("code").as_string());
+  EXPECT_EQ(ask(Method::Post, "/api/tournaments/" + code + "/join", R"({"name":"Dara"})").outcome, Outcome::Created);
+  EXPECT_EQ(json::parse(ask(Method::Get, "/api/tournaments/" + code).body).at("players").as_array().size(), 1u);
+  EXPECT_EQ(ask(Method::Post, "/api/tournaments/" + code + "/act", R"({"token":"x","action":"start"})").outcome,
+            Outcome::Forbidden);
+  EXPECT_EQ(ask(Method::Get, "/api/tournaments/" + code + "/standings.csv").type, "text/csv; charset=utf-8");
+  EXPECT_EQ(ask(Method::Get, "/api/tournaments/" + code + "/games.pgn").outcome, Outcome::Ok);
+  const Answer qr = ask(Method::Get, "/api/tournaments/" + code + "/qr.svg");
+  EXPECT_EQ(qr.type, "image/svg+xml");
+  EXPECT_EQ(ask(Method::Get, "/api/tournaments/ZZZZZZ/qr.svg").outcome, Outcome::NotFound);
+  EXPECT_EQ(ask(Method::Get, "/api/tournaments/ZZZZZZ").outcome, Outcome::NotFound);
 }
 
 TEST_F(Routes, AWrongMethodIs405AndAnUnknownPath404) {
