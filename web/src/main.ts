@@ -18,6 +18,7 @@ import { connBanner, focusHeading, focusLost, setNavigator, type Screen } from '
 import { registerServiceWorker } from './turns/push';
 import { learnRoute } from './learn/route';
 import { feedbackRoute } from './community/route';
+import { tournamentRoute } from './tournament/route';
 
 
 const root = document.getElementById('app')!;
@@ -46,6 +47,8 @@ function screenFor(path: string, search: URLSearchParams): Screen {
   if (learn) return learn;
   const feedback = feedbackRoute(path, search);
   if (feedback) return feedback;
+  const tournament = tournamentRoute(path);
+  if (tournament) return tournament;
   switch (path) {
     case '/new':
       return newTableScreen(false);

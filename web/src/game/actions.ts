@@ -90,7 +90,9 @@ export class GameActions {
     } else if (declined !== null) {
       note = t('rematchDeclined', { name: a.nameOfSeat(declined) });
     }
-    if (me && over) {
+    // A tournament's game has no rematch: the tournament pairs the next round.
+    const tournament = a.party?.tournament ?? null;
+    if (me && over && !tournament) {
       if (offer === null) {
         items.push({ id: 'rematch', text: t('rematch'), cls: 'btn primary', run: () => this.intent({ t: 'rematch' }) });
       } else if (offer === a.seat) {
@@ -109,6 +111,8 @@ export class GameActions {
     els.push(
       ...items.map((i) => h('button', { type: 'button', class: i.cls, 'data-testid': i.id, disabled: !a.online, onclick: i.run }, i.text)),
     );
+    if (over && tournament)
+      els.push(link(`/t/${tournament.code}`, { class: 'btn primary', 'data-testid': 'back-to-tournament' }, t('backToTournament')));
     if (over) els.push(link('/', { class: 'btn quiet', 'data-testid': 'new-game' }, t('newGame')), ...this.pgnLinks(a));
     replace(this.el, els);
   }

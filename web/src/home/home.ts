@@ -7,6 +7,7 @@ import { localGamesList } from '../practice/local';
 import { recommendationsView } from '../community/recommend';
 import { learnLinks } from '../learn/route';
 import { feedbackLinks } from '../community/route';
+import { tournamentLinks } from '../tournament/route';
 
 function bigButton(href: string, title: string, sub: string, testid: string, primary = false): HTMLElement {
   return link(href, { class: primary ? 'big primary' : 'big', 'data-testid': testid }, h('b', null, title), h('small', null, sub));
@@ -45,6 +46,7 @@ export function homeScreen(): Screen {
     h('h2', null, t('rulesTitle')),
     h('ol', { class: 'rules', 'data-testid': 'rules' }, s.rules.map((r) => h('li', null, r))),
     learnLinks(),
+    tournamentLinks(),
     feedbackLinks(),
     h('footer', null, 'Makruk · Ouk Chatrang'),
   );

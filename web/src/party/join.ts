@@ -1,11 +1,20 @@
-import { api, ApiError, CODE_RE, normaliseCode, saveName, saveSeat, savedSeat } from '../shared/api';
+import { api, ApiError, call, CODE_RE, normaliseCode, saveName, saveSeat, savedSeat } from '../shared/api';
 import { nameField } from '../shared/namefield';
 import { lookUpCode } from '../shared/proof';
 import { h } from '../shared/dom';
 import { t } from '../shared/i18n';
 import { errorText, link, navigate, type Screen } from '../shared/ui';
 
-/** "Join with a code": the code and a display name. */
+async function isTournament(code: string): Promise<boolean> {
+  try {
+    await call('GET', `/api/tournaments/${encodeURIComponent(code)}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** "Join with a code" (a table's or a tournament's): the code and a display name. */
 export function joinScreen(initial: string): Screen {
   const codeInput = h('input', {
     type: 'text',
@@ -73,6 +82,12 @@ export function joinScreen(initial: string): Screen {
       saveSeat(code, { token: r.token, seat: r.seat, name });
       navigate(`/p/${code}`);
     } catch (ex) {
+      // The code may be a tournament's: its page has the join form.
+      if (ex instanceof ApiError && ex.status === 404 && (await isTournament(code))) {
+        saveName(name);
+        navigate(`/t/${code}`);
+        return;
+      }
       if ((ex as { code?: string }).code === 'full') {
         // Both seats are taken: the table's page offers to watch it, with this name.
         saveName(name);

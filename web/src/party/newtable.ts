@@ -3,6 +3,7 @@ import { h } from '../shared/dom';
 import { nameField } from '../shared/namefield';
 import { t } from '../shared/i18n';
 import { fromLocalInput, toLocalInput, zoneName } from '../shared/time';
+import { clockRule, clockSeg, countingSeg, variantSeg } from '../shared/choices';
 import { errorText, link, navigate, seg, type Screen } from '../shared/ui';
 import { newLocalGame, unreachable } from '../practice/games';
 import { localGamesList } from '../practice/local';
@@ -29,13 +30,6 @@ const defaults = {
   clock: 'none',
 };
 
-/** The clocks offered (minutes + seconds a move); live tables with friends only. */
-const CLOCKS = ['none', '5+3', '10+5', '15+10', '30+0'];
-
-function clockRule(choice: string): { minutes: number; increment: number } | null {
-  const m = /^(\d+)\+(\d+)$/.exec(choice);
-  return m ? { minutes: Number(m[1]), increment: Number(m[2]) } : null;
-}
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
@@ -98,13 +92,11 @@ export function newTableScreen(practice: boolean): Screen {
   };
   timeInput.addEventListener('change', recheck);
   timeInput.addEventListener('input', recheck);
+  // (live tables with friends only)
   const clockField = withHint(
-    seg(
-      t('clock'),
-      CLOCKS.map((c) => ({ value: c, text: c === 'none' ? t('clockNone') : c })),
+    clockSeg(
       () => o.clock,
       (v) => (o.clock = v),
-      'clock',
     ),
     h('div', { class: 'hint' }, t('clockHint')),
   );
@@ -184,15 +176,9 @@ export function newTableScreen(practice: boolean): Screen {
     { novalidate: true },
     h('h1', null, practice ? t('practiceTable') : t('newTable')),
     who.field,
-    seg(
-      t('variant'),
-      [
-        { value: 'makruk', text: t('makruk') },
-        { value: 'ouk', text: t('ouk') },
-      ],
+    variantSeg(
       () => o.variant,
       (v) => (o.variant = v),
-      'variant',
     ),
     practice
       ? h(
@@ -212,15 +198,9 @@ export function newTableScreen(practice: boolean): Screen {
     h(
       'div',
       { class: 'card' },
-      seg(
-        t('countStart'),
-        [
-          { value: 'auto', text: t('countAuto') },
-          { value: 'declare', text: t('countDeclare') },
-        ],
+      countingSeg(
         () => o.counting,
         (v) => (o.counting = v),
-        'counting',
       ),
       toggle(t('showLegal'), () => o.showLegal, (v) => (o.showLegal = v), 'showLegal'),
       toggle(t('swapColors'), () => o.swapColors, (v) => (o.swapColors = v), 'swapColors'),

@@ -72,6 +72,8 @@ export interface Party {
    * made no first move in time (`no-move`).
    */
   pairing?: { arriveBy?: number; ended?: 'declined' | 'absent' | 'no-move'; missing?: number | null };
+  /** A tournament's game: its tournament, round and board (`/t/CODE`); it has no rematch. */
+  tournament?: { code: string; round: number; board: number } | null;
 }
 
 /** A game by its own id: `GET /api/games/ID` (docs/api.md, "Games"). */
