@@ -209,6 +209,23 @@ export default function (H) {
     await page.waitForSelector(`${tid('my-game')}[data-code="${t.code}"]`);
     await allLangs(page, 'home with my games');
 
+    // tournaments: making one, the host's page before and after the start, the projector
+    await page.goto(`${base}/tournament/new`);
+    await page.waitForSelector(tid('tournament-title'));
+    await allLangs(page, 'new tournament');
+    const tour = (await H.apiJson('POST', '/api/tournaments', { format: 'swiss', rounds: 3 })).json;
+    for (const name of ['Anan', 'Boon', 'Chai']) await H.apiJson('POST', `/api/tournaments/${tour.code}/join`, { name });
+    await page.evaluate(([c, h]) => localStorage.setItem(`makruk.tournament.${c}`, JSON.stringify({ host: h })), [tour.code, tour.hostToken]);
+    await page.goto(`${base}/t/${tour.code}`);
+    await page.waitForSelector(tid('host-start'));
+    await allLangs(page, 'tournament, open');
+    await page.click(tid('host-start'));
+    await page.waitForSelector(tid('standings'));
+    await allLangs(page, 'tournament, running');
+    await page.goto(`${base}/t/${tour.code}/projector`);
+    await page.waitForSelector(tid('pairings'));
+    await allLangs(page, 'tournament, projector');
+
     // (the look-up of the table that does not exist answers 404, and the wrong maintainers'
     // key 401, which the browser logs)
     const errors = page.consoleErrors.filter((e) => !/status of 40[14]/.test(e));

@@ -58,7 +58,7 @@ function pairingsTable(tour: Tournament, extra?: (g: TGame) => HTMLElement | nul
     h(
       'table',
       { class: 'tournament-table' },
-      h('thead', null, h('tr', null, h('th', null, tt('board')), h('th', null, tt('white')), h('th', null, tt('black')), h('th', null, tt('result')), extra ? h('th', null, '') : null)),
+      h('thead', null, h('tr', null, h('th', null, tt('board')), h('th', null, tt('white')), h('th', null, tt('black')), h('th', null, tt('result')), extra ? h('th', null, tt('decide')) : null)),
       h(
         'tbody',
         null,
