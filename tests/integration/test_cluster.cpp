@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -530,6 +531,34 @@ TEST_F(Cluster, ATournamentRunsAcrossInstancesAndOutlivesOneOfThem) {
   EXPECT_EQ(t.at("status").as_string(), "finished") << json::serialize(t);
   for (const auto& g : t.at("games").as_array()) EXPECT_FALSE(g.at("result").is_null());
   EXPECT_EQ(get(2).at("standings").at(0).at("points").as_string(), "2");
+}
+
+// Joins at three instances at once: the events' versions make them take
+// turns (an instance that finds its version taken reads what came first and
+// tries again), so each player is numbered once and none is lost.
+TEST_F(Cluster, JoinsAtThreeInstancesAtOnceNumberEveryPlayerOnce) {
+  Reply made = request(port(0), http::verb::post, "/api/tournaments", R"({"format":"arena","minutes":60})");
+  ASSERT_EQ(made.status, 201) << json::serialize(made.body);
+  const std::string path = "/api/tournaments/" + str(made.body, "code");
+  std::atomic<int> joined{0}, busy{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 3; ++i)
+    threads.emplace_back([&, i] {
+      for (int k = 0; k < 15; ++k) {
+        const Reply r = request(port(i), http::verb::post, path + "/join",
+                                R"({"name":"I)" + std::to_string(i) + "-" + std::to_string(k) + "\"}");
+        if (r.status == 201) ++joined;
+        else if (r.status == 409) ++busy;  // "changed meanwhile; try again", after five tries
+        else ADD_FAILURE() << r.status << " " << json::serialize(r.body);
+      }
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_GE(joined.load(), 40);
+  EXPECT_EQ(joined.load() + busy.load(), 45);
+  for (int i = 0; i < 3; ++i) {
+    const Reply got = request(port(i), http::verb::get, path);
+    EXPECT_EQ(got.body.at("players").as_array().size(), size_t(joined.load())) << "instance " << i;
+  }
 }
 
 TEST_F(Cluster, ACpuGameWhoseInstanceIsKilledMidSearchStillGetsItsReply) {

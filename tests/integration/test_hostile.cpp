@@ -694,6 +694,81 @@ TEST_F(Hostile, TableCreationFloodIsLimited) {
   expect_still_serves(v);
 }
 
+// Tournaments under abuse: a flood of joins from one address is limited
+// (past the hundred a class behind one address needs); a burst of joins from
+// eight connections at once numbers every player once; malformed, oversized
+// and unauthorised requests change nothing; a flood of tournaments counts
+// against the tables' limit; and a table in play is served all along.
+TEST_F(Hostile, TournamentFloodsAndBursts) {
+  ASSERT_TRUE(start());
+  Victim v = make_victim();
+  ASSERT_TRUE(v.ok());
+  Reply made = request(port(), http::verb::post, "/api/tournaments", R"({"format":"swiss","rounds":3})",
+                       from("127.0.0.3"));
+  ASSERT_EQ(made.status, 201) << json::serialize(made.body);
+  const std::string code = field(made.body, "code"), path = "/api/tournaments/" + code;
+  int joined = 0, limited = 0, other = 0;
+  for (int i = 0; i < 130; ++i) {
+    Reply r = request(port(), http::verb::post, path + "/join", R"({"name":"P)" + std::to_string(i) + "\"}",
+                      from("127.0.0.4"));
+    if (r.status == 201) ++joined;
+    else if (r.status == 429 && field(r.body, "code") == "rate-limited") ++limited;
+    else ++other;
+  }
+  EXPECT_EQ(joined, 100);
+  EXPECT_EQ(limited, 30);
+  EXPECT_EQ(other, 0);
+  // Eight at once, each from an address of its own.
+  std::atomic<int> burst{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 10; ++i)
+        if (request(port(), http::verb::post, path + "/join", R"({"name":"B)" + std::to_string(t * 10 + i) + "\"}",
+                    from("127.0.1." + std::to_string(t + 1)))
+                .status == 201)
+          ++burst;
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(burst.load(), 80);
+  Reply got = request(port(), http::verb::get, path);
+  ASSERT_EQ(got.status, 200);
+  const auto& players = got.body.at("players").as_array();
+  ASSERT_EQ(players.size(), 180u);
+  std::set<std::string> names;
+  for (const auto& p : players) names.insert(std::string(p.at("name").as_string()));
+  EXPECT_EQ(names.size(), 180u);  // each join once
+  const int64_t version = got.body.at("version").as_int64();
+
+  // Requests that change nothing.
+  const std::string host = field(made.body, "hostToken");
+  for (const std::string& body :
+       {std::string("{"), std::string(R"({"name":12})"), R"({"name":")" + std::string(300, 'x') + "\"}",
+        std::string(R"({"name":"\u202e"})")})
+    EXPECT_EQ(request(port(), http::verb::post, path + "/join", body, from("127.0.0.6")).status, 400) << body;
+  for (const std::string& body :
+       {std::string(R"({"token":"nobody","action":"start"})"), R"({"token":")" + host + R"(","action":"explode"})",
+        R"({"token":")" + host + R"(","action":"result","round":1,"board":1,"result":"9-9"})",
+        R"({"token":")" + host + R"(","action":"drop","player":"one"})",
+        R"({"token":")" + std::string(5000, 'a') + R"(","action":"start"})"}) {
+    const int status = request(port(), http::verb::post, path + "/act", body, from("127.0.0.6")).status;
+    EXPECT_TRUE(status == 400 || status == 403) << status << " " << body.substr(0, 80);
+  }
+  EXPECT_EQ(request(port(), http::verb::get, path).body.at("version").as_int64(), version);
+  EXPECT_EQ(request(port(), http::verb::post, "/api/tournaments", std::string(20000, '{'), from("127.0.0.6")).status,
+            413);
+
+  // Tournaments count as tables made: ten from an address, then nothing more.
+  int tournaments = 0;
+  for (int i = 0; i < 12; ++i)
+    tournaments += request(port(), http::verb::post, "/api/tournaments", R"({"format":"arena","minutes":30})",
+                           from("127.0.0.7"))
+                       .status == 201;
+  EXPECT_EQ(tournaments, 10);
+  EXPECT_EQ(request(port(), http::verb::post, "/api/parties", R"({"name":"Late"})", from("127.0.0.7")).status, 429);
+  expect_still_serves(v);
+}
+
 // 9. One address keeps level-8 CPU searches running on all the CPU tables it
 // may create; another address's CPU still answers within two seconds.
 TEST_F(Hostile, CpuFloodDoesNotStarveOthers) {
