@@ -117,6 +117,18 @@ const tn::Pairing* find_game(const tn::Tournament& t, int round, int board) {
 
 std::string event_text(json::object o) { return json::serialize(o); }
 
+// The player who missed their game (decision 20): they lost it on time
+// without a move of their own (White moves first from the usual start);
+// 0 for none.
+int missed_game(const Table& table, const tn::Pairing& g) {
+  const Game& game = table.game()->game;
+  if (game.reason() != Reason::Time || game.result() == Result::Draw) return 0;
+  int moves = 0;
+  for (const std::string& a : game.record()) moves += is_move_action(a);
+  if (game.result() == Result::BlackWins) return moves == 0 ? g.white : 0;
+  return moves <= 1 ? g.black : 0;
+}
+
 }  // namespace
 
 std::string Tournaments::game_code(const std::string& secret, int round, int board) {
@@ -197,8 +209,14 @@ tn::Refusal Tournaments::append(Held& h, const std::string& event) {
     }
     trial.version = h.version + 1;
     h = std::move(trial);
-    make_tables(h);
-    follow_up(h);
+    // The event is stored: what follows from it (its games' tables, an
+    // arena's pairing) is done again whenever the tournament is read, should
+    // the store fail now.
+    try {
+      make_tables(h);
+      follow_up(h);
+    } catch (const std::exception&) {
+    }
     return tn::Refusal::none;
   }
 }
@@ -308,22 +326,35 @@ void Tournaments::tell_new_games(const Held& h, size_t first, size_t end) {
   }
 }
 
+void Tournaments::record_end(Held& h, const tn::Pairing& g, const Table& table) {
+  // The one who missed the game is dropped first, so that the round it may
+  // complete is paired without them.
+  if (const int missed = missed_game(table, g); missed && !h.t.dropped(missed))
+    append(h, event_text({{"e", "drop"}, {"p", missed}}));
+  append(h, event_text({{"e", "result"},
+                        {"r", g.round},
+                        {"b", g.board},
+                        {"o", outcome_text(outcome_of_result(table.game()->game.result()))}}));
+}
+
+std::optional<Table> Tournaments::ended_table(const Held& h, const tn::Pairing& g) {
+  const auto data = store_.load_table(game_code(h.record.secret, g.round, g.board));
+  if (!data || data->party.tournament != game_ref(h.record.code, g.round, g.board)) return std::nullopt;
+  Table table = Table::from_record(*data);
+  if (!table.game() || table.game()->number != 1 || !table.game()->game.over()) return std::nullopt;
+  return table;
+}
+
 void Tournaments::look_at_games(Held& h) {
   h.looked_at = now_();
   std::vector<tn::Pairing> pending;
   for (const tn::Pairing& g : h.t.games())
     if (g.outcome == tn::Outcome::pending) pending.push_back(g);
   for (const tn::Pairing& g : pending) {
-    const auto data = store_.load_table(game_code(h.record.secret, g.round, g.board));
-    if (!data || data->party.tournament != game_ref(h.record.code, g.round, g.board)) continue;
-    const Table table = Table::from_record(*data);
-    if (!table.game() || table.game()->number != 1 || !table.game()->game.over()) continue;
+    const auto table = ended_table(h, g);
+    if (!table) continue;
     const tn::Pairing* now = find_game(h.t, g.round, g.board);
-    if (now && now->outcome == tn::Outcome::pending)
-      append(h, event_text({{"e", "result"},
-                            {"r", g.round},
-                            {"b", g.board},
-                            {"o", outcome_text(outcome_of_result(table.game()->game.result()))}}));
+    if (now && now->outcome == tn::Outcome::pending) record_end(h, g, *table);
   }
 }
 
@@ -345,8 +376,10 @@ Tournaments::Held* Tournaments::held(const std::string& code) {
   Held& h = it->second;
   h.asked_at = now_();
   catch_up(h);
-  make_tables(h);  // those an instance that died may have left unmade
-  if (arena_over(h)) append(h, event_text({{"e", "end"}}));  // nobody held it when its time ran out
+  // What an instance that died (or a store that failed) may have left
+  // undone: the games' tables, an arena's end or pairing.
+  make_tables(h);
+  follow_up(h);
   return &h;
 }
 
@@ -587,6 +620,9 @@ void Tournaments::game_over(const std::string& ref, Result result) {
     if (!h) return;
     const tn::Pairing* g = find_game(h->t, round, board);
     if (!g || g->outcome != tn::Outcome::pending) return;  // told before (or by another instance)
+    const tn::Pairing game = *g;
+    // The result as the table has it in the store (the hub stored it before telling).
+    if (const auto table = ended_table(*h, game)) return record_end(*h, game, *table);
     append(*h, event_text({{"e", "result"}, {"r", round}, {"b", board}, {"o", outcome_text(outcome_of_result(result))}}));
   } catch (const std::exception&) {
     // the store failed: the games under way are looked at again later

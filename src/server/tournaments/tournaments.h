@@ -128,6 +128,13 @@ class Tournaments {
   void tell_new_games(const Held& h, size_t first, size_t end);
   // The games under way whose tables have ended their games: recorded.
   void look_at_games(Held& h);
+  // A game's table whose game is over, read from the store; nothing while
+  // it runs (or when there is no such table).
+  std::optional<Table> ended_table(const Held& h, const tournaments::Pairing& g);
+  // Records a game's end as its table has it: the result, after dropping a
+  // player who missed the game (lost it on time without a move) until they
+  // come back.
+  void record_end(Held& h, const tournaments::Pairing& g, const Table& table);
   Answer state(const Held& h) const;
 
   Store& store_;

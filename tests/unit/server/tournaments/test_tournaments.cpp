@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <iostream>
+#include <random>
 #include <set>
 
 #include "fake_client.h"
@@ -265,6 +267,32 @@ TEST_P(TournamentsTest, ARoundRobinOfFourWithAGameTheHostDecidesAndAPlayerWhoLea
   EXPECT_FALSE(s["byes"].as_array().empty());
 }
 
+TEST_P(TournamentsTest, APlayerWhoMissesTheirGameIsDroppedUntilTheyComeBack) {
+  const std::string code = create(R"({"format":"roundrobin","clock":{"minutes":1,"increment":0}})");
+  std::vector<std::string> tokens;
+  for (const char* name : {"A", "B", "C", "D"}) tokens.push_back(join(code, name));
+  ASSERT_EQ(act(code, host_, "start").outcome, Outcome::Ok);
+  const auto r1 = games_of(state(code), 1);
+  ASSERT_EQ(r1.size(), 2u);
+  const int white1 = int(r1[0].at("white").as_int64()), black2 = int(r1[1].at("black").as_int64());
+  // Board 1: White never moves (Black is at the table); board 2: White moves once, Black never.
+  auto there = sit(r1[0].at("table").as_string().c_str(), tokens[size_t(r1[0].at("black").as_int64() - 1)]);
+  auto white = sit(r1[1].at("table").as_string().c_str(), tokens[size_t(r1[1].at("white").as_int64() - 1)]);
+  ASSERT_EQ(testing_helpers::answer_to(*hub_, white, R"({"t":"move","move":"e3e4","v":0})").at("t").as_string(), "ack");
+  clock_ += 61000;
+  hub_->tick();
+  json::object s = state(code);
+  const auto& games = s["games"].as_array();
+  EXPECT_EQ(games[0].at("result").as_string(), "0-1");
+  EXPECT_EQ(games[1].at("result").as_string(), "1-0");
+  // Both who missed their games are out of the pairings until they come back.
+  const auto& players = s["players"].as_array();
+  for (int p = 1; p <= 4; ++p)
+    EXPECT_EQ(players[size_t(p - 1)].at("dropped").as_bool(), p == white1 || p == black2) << "player " << p;
+  ASSERT_EQ(act(code, tokens[size_t(white1 - 1)], "back").outcome, Outcome::Ok);
+  EXPECT_FALSE(state(code)["players"].as_array()[size_t(white1 - 1)].at("dropped").as_bool());
+}
+
 TEST_P(TournamentsTest, AnotherInstanceFindsWhatTheFirstDidAndAGameEndNobodyTold) {
   const std::string code = create(SWISS);
   std::vector<std::string> tokens;
@@ -431,6 +459,97 @@ TEST_P(TournamentsTest, ATournamentCountsAsATableMadeAndJoinsAreLimited) {
   EXPECT_EQ(state(code)["players"].as_array().size(), 4u);
   clock_ += 61000;
   join(code, "P5");
+}
+
+// Random requests, good and bad, at two instances sharing the store, with
+// games ending at their tables and the clock jumping: both instances always
+// answer the same tournament, every game under way has its table with both
+// players' seats, and the points add up (a win or a bye one point, a draw
+// half to each).
+TEST_P(TournamentsTest, RandomRequestsAtTwoInstancesAgreeAndBreakNothing) {
+  auto other_store = open();
+  auto other = make_tournaments(*other_store);
+  std::mt19937 rng(20261205);
+  auto pick = [&](int n) { return int(rng() % uint32_t(n)); };
+  const char* formats[] = {"swiss", "roundrobin", "arena"};
+  size_t played = 0;
+  for (int tournament = 0; tournament < 3; ++tournament) {
+    const std::string code = create(std::string(R"({"format":")") + formats[tournament] + R"(","rounds":4,"minutes":30})");
+    std::vector<std::string> tokens;
+    // (no "end": it comes once in a while, below)
+    const char* actions[] = {"start", "start", "pause", "resume", "resume", "drop", "back", "result", "explode"};
+    const char* results[] = {"1-0", "1/2-1/2", "0-1", "2-0", ""};
+    for (int step = 0; step < 150; ++step) {
+      Tournaments& at = pick(2) ? *tournaments_ : *other;
+      const int kind = step < 12 ? 0 : pick(60) == 0 ? 10 : pick(10);
+      if (kind <= 1) {  // a join, sometimes a bad name
+        const std::string name = pick(5) ? "P" + std::to_string(step) : std::string(pick(2) ? "" : "\u202ex");
+        const Answer a = at.join(code, R"({"name":")" + name + "\"}", IP);
+        if (a.outcome == Outcome::Created) tokens.push_back(body(a)["you"].at("token").as_string().c_str());
+        else EXPECT_NE(a.outcome, Outcome::Internal) << a.body;
+      } else if (kind <= 4) {  // the host's actions, some refused
+        const std::string more = R"(,"player":)" + std::to_string(pick(8)) + R"(,"round":)" + std::to_string(pick(5)) +
+                                 R"(,"board":)" + std::to_string(pick(4)) + R"(,"result":")" + results[pick(5)] + "\"";
+        const Answer a = at.act(code, R"({"token":")" + host_ + R"(","action":")" + actions[pick(9)] + "\"" + more + "}", IP);
+        EXPECT_NE(a.outcome, Outcome::Internal) << a.body;
+      } else if (kind == 5 && !tokens.empty()) {  // a player leaves or comes back
+        const Answer a = at.act(code, R"({"token":")" + tokens[size_t(pick(int(tokens.size())))] + R"(","action":")" +
+                                          (pick(2) ? "leave" : "back") + "\"}", IP);
+        EXPECT_NE(a.outcome, Outcome::Internal) << a.body;
+      } else if (kind == 6) {  // junk
+        std::string junk;
+        for (int i = pick(40); i > 0; --i) junk += char(pick(256));
+        EXPECT_EQ(at.act(code, junk, IP).outcome, Outcome::BadRequest);
+      } else if (kind <= 8) {  // a game ends at its table
+        const auto s = state(code);
+        std::vector<json::object> pending;
+        for (const auto& g : s.at("games").as_array())
+          if (g.at("result").is_null()) pending.push_back(g.as_object());
+        if (!pending.empty()) {
+          const auto& g = pending[size_t(pick(int(pending.size())))];
+          const int loser = int(pick(2) ? g.at("white").as_int64() : g.at("black").as_int64());
+          resign(g.at("table").as_string().c_str(), tokens.at(size_t(loser - 1)));
+        }
+      } else if (kind == 9) {  // time passes
+        clock_ += 1000 * pick(120);
+        (pick(2) ? *tournaments_ : *other).tick();
+      } else if (state(code)["status"].as_string() == "running") {  // the host ends it early, now and then
+        EXPECT_NE(at.act(code, R"({"token":")" + host_ + R"(","action":"end"})", IP).outcome, Outcome::Internal);
+      }
+      // Both instances answer the same.
+      const Answer mine = tournaments_->get(code, IP), theirs = other->get(code, IP);
+      ASSERT_EQ(mine.outcome, Outcome::Ok);
+      ASSERT_EQ(mine.body, theirs.body) << "step " << step;
+      const json::object s = body(mine);
+      // Every game under way has its table, its players in their seats.
+      for (const auto& g : s.at("games").as_array()) {
+        if (!g.at("result").is_null()) continue;
+        const auto data = store_->load_table(g.at("table").as_string().c_str());
+        ASSERT_TRUE(data) << json::serialize(g);
+        ASSERT_EQ(data->seats.size(), 2u);
+        EXPECT_EQ(data->seats[0].token_hash, hash_token(tokens.at(size_t(g.at("white").as_int64() - 1))));
+        EXPECT_EQ(data->seats[1].token_hash, hash_token(tokens.at(size_t(g.at("black").as_int64() - 1))));
+      }
+      // The points add up (in half points).
+      int halves = 0, expected = 0;
+      for (const auto& st : s.at("standings").as_array()) {
+        const std::string p(st.at("points").as_string());
+        halves += 2 * std::atoi(p.c_str()) + (p.find("\u00bd") != std::string::npos ? 1 : 0);
+      }
+      for (const auto& g : s.at("games").as_array()) expected += g.at("result").is_null() ? 0 : 2;
+      expected += 2 * int(s.at("byes").as_array().size());
+      EXPECT_EQ(halves, expected) << "step " << step << ": " << json::serialize(s.at("standings"));
+    }
+    // It went somewhere: players joined, games were played.
+    const json::object s = state(code);
+    std::cout << "      " << formats[tournament] << ": " << s.at("players").as_array().size() << " players, "
+              << s.at("games").as_array().size() << " games, " << s.at("status").as_string() << ", version "
+              << s.at("version").as_int64() << "\n";
+    played += s.at("games").as_array().size();
+  }
+  EXPECT_GE(played, 20u);
+  other.reset();
+  other_store.reset();
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, TournamentsTest, ::testing::Values("sqlite", "postgresql"),
