@@ -166,11 +166,8 @@ json::object table_json(const Table& p) {
   o["gameNumber"] = p.game() ? p.game()->number : 0;
   o["mode"] = r.mode;
   // A tournament's game: its tournament's code, round and board.
-  if (!r.tournament.empty()) {
-    const size_t a = r.tournament.find('/'), b = r.tournament.find('/', a + 1);
-    o["tournament"] = json::object{{"code", r.tournament.substr(0, a)},
-                                   {"round", std::atoi(r.tournament.c_str() + a + 1)},
-                                   {"board", std::atoi(r.tournament.c_str() + b + 1)}};
+  if (const auto t = parse_tournament_ref(r.tournament)) {
+    o["tournament"] = json::object{{"code", t->code}, {"round", t->round}, {"board", t->board}};
   } else {
     o["tournament"] = nullptr;
   }

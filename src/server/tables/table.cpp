@@ -37,6 +37,25 @@ Error err(ErrorCode c, Message msg) { return Error{c, std::move(msg)}; }
 
 }  // namespace
 
+std::string tournament_ref(const TournamentGame& g) {
+  return g.code + "/" + std::to_string(g.round) + "/" + std::to_string(g.board);
+}
+
+std::optional<TournamentGame> parse_tournament_ref(const std::string& ref) {
+  const size_t a = ref.find('/'), b = a == std::string::npos ? a : ref.find('/', a + 1);
+  if (b == std::string::npos) return std::nullopt;
+  TournamentGame g;
+  try {
+    g.code = ref.substr(0, a);
+    g.round = std::stoi(ref.substr(a + 1, b - a - 1));
+    g.board = std::stoi(ref.substr(b + 1));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (g.round <= 0 || g.board <= 0) return std::nullopt;
+  return g;
+}
+
 std::string iso_time(int64_t ms) {
   std::time_t secs = std::time_t(ms / 1000);
   std::tm tm{};

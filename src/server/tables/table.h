@@ -282,6 +282,15 @@ class Table {
 // "2026-11-30T02:20:39Z" for a time in ms since the epoch.
 std::string iso_time(int64_t ms);
 
+// A tournament's game, as its table's record names it (TableRecord::tournament:
+// "CODE/ROUND/BOARD"); nothing for a text that is not one.
+struct TournamentGame {
+  std::string code;
+  int round = 0, board = 0;
+};
+std::string tournament_ref(const TournamentGame& g);
+std::optional<TournamentGame> parse_tournament_ref(const std::string& ref);
+
 // Applies a canonical action to a live game, keeping its SAN lists and, given
 // the time it was stored (`at`, ms; -1: not yet stored), its clocks. False
 // (with *error) when the game refuses it.

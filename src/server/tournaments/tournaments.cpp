@@ -91,24 +91,6 @@ tn::Outcome outcome_of_result(Result r) {
   return tn::Outcome::draw;
 }
 
-// "CODE/ROUND/BOARD", a game's table's reference to its tournament.
-std::string game_ref(const std::string& code, int round, int board) {
-  return code + "/" + std::to_string(round) + "/" + std::to_string(board);
-}
-
-bool parse_ref(const std::string& ref, std::string& code, int& round, int& board) {
-  const size_t a = ref.find('/'), b = a == std::string::npos ? a : ref.find('/', a + 1);
-  if (b == std::string::npos) return false;
-  try {
-    code = ref.substr(0, a);
-    round = std::stoi(ref.substr(a + 1, b - a - 1));
-    board = std::stoi(ref.substr(b + 1));
-  } catch (const std::exception&) {
-    return false;
-  }
-  return round > 0 && board > 0;
-}
-
 const tn::Pairing* find_game(const tn::Tournament& t, int round, int board) {
   for (const tn::Pairing& g : t.games())
     if (g.round == round && g.board == board) return &g;
@@ -269,7 +251,7 @@ void Tournaments::make_tables(Held& h) {
     r.increment_ms = h.record.increment_ms;
     r.created_at = at;
     r.invite_key = hash_token(h.record.secret + "/key/" + r.code).substr(0, 16);
-    r.tournament = game_ref(h.record.code, g.round, g.board);
+    r.tournament = tournament_ref({h.record.code, g.round, g.board});
     const std::string white = h.t.names().at(size_t(g.white - 1)), black = h.t.names().at(size_t(g.black - 1));
     const std::string white_token = h.tokens.at(size_t(g.white - 1)), black_token = h.tokens.at(size_t(g.black - 1));
     Store& store = store_;
@@ -337,11 +319,17 @@ void Tournaments::record_end(Held& h, const tn::Pairing& g, const Table& table) 
                         {"o", outcome_text(outcome_of_result(table.game()->game.result()))}}));
 }
 
-std::optional<Table> Tournaments::ended_table(const Held& h, const tn::Pairing& g) {
+std::optional<Table> Tournaments::game_table(const Held& h, const tn::Pairing& g) {
   const auto data = store_.load_table(game_code(h.record.secret, g.round, g.board));
-  if (!data || data->party.tournament != game_ref(h.record.code, g.round, g.board)) return std::nullopt;
+  if (!data || data->party.tournament != tournament_ref({h.record.code, g.round, g.board})) return std::nullopt;
   Table table = Table::from_record(*data);
-  if (!table.game() || table.game()->number != 1 || !table.game()->game.over()) return std::nullopt;
+  if (!table.game() || table.game()->number != 1) return std::nullopt;
+  return table;
+}
+
+std::optional<Table> Tournaments::ended_table(const Held& h, const tn::Pairing& g) {
+  auto table = game_table(h, g);
+  if (!table || !table->game()->game.over()) return std::nullopt;
   return table;
 }
 
@@ -581,20 +569,18 @@ Answer Tournaments::games_pgn(const std::string& code, const std::string& ip) {
   const std::string event = h->record.title.empty() ? "Tournament " + h->record.code : h->record.title;
   try {
     for (const tn::Pairing& g : h->t.games()) {
-      const auto data = store_.load_table(game_code(h->record.secret, g.round, g.board));
-      if (!data || data->party.tournament != game_ref(h->record.code, g.round, g.board)) continue;
-      const Table table = Table::from_record(*data);
-      if (!table.game() || table.game()->number != 1) continue;
+      const auto table = game_table(*h, g);
+      if (!table) continue;
       PgnTags tags{{"Event", event},
                    {"Site", h->record.code},
-                   {"Date", iso_time(data->games.front().created_at).substr(0, 10)},
+                   {"Date", iso_time(table->record().created_at).substr(0, 10)},
                    {"Round", std::to_string(g.round) + "." + std::to_string(g.board)},
                    {"White", h->t.names().at(size_t(g.white - 1))},
                    {"Black", h->t.names().at(size_t(g.black - 1))}};
       // A game the host decided, or one still under way, carries the
       // tournament's result where it has one.
       if (const char* res = outcome_text(g.outcome)) tags.emplace_back("Result", res);
-      out += write_pgn(table.game()->game, tags);
+      out += write_pgn(table->game()->game, tags);
       out += "\n";
     }
   } catch (const std::exception& e) {
@@ -612,9 +598,10 @@ std::string Tournaments::link(const std::string& code, const std::string& base_u
 
 void Tournaments::game_over(const std::string& ref, Result result) {
   std::lock_guard lock(mutex_);
-  std::string code;
-  int round = 0, board = 0;
-  if (!parse_ref(ref, code, round, board)) return;
+  const auto ref_game = parse_tournament_ref(ref);
+  if (!ref_game) return;
+  const std::string& code = ref_game->code;
+  const int round = ref_game->round, board = ref_game->board;
   try {
     Held* h = held(code);
     if (!h) return;

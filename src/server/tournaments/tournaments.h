@@ -128,8 +128,9 @@ class Tournaments {
   void tell_new_games(const Held& h, size_t first, size_t end);
   // The games under way whose tables have ended their games: recorded.
   void look_at_games(Held& h);
-  // A game's table whose game is over, read from the store; nothing while
-  // it runs (or when there is no such table).
+  // A game's table, read from the store, with its game begun (nothing when
+  // there is no such table); and the same once its game is over.
+  std::optional<Table> game_table(const Held& h, const tournaments::Pairing& g);
   std::optional<Table> ended_table(const Held& h, const tournaments::Pairing& g);
   // Records a game's end as its table has it: the result, after dropping a
   // player who missed the game (lost it on time without a move) until they
