@@ -12,6 +12,7 @@
 #include <random>
 #include <set>
 
+#include "counting_store.h"
 #include "fake_client.h"
 #include "server/tables/hub.h"
 #include "server/tournaments/tournaments.h"
@@ -334,6 +335,35 @@ TEST_P(TournamentsTest, AnotherInstanceFindsWhatTheFirstDidAndAGameEndNobodyTold
     EXPECT_EQ(hub_->get_table(g.at("table").as_string().c_str(), IP).outcome, Outcome::Ok);
   other.reset();
   other_store.reset();
+}
+
+// Two instances see a round paired at once and both make its tables: the
+// one that finds them made meanwhile (its look said "not yet") answers as
+// usual, the tables as the other made them.
+TEST_P(TournamentsTest, TablesMadeByAnotherInstanceAtTheSameMomentAreTakenAsMade) {
+  const std::string code = create(SWISS);
+  std::vector<std::string> tokens;
+  for (const char* name : {"A", "B", "C", "D"}) tokens.push_back(join(code, name));
+  auto other_store = open();
+  testing_helpers::CountingStore late(*other_store);
+  auto other = make_tournaments(late);
+  ASSERT_EQ(act(code, host_, "start").outcome, Outcome::Ok);
+  ASSERT_EQ(body(other->get(code, IP))["round"].as_int64(), 1);
+  lower_number_wins(code, 1, tokens);  // round 2's tables made here
+  late.blind_lookups = 100;
+  const Answer a = other->get(code, IP);
+  ASSERT_EQ(a.outcome, Outcome::Ok) << a.body;
+  const auto r2 = games_of(body(a), 2);
+  ASSERT_EQ(r2.size(), 2u);
+  for (const auto& g : r2) {
+    const Answer t = hub_->get_table(g.at("table").as_string().c_str(), IP);
+    ASSERT_EQ(t.outcome, Outcome::Ok) << t.body;
+    EXPECT_EQ(body(t)["party"].at("players").as_array().size(), 2u) << t.body;
+  }
+  // Round 2 plays on as usual, told to either instance.
+  lower_number_wins(code, 2, tokens);
+  EXPECT_EQ(body(other->get(code, IP))["round"].as_int64(), 3);
+  other.reset();
 }
 
 TEST_P(TournamentsTest, AnArenaPairsWhoeverWaitsAndEndsOnTime) {
