@@ -53,6 +53,19 @@ export default function (H) {
     await p.click(tid('analysis-flip'));
     await until('turned', async () => (await p.locator(tid('bar-bottom')).getAttribute('data-color')) === 'b');
     await shot(p, 'analysis-1280-en');
+    // The engine rests after a while on one position (a phone's battery), and thinks longer when asked.
+    await p.click(tid('analysis-reset'));
+    const depth = async () => Number(await p.locator(tid('engine-line')).getAttribute('data-depth'));
+    const more = p.locator(tid('engine-more'));
+    await until('the engine rests', async () => more.isVisible(), 60000);
+    const rested = await depth();
+    assert(rested >= 4 && rested < 30, `it rests at a depth short of its deepest (${rested})`);
+    assert((await more.textContent()) === 'Think longer', `the button says so (${await more.textContent()})`);
+    await H.sleep(1500);
+    assert((await depth()) === rested && (await more.isVisible()), `no deeper while it rests (${await depth()})`);
+    await more.click();
+    await until('it thinks again', async () => !(await more.isVisible()));
+    await until('deeper', async () => (await depth()) > rested, 60000);
     assert(p.consoleErrors.length === 0, `no console errors (${p.consoleErrors.join(' | ')})`);
   });
 

@@ -27,6 +27,11 @@ export function scoreText(score: string, whiteToMove: boolean): string {
 
 /** How many of the engine's best moves the board shows, each with its line. */
 const LINES = 3;
+/** How long the engine thinks about a position before it rests (a phone's battery): it
+ * finishes the depth under way, then offers to think longer (twice as long again, from
+ * where it rested). */
+const THINK_MS = 12000;
+const MAX_DEPTH = 30;
 
 export class AnalysisScreen implements Screen {
   el: HTMLElement;
@@ -42,6 +47,10 @@ export class AnalysisScreen implements Screen {
   private waiting: (() => void)[] = [];
   private line: HTMLElement;
   private lines: HTMLOListElement;
+  /** "Think longer", shown once the engine rests before its deepest search. */
+  private more: HTMLButtonElement;
+  private budget = THINK_MS;
+  private reached = 0; // the depth the engine has reached on the position shown
   private fenOut: HTMLInputElement;
   private importText: HTMLTextAreaElement;
   private importError: HTMLElement;
@@ -75,6 +84,13 @@ export class AnalysisScreen implements Screen {
     );
     this.line = h('p', { class: 'engine-line', role: 'status', 'aria-live': 'polite', 'data-testid': 'engine-line' });
     this.lines = h('ol', { class: 'engine-lines', 'data-testid': 'engine-lines', 'aria-label': t('analysisLines') }) as HTMLOListElement;
+    this.more = h('button', { type: 'button', class: 'btn engine-more', 'data-testid': 'engine-more', hidden: true }, t('analysisMore')) as HTMLButtonElement;
+    this.more.addEventListener('click', () => {
+      const g = this.now;
+      if (!g) return;
+      this.budget *= 2;
+      void this.think(g, this.shown, this.reached + 1);
+    });
     this.fenOut = h('input', { type: 'text', readonly: true, id: 'analysis-fen', class: 'fen-out', 'data-testid': 'analysis-fen' });
     this.importText = h('textarea', { id: 'analysis-import', rows: 4, 'data-testid': 'import-text', spellcheck: 'false' });
     this.importError = h('p', { class: 'error', role: 'alert', 'data-testid': 'import-error' });
@@ -115,6 +131,7 @@ export class AnalysisScreen implements Screen {
       this.endedNote,
       this.line,
       this.lines,
+      this.more,
       h(
         'div',
         { class: 'analysis-row' },
@@ -161,6 +178,7 @@ export class AnalysisScreen implements Screen {
     // The engine rests while the board is away (a late line would draw on a hidden board).
     this.shown++;
     this.engine.stop();
+    this.more.hidden = true;
     this.view.setArrow(null);
     const close = () => {
       this.setupBox.replaceChildren();
@@ -203,6 +221,7 @@ export class AnalysisScreen implements Screen {
   /** The position now, from the core, onto the board; then the engine on it. */
   private async refresh(): Promise<void> {
     const mine = ++this.shown;
+    this.more.hidden = true;
     if (!this.grew) this.line_++;
     this.grew = false;
     this.engine.stop();
@@ -248,8 +267,24 @@ export class AnalysisScreen implements Screen {
       return;
     }
     this.line.textContent = t('analysisThinking');
+    this.budget = THINK_MS;
+    this.reached = 0;
+    await this.think(g, mine, 1);
+  }
+
+  /** The engine on the position shown from depth `from`, for `this.budget`; then "Think
+   * longer" unless it went as deep as it goes. */
+  private async think(g: CoreGame, mine: number, from: number): Promise<void> {
+    this.more.hidden = true;
+    const progress = (p: CoreSearch) => {
+      if (mine === this.shown && p.ok) this.reached = p.depth;
+      void this.showLines(p, g, mine);
+    };
     try {
-      await this.engine.search(this.variant, this.start, this.moves, 30, (p) => void this.showLines(p, g, mine), LINES, true);
+      const r = await this.engine.search(this.variant, this.start, this.moves, MAX_DEPTH, progress, LINES, true, this.budget, from);
+      if (mine !== this.shown || this.destroyed) return;
+      // (a search taken up again may rest before its first depth: nothing new, and ok)
+      this.more.hidden = this.reached >= MAX_DEPTH || (!r.ok && from === 1);
     } catch {
       // stopped: a newer position is being searched
     }

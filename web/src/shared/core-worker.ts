@@ -52,7 +52,7 @@ type Call =
   | { id: number; call: 'positions'; args: [string, string, string, string, number] }
   | { id: number; call: 'typed'; args: [string, string, string] }
   | { id: number; call: 'level'; args: [string, string, string, string, number, number] }
-  | { id: number; call: 'search'; args: [string, string, string, number, number, number] };
+  | { id: number; call: 'search'; args: [string, string, string, number, number, number, number, number] };
 
 self.onmessage = async (e: MessageEvent<Call>) => {
   const m = e.data;
@@ -78,15 +78,24 @@ self.onmessage = async (e: MessageEvent<Call>) => {
     postMessage({ id: m.id, result: JSON.parse(api.positions(...m.args)) });
     return;
   }
-  const [variant, fen, actions, depth, lines, playOn] = m.args;
+  // `budget` (ms, 0: none): no deeper search once that much time has gone; `from`: the
+  // first depth searched (a search taken up again where it rested: the table of
+  // positions already searched is still in the core's memory).
+  const [variant, fen, actions, depth, lines, playOn, budget, from] = m.args;
   let last: { ok: boolean; nodes?: number } | null = null;
   let total = 0;  // nodes over every depth
   const t0 = performance.now();
-  for (let d = 1; d <= depth; d++) {
-    last = JSON.parse(api.search(variant, fen, actions, d, 0, lines, playOn)) as { ok: boolean; nodes?: number };
+  for (let d = Math.max(1, from); d <= depth; d++) {
+    // With a budget, the search of a depth stops where the time runs out; what stands is
+    // then the depth before it.
+    const left = budget > 0 ? Math.max(1, Math.round(budget - (performance.now() - t0))) : 0;
+    const r = JSON.parse(api.search(variant, fen, actions, d, left, lines, playOn)) as { ok: boolean; nodes?: number; depth?: number };
+    if (r.ok && budget > 0 && (r.depth ?? 0) < d) break;
+    last = r;
     if (!last.ok) break;
     total += last.nodes ?? 0;
     postMessage({ id: m.id, progress: { ...last, total, ms: performance.now() - t0 } });
+    if (budget > 0 && performance.now() - t0 >= budget) break;
   }
   postMessage({ id: m.id, result: { ...last, total, ms: performance.now() - t0 } });
 };

@@ -121,9 +121,11 @@ export class Core {
     return this.call('game', [variant, counting, fen, actions.join(' '), playOn ? 1 : 0]);
   }
 
-  /** The engine's best `lines` moves there, deepening to `depth`; `progress` after each depth. */
-  search(variant: Variant, fen: string, actions: string[], depth: number, progress?: (p: CoreSearch) => void, lines = 1, playOn = false): Promise<CoreSearch> {
-    return this.call('search', [variant, fen, actions.join(' '), depth, lines, playOn ? 1 : 0], progress);
+  /** The engine's best `lines` moves there, deepening to `depth`; `progress` after each depth.
+   * `budgetMs` (0: none): it goes no deeper once that much time has gone; `from`: the first
+   * depth searched (to take up a search where it rested). */
+  search(variant: Variant, fen: string, actions: string[], depth: number, progress?: (p: CoreSearch) => void, lines = 1, playOn = false, budgetMs = 0, from = 1): Promise<CoreSearch> {
+    return this.call('search', [variant, fen, actions.join(' '), depth, lines, playOn ? 1 : 0, budgetMs, from], progress);
   }
 
   /** The FEN before the first move and after each move (for stepping through a game). */
