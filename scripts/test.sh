@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: the optimised build's
-# unit, integration and command-line tests, the WebAssembly build against the
-# native one, the browser tests, the server's threaded tests under
-# ThreadSanitizer, the same tests again under AddressSanitizer and UBSan, and a
-# short libFuzzer run over the parsers.
+# unit tests of the rules and the engine, perft, the integration and
+# command-line tests, the server's threaded tests under ThreadSanitizer; the
+# WebAssembly build against the native one; the browser tests; every unit test
+# (the server's only here) and the integration tests again under
+# AddressSanitizer and UBSan; and a short libFuzzer run over the parsers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -48,7 +49,9 @@ MAKRUK_TEST_REDIS=$(start_service redis 26000)
 export MAKRUK_TEST_POSTGRES MAKRUK_TEST_REDIS
 
 stage "optimised build (and the threaded tests under ThreadSanitizer)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMAKRUK_TSAN=ON >/dev/null
+# The server's unit tests are built and run once, in the sanitizer build below
+# (the threaded ones also under ThreadSanitizer here): not a third time.
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMAKRUK_TSAN=ON -DMAKRUK_SERVER_UNIT_TESTS=OFF >/dev/null
 cmake --build build -j"$jobs"
 # The later stages' builds, at the lowest priority, beside the tests: ctest
 # leaves about half of the two cores idle (its tests wait on timers and on
@@ -121,7 +124,7 @@ builds_beside_tests >"$services/builds.log" 2>&1 &
 builds_pid=$!
 set +m
 
-stage "unit, integration, perft and command-line tests (beside them, at low priority: the WebAssembly, web, sanitizer and fuzzing builds)"
+stage "the rules' and the engine's unit tests, perft, the integration and command-line tests, the threaded tests under ThreadSanitizer (beside them, at low priority: the WebAssembly, web, sanitizer and fuzzing builds)"
 ctest --test-dir build --output-on-failure -j"$jobs"
 
 stage "the core and the engine in WebAssembly, against the native build"
@@ -150,7 +153,7 @@ kill -CONT -- "-$builds_pid" 2>/dev/null || true
 
 stage "the rest of the sanitizer build (ASan + UBSan)"
 ready_wait asan
-stage "the tests under ASan + UBSan (beside them: the fuzzing build and runs)"
+stage "the tests under ASan + UBSan, the server's unit tests among them (beside them: the fuzzing build and runs)"
 # Perft trees are capped, and the command line's engine matches left out, so
 # the instrumented run stays short.
 MAKRUK_PERFT_MAX_NODES=3000000 MAKRUK_CLI_LIGHT=1 ctest --test-dir build-asan --output-on-failure -j"$jobs"
