@@ -21,9 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <boost/asio.hpp>
-#include <boost/beast.hpp>
-#include <boost/beast/websocket.hpp>
+#include <boost/beast/http/verb.hpp>
 #include <boost/json.hpp>
 #include <algorithm>
 #include <cctype>
@@ -46,12 +44,13 @@
 #include <utility>
 #include <vector>
 
+namespace boost::asio {}
+namespace boost::beast::websocket {}
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 namespace websocket = beast::websocket;
 namespace json = boost::json;
-using tcp = asio::ip::tcp;
 
 namespace makruk::testing {
 
@@ -273,63 +272,8 @@ struct RequestOptions {
 };
 
 // One HTTP/1.1 request on a fresh connection to 127.0.0.1:port.
-inline Reply request(uint16_t port, http::verb method, const std::string& target, const std::string& body = "",
-                     const RequestOptions& o = {}) {
-  asio::io_context ioc;
-  beast::tcp_stream stream(ioc);
-  boost::system::error_code ec;
-  if (!o.from.empty()) {
-    stream.socket().open(tcp::v4(), ec);
-    if (!ec) stream.socket().bind(tcp::endpoint(asio::ip::make_address(o.from), 0), ec);
-    if (ec) return {0, json::value("cannot bind " + o.from + ": " + ec.message()), {}, ""};
-  }
-  http::request<http::string_body> req{method, target, 11};
-  req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
-  if (!o.content_type.empty()) req.set(http::field::content_type, o.content_type);
-  for (const auto& [name, value] : o.headers) req.set(name, value);
-  req.body() = body;
-  req.prepare_payload();
-  beast::flat_buffer buffer;
-  http::response_parser<http::string_body> parser;
-  parser.body_limit(64 << 20);
-  if (method == http::verb::head) parser.skip(true);
-  bool done = false;
-  stream.expires_after(o.timeout);
-  stream.async_connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), [&](boost::system::error_code e) {
-    if (e) {
-      ec = e;
-      done = true;
-      return;
-    }
-    http::async_write(stream, req, [&](boost::system::error_code e, size_t) {
-      if (e) {
-        ec = e;
-        done = true;
-        return;
-      }
-      http::async_read(stream, buffer, parser, [&](boost::system::error_code e, size_t) {
-        ec = e;
-        done = true;
-      });
-    });
-  });
-  ioc.run_for(o.timeout + 1s);  // the stream's own expiry ends it first
-  if (!done || ec) return {0, json::value(done ? ec.message() : "timed out"), {}, ""};
-  auto res = parser.release();
-  Reply r;
-  r.status = int(res.result_int());
-  r.text = res.body();
-  for (const auto& f : res) {
-    std::string name(f.name_string());
-    for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
-    std::string& v = r.headers[name];
-    v += (v.empty() ? "" : ", ") + std::string(f.value());
-  }
-  boost::system::error_code jec;
-  json::value v = json::parse(r.text, jec);
-  r.body = jec ? json::value(r.text) : v;
-  return r;
-}
+Reply request(uint16_t port, http::verb method, const std::string& target, const std::string& body = "",
+              const RequestOptions& o = {});
 
 inline std::string str(const json::value& v, const char* key) { return std::string(v.at(key).as_string()); }
 
@@ -359,159 +303,47 @@ struct WsOptions {
 
 // A WebSocket client on /ws. It reads continuously while the test waits on
 // it (next, wait_for, send), so a message that is not waited for is kept.
+// (Beast, which it is made with, is in server_process.cpp only.)
 class WsClient {
  public:
-  explicit WsClient(uint16_t port, const WsOptions& o = {}) : ws_(ioc_) {
-    auto& lowest = beast::get_lowest_layer(ws_);
-    boost::system::error_code ec;
-    if (!o.from.empty()) {
-      lowest.socket().open(tcp::v4(), ec);
-      if (!ec) lowest.socket().bind(tcp::endpoint(asio::ip::make_address(o.from), 0), ec);
-      if (ec) {
-        error_ = "cannot bind " + o.from + ": " + ec.message();
-        closed_ = true;
-        return;
-      }
-    }
-    if (!o.origin.empty())
-      ws_.set_option(websocket::stream_base::decorator(
-          [origin = o.origin](websocket::request_type& req) { req.set(http::field::origin, origin); }));
-    bool done = false;
-    lowest.expires_after(o.timeout);
-    lowest.async_connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), [&](boost::system::error_code e) {
-      if (e) {
-        ec = e;
-        done = true;
-        return;
-      }
-      ws_.async_handshake(response_, o.host.empty() ? "127.0.0.1:" + std::to_string(port) : o.host, o.path, [&](boost::system::error_code e) {
-        ec = e;
-        done = true;
-      });
-    });
-    ioc_.run_for(o.timeout + 1s);
-    lowest.expires_never();
-    if (!done || ec) {
-      error_ = done ? ec.message() : "timed out";
-      closed_ = true;
-      return;
-    }
-    connected_ = true;
-    read_loop();
-  }
-  ~WsClient() {
-    boost::system::error_code ec;
-    beast::get_lowest_layer(ws_).socket().close(ec);
-  }
+  explicit WsClient(uint16_t port, const WsOptions& o = {});
+  ~WsClient();
   WsClient(const WsClient&) = delete;
   WsClient& operator=(const WsClient&) = delete;
 
   // The handshake succeeded.
-  bool connected() const { return connected_; }
-  // The server's answer to the upgrade (its status says why one was refused).
-  const websocket::response_type& handshake_response() const { return response_; }
-  const std::string& error() const { return error_; }
+  bool connected() const;
+  // The HTTP status of the server's answer to the upgrade (it says why one
+  // was refused); 0 when there was none.
+  int handshake_status() const;
+  const std::string& error() const;
 
   bool send(const json::object& o) { return send_raw(json::serialize(o)); }
   // Sends one text message; false when the connection is gone or the write
   // did not finish within `timeout`.
-  bool send_raw(const std::string& s, milliseconds timeout = 10s) {
-    if (!connected_ || closed_ || write_failed_) return false;
-    auto text = std::make_shared<std::string>(s);
-    bool done = false;
-    boost::system::error_code ec;
-    ws_.text(true);
-    ws_.async_write(asio::buffer(*text), [&, text](boost::system::error_code e, size_t) {
-      ec = e;
-      done = true;
-    });
-    run_until([&] { return done; }, timeout);
-    if (!done) {  // stuck: give the connection up
-      write_failed_ = true;
-      boost::system::error_code ignored;
-      beast::get_lowest_layer(ws_).socket().close(ignored);
-      run_until([&] { return done; }, 5s);
-      closed_ = true;
-      return false;
-    }
-    if (ec) write_failed_ = true;
-    return !ec;
-  }
+  bool send_raw(const std::string& s, milliseconds timeout = 10s);
 
   // The next message, or null after the timeout or once the connection closed
   // and every message before the close was taken.
-  json::value next(milliseconds timeout = 5s) {
-    run_until([&] { return !inbox_.empty() || closed_; }, timeout);
-    if (inbox_.empty()) return nullptr;
-    std::string text = std::move(inbox_.front());
-    inbox_.pop_front();
-    boost::system::error_code ec;
-    json::value v = json::parse(text, ec);
-    return ec ? json::value(text) : v;
-  }
+  json::value next(milliseconds timeout = 5s);
 
   // Skips messages until one of type t (and matching `pred`) arrives.
   json::value wait_for(const std::string& t, std::function<bool(const json::value&)> pred = {},
-                       milliseconds timeout = 10s) {
-    auto deadline = Clock::now() + timeout;
-    while (Clock::now() < deadline) {
-      json::value m = next(ms_left(deadline));
-      if (m.is_null()) break;
-      if (field(m, "t") == t && (!pred || pred(m))) return m;
-    }
-    ADD_FAILURE() << "no '" << t << "' message";
-    return nullptr;
-  }
+                       milliseconds timeout = 10s);
 
   // Every message that arrives until none has come for `quiet`, or `limit`
   // has passed.
-  std::vector<json::value> drain(milliseconds quiet, milliseconds limit = 10s) {
-    std::vector<json::value> out;
-    auto deadline = Clock::now() + limit;
-    while (Clock::now() < deadline) {
-      json::value m = next(std::min(quiet, ms_left(deadline)));
-      if (m.is_null()) break;
-      out.push_back(std::move(m));
-    }
-    return out;
-  }
+  std::vector<json::value> drain(milliseconds quiet, milliseconds limit = 10s);
 
   // Waits until the server closes the connection; false on timeout.
-  bool wait_closed(milliseconds timeout) {
-    run_until([&] { return closed_; }, timeout);
-    return closed_;
-  }
-  bool closed() const { return closed_; }
+  bool wait_closed(milliseconds timeout);
+  bool closed() const;
   // Forgets the messages received and not yet taken.
-  void discard() { inbox_.clear(); }
+  void discard();
 
  private:
-  void read_loop() {
-    ws_.async_read(rbuf_, [this](boost::system::error_code ec, size_t) {
-      if (ec) {
-        closed_ = true;
-        return;
-      }
-      inbox_.push_back(beast::buffers_to_string(rbuf_.data()));
-      rbuf_.consume(rbuf_.size());
-      read_loop();
-    });
-  }
-  void run_until(const std::function<bool()>& done, milliseconds timeout) {
-    auto deadline = Clock::now() + timeout;
-    while (!done() && Clock::now() < deadline) {
-      ioc_.restart();
-      ioc_.run_one_for(ms_left(deadline));
-    }
-  }
-
-  asio::io_context ioc_;
-  websocket::stream<beast::tcp_stream> ws_;
-  websocket::response_type response_;
-  beast::flat_buffer rbuf_;
-  std::deque<std::string> inbox_;
-  std::string error_;
-  bool connected_ = false, closed_ = false, write_failed_ = false;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 // Both players say hello and are welcomed.
