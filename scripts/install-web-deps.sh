@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs what the web client's build and browser tests need on Debian 12: Node (checked,
-# >= 20.19), Chromium, and Thai and Khmer fonts for readable screenshots. Repeatable: it
+# >= 20.19), Chromium (and its headless shell), and Thai and Khmer fonts for readable screenshots. Repeatable: it
 # installs only what is missing.
 set -euo pipefail
 
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# the headless shell: the same Blink without the browser around it, for most browser tests
+[ -x /usr/bin/chromium-headless-shell ] || need+=(chromium-headless-shell)
 dpkg -s fonts-thai-tlwg >/dev/null 2>&1 || need+=(fonts-thai-tlwg)
 dpkg -s fonts-khmeros >/dev/null 2>&1 || need+=(fonts-khmeros)
 if ! command -v node >/dev/null 2>&1; then need+=(nodejs npm); fi

@@ -10,7 +10,7 @@ import path from 'node:path';
 const LANGS = ['en', 'th', 'km'];
 
 export default function (H) {
-  const { test, assert, until, sleep, newPage, tid, state, waitV, clickMove, apiCreate, apiJoin, adoptSeat, PHONE, DESKTOP } = H;
+  const { test, testFull, assert, until, sleep, newPage, tid, state, waitV, clickMove, apiCreate, apiJoin, adoptSeat, PHONE, DESKTOP } = H;
   const AXE = path.join(H.ROOT, 'web', 'node_modules', 'axe-core', 'axe.min.js');
 
   /** axe-core's violations on the page as it is now (every rule that is not experimental). */
@@ -47,6 +47,20 @@ export default function (H) {
       }
     };
     return { problems, check, allLangs, runs: () => runs };
+  }
+
+  /** A turn-based table of two, opened on `page` by the first player, who has made the first move. */
+  async function turnBasedTable(page, opts) {
+    const t = await apiCreate({ name: 'Malee', mode: 'turn', swapColors: false });
+    await apiJoin(t.code, 'Niran');
+    await adoptSeat(page, t.code, t.token, t.seat, 'Malee');
+    await page.goto(`${H.BASE}/p/${t.code}`);
+    await page.click(tid('start'));
+    await page.waitForSelector(tid('game'));
+    await waitV(page, 0);
+    await clickMove(page, 'e3e4', !!opts.hasTouch);
+    await waitV(page, 1);
+    return t;
   }
 
   async function screens(size, opts) {
@@ -191,17 +205,9 @@ export default function (H) {
     await page.waitForSelector(tid('setup'));
     await allLangs(page, 'setting up a position');
 
-    // a turn-based table: the "tell me when it's my turn" prompt after the first move
-    const t = await apiCreate({ name: 'Malee', mode: 'turn', swapColors: false });
-    await apiJoin(t.code, 'Niran');
-    await adoptSeat(page, t.code, t.token, t.seat, 'Malee');
-    await page.goto(`${base}/p/${t.code}`);
-    await page.click(tid('start'));
-    await page.waitForSelector(tid('game'));
-    await waitV(page, 0);
-    await clickMove(page, 'e3e4', !!opts.hasTouch);
-    await waitV(page, 1);
-    await page.waitForSelector(tid('notify-prompt'));
+    // a turn-based table after the first move (its "tell me when it's my turn" prompt needs
+    // the whole browser: the test after this one)
+    const t = await turnBasedTable(page, opts);
     await allLangs(page, 'game, turn-based');
 
     // My games on the home page, with the tables above
@@ -235,15 +241,29 @@ export default function (H) {
   }
 
   // One test per size, so that runs side by side share the work.
-  for (const [size, opts, name] of [
+  const SIZES = [
     ['360x740', PHONE, 'phone'],
     ['1280x800', DESKTOP, 'desktop'],
-  ]) {
+  ];
+  for (const [size, opts, name] of SIZES) {
     test(`axe: no accessibility violations on any screen, ${name}, in Thai, English and Khmer`, async () => {
       const rec = await screens(size, opts);
       console.log(`     (axe-core ran ${rec.runs()} times: ${rec.problems.length} violations)`);
       for (const p of rec.problems) console.log(`     ${p}`);
       assert(rec.problems.length === 0, `axe-core violations:\n      ${rec.problems.join('\n      ')}`);
+    });
+  }
+  // (after both: each of the two runs side by side takes one of each)
+  for (const [size, opts, name] of SIZES) {
+    testFull(`axe: the turn-based prompt to be told of one's turn, ${name}, in Thai, English and Khmer`, async () => {
+      const page = await newPage({ ...opts, bypassCSP: true }, 'en-US');
+      const rec = recorder(size);
+      await turnBasedTable(page, opts);
+      await page.waitForSelector(tid('notify-prompt'));
+      await rec.allLangs(page, 'game, turn-based, the prompt');
+      for (const p of rec.problems) console.log(`     ${p}`);
+      assert(rec.problems.length === 0, `axe-core violations:\n      ${rec.problems.join('\n      ')}`);
+      assert(page.consoleErrors.length === 0, `no console errors (${page.consoleErrors.join(' | ')})`);
     });
   }
 }

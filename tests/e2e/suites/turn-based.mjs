@@ -30,7 +30,7 @@ async function watchBadge(ctx) {
 }
 
 export default function (H) {
-  const { test, assert, until, sleep, newPage, shot, tid, text, state, myColor, waitV, playMove, apiCreate, apiJson,
+  const { test, testFull, assert, until, sleep, newPage, shot, tid, text, state, myColor, waitV, playMove, apiCreate, apiJson,
     apiJoin, adoptSeat, checkNoOverflow, checkTapTargets, myGame, refreshMyGames, PHONE, DESKTOP, ART } = H;
 
   test('turn-based: a table with a start time; the invite shows it in local time with a countdown and an .ics link; Start waits for the time', async () => {
@@ -151,7 +151,8 @@ export default function (H) {
     await c.context().close();
   });
 
-  test('turn-based: two players; the prompt after the first move; the your-turn title and badge; My games lists both sides and follows the moves', async () => {
+  // (notifications and Web Push: the whole browser)
+  testFull('turn-based: two players; the prompt after the first move; the your-turn title and badge; My games lists both sides and follows the moves', async () => {
     const a = await newPage(DESKTOP, 'en-US');
     const b = await newPage(PHONE, 'th-TH');
     b.touch = true;
@@ -287,7 +288,7 @@ export default function (H) {
     await b.context().close();
   });
 
-  test('push: the service worker shows a push delivered through the DevTools protocol, localised, tagged by table, and the page refreshes', async () => {
+  testFull('push: the service worker shows a push delivered through the DevTools protocol, localised, tagged by table, and the page refreshes', async () => {
     const p = await newPage(PHONE, 'km-KH');
     const ctx = p.context();
     const r = await apiCreate({ name: 'Sokha', mode: 'turn' });
