@@ -3,8 +3,10 @@
 // board run it) beside the native build, on searches of a few seconds: nodes per
 // second for each position, and the ratio; then a review as the game page does it (a
 // 120-ply game, every position searched depth by depth to the default 10). Needs build-wasm/ (scripts/build-wasm.sh),
-// build/makruk_api and Debian's chromium (or CHROMIUM=path).
-//   node bench/wasm-browser.mjs [DEPTH]
+// build/makruk_api and Debian's chromium (or CHROMIUM=path). `--net`: both with the
+// learned evaluation (src/engine/nets/), as the browser's engine and the server search;
+// `--simd`: the module's SIMD build (makruk-simd.wasm), as a browser with SIMD loads it.
+//   node bench/wasm-browser.mjs [DEPTH] [--net] [--simd]
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,7 +14,11 @@ import http from 'node:http';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const depth = Number(process.argv[2] || 16);
+const args = process.argv.slice(2);
+const depth = Number(args.find((a) => /^\d+$/.test(a)) || 16);
+const useNet = args.includes('--net');
+const useSimd = args.includes('--simd');
+const nets = path.join(root, 'src', 'engine', 'nets');
 const wasmDir = path.join(root, 'build-wasm');
 const native = path.join(root, 'build', 'makruk_api');
 const require = createRequire(path.join(root, 'web', 'package.json'));
@@ -25,9 +31,19 @@ const POSITIONS = [
 ];
 
 const worker = `importScripts('/makruk.js');
-makrukCore({ locateFile: (f) => '/' + f }).then((m) => {
+makrukCore({ locateFile: (f) => '/' + (${useSimd} && f === 'makruk.wasm' ? 'makruk-simd.wasm' : f) }).then(async (m) => {
   const search = m.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number', 'number']);
   const game = m.cwrap('mk_game', 'string', ['string', 'string', 'string', 'string']);
+  if (${useNet}) {
+    const network = m.cwrap('mk_network', 'string', ['string', 'number', 'number']);
+    for (const [v, f] of [['makruk', 'default.nnue'], ['ouk', 'ouk.nnue']]) {
+      const b = new Uint8Array(await (await fetch('/' + f)).arrayBuffer());
+      const p = m._malloc(b.length);
+      m.HEAPU8.set(b, p);
+      if (!JSON.parse(network(v, p, b.length)).ok) throw new Error('network ' + f);
+      m._free(p);
+    }
+  }
   onmessage = (e) => {
     if (e.data === 'review') {
       const played = [];
@@ -62,7 +78,8 @@ window.ready = new Promise((ok) => { w.onmessage = (e) => ok(e.data); });
 const server = http.createServer((req, res) => {
   const files = { '/': [page, 'text/html'], '/worker.js': [worker, 'text/javascript'] };
   if (files[req.url]) return res.writeHead(200, { 'content-type': files[req.url][1] }).end(files[req.url][0]);
-  const f = path.join(wasmDir, path.basename(req.url));
+  const name = path.basename(req.url);
+  const f = path.join(name.endsWith('.nnue') ? nets : wasmDir, name);
   if (!fs.existsSync(f)) return res.writeHead(404).end();
   res.writeHead(200, { 'content-type': f.endsWith('.wasm') ? 'application/wasm' : 'text/javascript' }).end(fs.readFileSync(f));
 });
@@ -71,12 +88,14 @@ const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || 
 const tab = await browser.newPage();
 await tab.goto(`http://127.0.0.1:${server.address().port}/`);
 await tab.evaluate(() => window.ready);
-console.log(`engine at depth ${depth}, one thread: Chromium (WebAssembly in a worker) and native`);
+console.log(`engine at depth ${depth}, one thread: Chromium (WebAssembly${useSimd ? ' with SIMD' : ''} in a worker) and native,` +
+  ` ${useNet ? 'the learned evaluation' : 'the hand-written evaluation'}`);
+const netCalls = useNet ? `network\tmakruk\t${path.join(nets, 'default.nnue')}\nnetwork\touk\t${path.join(nets, 'ouk.nnue')}\n` : '';
 for (const [name, variant, moves] of POSITIONS) {
   const w = await tab.evaluate((args) => window.run(args), [variant, moves, depth]);
-  const input = `search\t${variant}\t\t\t1\nsearch\t${variant}\t\t${moves}\t${depth}\n`;
+  const input = `${netCalls}search\t${variant}\t\t\t1\nsearch\t${variant}\t\t${moves}\t${depth}\n`;
   const n = spawnSync(native, [], { input, encoding: 'utf8' });
-  const nr = JSON.parse(n.stdout.trim().split('\n')[1]);
+  const nr = JSON.parse(n.stdout.trim().split('\n').at(-1));
   const nms = Number(n.stderr.trim().split('\n')[1].split(' ')[0]);
   const wnps = (w.nodes / w.ms) * 1000, nnps = (nr.nodes / nms) * 1000;
   console.log(`${name}: Chromium ${w.nodes} nodes in ${(w.ms / 1000).toFixed(1)} s, ${(wnps / 1e6).toFixed(2)} M/s;` +

@@ -20,11 +20,12 @@ if [ ! -d node_modules ] || [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp
   echo "build-web: npm ci"
   npm ci --no-audit --no-fund --loglevel=error
 fi
-# The rules core and the engine in WebAssembly, served as /core/makruk.{js,wasm}, and the
+# The rules core and the engine in WebAssembly, served as /core/makruk.{js,wasm} (and
+# /core/makruk-simd.wasm, for browsers with WebAssembly SIMD), and the
 # learned evaluation the CPU opponent plays with offline (/core/makruk.nnue, /core/ouk.nnue).
 ../scripts/build-wasm.sh build-wasm  # (a folder of the repository's root)
 mkdir -p public/core
-cp ../build-wasm/makruk.js ../build-wasm/makruk.wasm public/core/
+cp ../build-wasm/makruk.js ../build-wasm/makruk.wasm ../build-wasm/makruk-simd.wasm public/core/
 cp ../src/engine/nets/default.nnue public/core/makruk.nnue
 cp ../src/engine/nets/ouk.nnue public/core/ouk.nnue
 npm run build --silent

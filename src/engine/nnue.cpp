@@ -4,6 +4,9 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
 
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
 #define MAKRUK_NNUE_AVX2 1
@@ -45,6 +48,23 @@ void sub_row_scalar(int16_t* acc, const int16_t* row) {
 
 // The first dense layer: 2 × HIDDEN clipped inputs (0..127) to L1 sums.
 void l1_scalar(const Network& net, const uint8_t* in, int32_t* out) {
+#ifdef __wasm_simd128__
+  // WebAssembly SIMD (the browser's build for browsers that have it): inputs and weights
+  // widened to int16, their products summed in pairs into int32 (exact: at most
+  // 2 × 127 × 128), eight at a time; the same sums as below.
+  for (int o = 0; o < L1; ++o) {
+    const int8_t* w = net.l1_weights + o * 2 * HIDDEN;
+    v128_t sum = wasm_i32x4_splat(0);
+    for (int i = 0; i < 2 * HIDDEN; i += 16) {
+      const v128_t x = wasm_v128_load(in + i), y = wasm_v128_load(w + i);
+      sum = wasm_i32x4_add(sum, wasm_i32x4_dot_i16x8(wasm_u16x8_extend_low_u8x16(x), wasm_i16x8_extend_low_i8x16(y)));
+      sum = wasm_i32x4_add(sum, wasm_i32x4_dot_i16x8(wasm_u16x8_extend_high_u8x16(x), wasm_i16x8_extend_high_i8x16(y)));
+    }
+    out[o] = net.l1_bias[o] + wasm_i32x4_extract_lane(sum, 0) + wasm_i32x4_extract_lane(sum, 1) +
+             wasm_i32x4_extract_lane(sum, 2) + wasm_i32x4_extract_lane(sum, 3);
+  }
+  return;
+#endif
   for (int o = 0; o < L1; ++o) {
     int32_t s = net.l1_bias[o];
     const int8_t* w = net.l1_weights + o * 2 * HIDDEN;

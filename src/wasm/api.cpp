@@ -10,7 +10,7 @@
 //   mk_positions(variant, counting, fen, actions, playOn) the FEN before the first move and after each
 //   mk_typed(variant, fen, text)                 a move as a player typed it (notation.h)
 //   mk_level_move(variant, counting, fen, actions, level, seed) what the CPU at a level does there
-//   mk_network(variant, bytes, size)             the learned evaluation mk_level_move plays with
+//   mk_network(variant, bytes, size)             the learned evaluation mk_level_move and mk_search play with
 //
 // variant: "makruk" or "ouk"; counting: "auto" or "declare"; fen: empty for
 // the usual start; actions: space-separated, as the server records them
@@ -97,14 +97,18 @@ std::optional<Game> replay(std::string_view variant, std::string_view counting, 
   return game;
 }
 
-// The CPU opponent's engine (mk_level_move): kept for its hash table, with the learned
-// evaluation once mk_network has given it (the hand-written one until then), as the
-// server's CPU players have it built in.
+// The CPU opponent's engine (mk_level_move) and the analysis's (mk_search): each kept for
+// its hash table, both with the learned evaluation once mk_network has given it (the
+// hand-written one until then), as the server's CPU players have it built in.
 engine::Engine& level_engine() {
   static engine::Engine* eng = new engine::Engine();
   return *eng;
 }
-engine::nnue::Networks level_networks;
+engine::Engine& search_engine() {
+  static engine::Engine* eng = new engine::Engine();
+  return *eng;
+}
+engine::nnue::Networks networks;
 
 }  // namespace
 
@@ -193,7 +197,7 @@ const char* mk_search(const char* variant, const char* fen, const char* actions,
   auto game = replay(variant, "auto", fen, actions, &error, playOn != 0);
   if (!game) return fail(error);
   if (count_legal(game->position()) == 0) return fail(Msg::NoLegalMove);
-  static engine::Engine* eng = new engine::Engine();  // one, kept for its hash table
+  engine::Engine* eng = &search_engine();
   engine::Limits limits;
   limits.depth = depth > 0 ? depth : 0;
   limits.movetime = ms > 0 ? ms : 0;
@@ -287,16 +291,17 @@ const char* mk_level_move(const char* variant, const char* counting, const char*
   return answer.c_str();
 }
 
-// The learned evaluation for one variant's CPU moves (a network file, src/engine/nets/):
-// {"ok":true}, or {"ok":false,"error":…} (the evaluation stays as it was).
+// The learned evaluation for one variant's CPU moves and searches (a network file,
+// src/engine/nets/): {"ok":true}, or {"ok":false,"error":…} (the evaluation stays as it was).
 const char* mk_network(const char* variant, const unsigned char* bytes, int size) {
   std::string error;
   std::shared_ptr<const engine::nnue::Network> net =
       engine::nnue::load(std::string_view(reinterpret_cast<const char*>(bytes), size < 0 ? 0 : size), &error);
   if (!net) return fail(Message::detail(error));
-  if (std::string_view(variant) == "ouk") level_networks.ouk = net;
-  else level_networks.makruk = net;
-  level_engine().set_networks(level_networks);
+  if (std::string_view(variant) == "ouk") networks.ouk = net;
+  else networks.makruk = net;
+  level_engine().set_networks(networks);
+  search_engine().set_networks(networks);
   answer = "{\"ok\":true}";
   return answer.c_str();
 }

@@ -4,7 +4,8 @@
 // and both counting modes, with the non-move actions (counts, draw offers, claims,
 // resignations) tried at random too. Every answer (legal moves, SAN, Thai SAN, FEN,
 // count, result and reason, refusals and their words) must be the same text. Then the
-// engine on both: legal best moves, and nodes per second side by side.
+// engine on both: legal best moves, and nodes per second side by side; and the module's
+// two builds (makruk.wasm, makruk-simd.wasm) searching with the learned evaluation alike.
 //   node tests/wasm/compare.mjs [WASM_DIR] [NATIVE_BINARY]
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
@@ -237,8 +238,50 @@ for (const [variant, moves] of positions) {
   console.log(`CPU levels 1-8 (mk_level_move): ${nativeCalls.length} moves each side, ${wrong} wrong`);
   if (wrong) searchFailed += wrong;
 }
-const size = fs.statSync(path.join(wasmDir, 'makruk.wasm')).size;
-console.log(`makruk.wasm: ${size} bytes`);
+// The learned evaluation in the analysis's searches (mk_search), in both builds of the
+// module: makruk.wasm and makruk-simd.wasm (what a browser with WebAssembly SIMD loads) give
+// the same answers node for node, from fresh modules with the networks loaded; their
+// speeds side by side, and the hand-written evaluation's before the networks.
+{
+  const fresh = async (file) => {
+    const c = await factory({ wasmBinary: fs.readFileSync(path.join(wasmDir, file)) });
+    const s = c.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number', 'number', 'number']);
+    const load = c.cwrap('mk_network', 'string', ['string', 'number', 'number']);
+    return {
+      search: (variant, moves, depth) => {
+        const t0 = performance.now();
+        const r = JSON.parse(s(variant, '', moves, depth, 0, 1, 0));
+        return { r, ms: performance.now() - t0 };
+      },
+      network: () => {
+        for (const [v, file] of [['makruk', 'default.nnue'], ['ouk', 'ouk.nnue']]) {
+          const b = fs.readFileSync(path.join(root, 'src', 'engine', 'nets', file));
+          const p = c._malloc(b.length);
+          c.HEAPU8.set(b, p);
+          const ok = JSON.parse(load(v, p, b.length)).ok;
+          c._free(p);
+          if (!ok) return false;
+        }
+        return true;
+      },
+    };
+  };
+  const plain = await fresh('makruk.wasm');
+  const simd = await fresh('makruk-simd.wasm');
+  const nps = (x) => Math.round((x.r.nodes / x.ms) * 1000);
+  const hand = [plain.search('makruk', '', DEPTH), simd.search('makruk', '', DEPTH)];
+  if (!plain.network() || !simd.network()) searchFailed++;
+  for (const [variant, moves] of positions) {
+    const a = plain.search(variant, moves, DEPTH);
+    const b = simd.search(variant, moves, DEPTH);
+    const same = JSON.stringify(a.r) === JSON.stringify(b.r);
+    if (!same || !a.r.ok) searchFailed++;
+    console.log(`learned evaluation, ${variant} [${moves}] depth ${DEPTH}: ${a.r.best} ${a.r.score} ${a.r.nodes} nodes;` +
+      ` ${nps(a)} n/s, with SIMD ${nps(b)} n/s${same ? '' : ` DIFFERENT (SIMD: ${JSON.stringify(b.r)})`}`);
+  }
+  console.log(`hand-written evaluation, makruk [] depth ${DEPTH}: ${nps(hand[0])} n/s, with SIMD ${nps(hand[1])} n/s`);
+}
+for (const file of ['makruk.wasm', 'makruk-simd.wasm']) console.log(`${file}: ${fs.statSync(path.join(wasmDir, file)).size} bytes`);
 if (differ || searchFailed) {
   console.log(`wasm: FAILED (${differ} answers differ, ${searchFailed} searches without a legal move)`);
   process.exit(1);

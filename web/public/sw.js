@@ -199,6 +199,15 @@ const OFFLINE_ROUTES = /^\/(?:|practice|analysis|learn(?:\/(?:makruk|ouk))?|loca
 // The app's own files: the cache answers for them when the network fails.
 const APP_FILES = /^\/(?:assets\/|core\/|icons\/|index\.html$|offline\.html$|favicon\.svg$|manifest\.webmanifest$)/;
 
+// Whether this browser has WebAssembly SIMD (the same test as the page's core worker).
+function wasmSimd() {
+  try {
+    return WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]));
+  } catch {
+    return false;
+  }
+}
+
 self.addEventListener('install', (event) => {
   self.skipWaiting();
   event.waitUntil(
@@ -207,6 +216,9 @@ self.addEventListener('install', (event) => {
       let files = [OFFLINE_URL];
       const list = await fetch('/precache.json', { cache: 'no-store' });
       if (list.ok) files = (await list.json()).files;
+      // Of the module's two builds (core-worker.ts), the one this browser loads.
+      const unused = wasmSimd() ? '/core/makruk.wasm' : '/core/makruk-simd.wasm';
+      files = files.filter((f) => f !== unused);
       const cache = await caches.open(APP_CACHE);
       // straight from the server, not from the browser's HTTP cache
       await cache.addAll(files.map((f) => new Request(f, { cache: 'reload' })));

@@ -31,8 +31,10 @@ export default function (H) {
     await p.waitForSelector(tid('home'));
     await controlled(p);
     const files = await cached(p);
-    for (const f of ['/index.html', '/offline.html', '/core/makruk.js', '/core/makruk.wasm', '/core/makruk.nnue', '/manifest.webmanifest'])
+    // Chromium has WebAssembly SIMD: the module's SIMD build is the one kept, and not the other.
+    for (const f of ['/index.html', '/offline.html', '/core/makruk.js', '/core/makruk-simd.wasm', '/core/makruk.nnue', '/manifest.webmanifest'])
       assert(files.includes(f), `${f} is cached (${files.join(' ')})`);
+    assert(!files.includes('/core/makruk.wasm'), 'the build for browsers without SIMD is not kept');
     assert(files.some((f) => /^\/assets\/index-.*\.js$/.test(f)) && files.some((f) => /^\/assets\/index-.*\.css$/.test(f)), 'the app\'s script and style are cached');
     assert(!files.some((f) => f.startsWith('/api/')), 'nothing of the API is cached');
 

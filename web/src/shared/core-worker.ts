@@ -12,7 +12,18 @@ declare function importScripts(...urls: string[]): void;
 declare const makrukCore: (opts: { locateFile: (f: string) => string }) => Promise<Emscripten>;
 
 importScripts('/core/makruk.js');
-const ready = makrukCore({ locateFile: (f) => `/core/${f}` }).then((m) => ({
+// The module built with WebAssembly's 128-bit SIMD (the learned evaluation's sums, several
+// at a time; the same answers) where this browser has SIMD: it validates a function that
+// makes a 128-bit value (i32.const 0; i8x16.splat).
+const SIMD_TEST = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
+const simd = (() => {
+  try {
+    return WebAssembly.validate(SIMD_TEST);
+  } catch {
+    return false;
+  }
+})();
+const ready = makrukCore({ locateFile: (f) => `/core/${simd && f === 'makruk.wasm' ? 'makruk-simd.wasm' : f}` }).then((m) => ({
   game: m.cwrap('mk_game', 'string', ['string', 'string', 'string', 'string', 'number']),
   search: m.cwrap('mk_search', 'string', ['string', 'string', 'string', 'number', 'number', 'number', 'number']),
   pgn: m.cwrap('mk_pgn', 'string', ['string', 'string', 'number']),
@@ -30,9 +41,11 @@ const ready = makrukCore({ locateFile: (f) => `/core/${f}` }).then((m) => ({
   },
 }));
 
-// The CPU opponent plays with the learned evaluation the server's CPU players have built in
-// (/core/makruk.nnue, /core/ouk.nnue), fetched when its first move in a variant is asked for;
-// without it (not fetched yet, say) it plays with the hand-written one.
+// The CPU opponent, the analysis board and the review play and judge with the learned
+// evaluation the server's CPU players have built in (/core/makruk.nnue, /core/ouk.nnue),
+// fetched when the first move or search in a variant is asked for (and kept by the service
+// worker for offline use); without it (offline before it was ever fetched, say) they use
+// the hand-written one.
 const networks = new Set<string>();
 async function withNetwork(api: Awaited<typeof ready>, variant: string): Promise<void> {
   if (networks.has(variant)) return;
@@ -78,6 +91,7 @@ self.onmessage = async (e: MessageEvent<Call>) => {
     postMessage({ id: m.id, result: JSON.parse(api.positions(...m.args)) });
     return;
   }
+  await withNetwork(api, m.args[0]);
   // `budget` (ms, 0: none): no deeper search once that much time has gone; `from`: the
   // first depth searched (a search taken up again where it rested: the table of
   // positions already searched is still in the core's memory).
