@@ -83,7 +83,7 @@ export default function (H) {
     await p.waitForSelector(tid('mark-2'));
     assert((await p.locator(tid('import-error')).textContent()) === '', 'no error');
     // The rest is open for analysis: the engine thinks, a move can be played, and stepping works.
-    await until('the engine thinks past the end', async () => Number(await p.locator(tid('engine-line')).getAttribute('data-depth')) >= 2, 20000);
+    await until('the engine thinks past the end', async () => Number(await p.locator(tid('engine-line')).getAttribute('data-depth')) >= 2, 40000);
     await p.locator(tid('board')).scrollIntoViewIfNeeded(); // the import box is below the board
     await clickMove(p, 'h7h8');
     await until('played on', async () => (await fenOf(p))?.startsWith('7k/8/8/R7/1S1S4/1NK5/6R1/8 w'));

@@ -104,7 +104,8 @@ self.onmessage = async (e: MessageEvent<Call>) => {
     // then the depth before it.
     const left = budget > 0 ? Math.max(1, Math.round(budget - (performance.now() - t0))) : 0;
     const r = JSON.parse(api.search(variant, fen, actions, d, left, lines, playOn)) as { ok: boolean; nodes?: number; depth?: number };
-    if (r.ok && budget > 0 && (r.depth ?? 0) < d) break;
+    // (a shallower answer with time left, a forced line say, is shown as before)
+    if (r.ok && budget > 0 && (r.depth ?? 0) < d && performance.now() - t0 >= budget - 50) break;
     last = r;
     if (!last.ok) break;
     total += last.nodes ?? 0;
