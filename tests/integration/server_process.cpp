@@ -1,10 +1,12 @@
-// The integration tests' HTTP requests and WebSocket client (server_process.h),
+// The integration tests' HTTP requests and WebSocket clients (server_process.h),
 // made with Beast: compiled once for every integration test, whose own files
 // then need none of Beast's headers.
 #include "server_process.h"
 
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast.hpp>
+#include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
 
 namespace makruk::testing {
@@ -212,6 +214,68 @@ bool WsClient::wait_closed(milliseconds timeout) {
   Impl& c = *impl_;
   c.run_until([&] { return c.closed; }, timeout);
   return c.closed;
+}
+
+uint16_t free_port() {
+  asio::io_context ioc;
+  tcp::acceptor a(ioc, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  return a.local_endpoint().port();
+}
+
+struct TlsWsClient::Impl {
+  asio::io_context ioc;
+  asio::ssl::context ctx{asio::ssl::context::tls_client};
+  websocket::stream<beast::ssl_stream<beast::tcp_stream>> ws{ioc, ctx};
+  bool ok = false;
+
+  // Starts an operation and runs it to its end, 10 s at most: whether it succeeded.
+  template <class Start>
+  bool step(Start start) {
+    bool finished = false;
+    boost::system::error_code ec;
+    start([&](boost::system::error_code e, auto&&...) {
+      ec = e;
+      finished = true;
+    });
+    ioc.restart();
+    ioc.run_for(10s);
+    return finished && !ec;
+  }
+};
+
+TlsWsClient::TlsWsClient(uint16_t port, const std::string& ca) : impl_(std::make_unique<Impl>()) {
+  Impl& i = *impl_;
+  i.ctx.load_verify_file(ca);
+  i.ctx.set_verify_mode(asio::ssl::verify_peer);
+  auto& tcp_stream = beast::get_lowest_layer(i.ws);
+  tcp_stream.expires_after(10s);
+  i.ok = i.step([&](auto done) {
+    tcp_stream.async_connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), done);
+  });
+  i.ok = i.ok && i.step([&](auto done) { i.ws.next_layer().async_handshake(asio::ssl::stream_base::client, done); });
+  tcp_stream.expires_never();
+  i.ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
+  i.ok = i.ok && i.step([&](auto done) { i.ws.async_handshake("127.0.0.1:" + std::to_string(port), "/ws", done); });
+}
+
+TlsWsClient::~TlsWsClient() = default;
+
+bool TlsWsClient::ok() const { return impl_->ok; }
+
+bool TlsWsClient::send(const json::object& m) {
+  const std::string text = json::serialize(m);
+  return impl_->step([&](auto done) { impl_->ws.async_write(asio::buffer(text), done); });
+}
+
+json::value TlsWsClient::wait_for(const std::string& t) {
+  const auto deadline = Clock::now() + 10s;
+  while (Clock::now() < deadline) {
+    beast::flat_buffer buf;
+    if (!impl_->step([&](auto done) { impl_->ws.async_read(buf, done); })) return nullptr;
+    json::value v = json::parse(beast::buffers_to_string(buf.data()));
+    if (v.is_object() && v.as_object().contains("t") && v.at("t").as_string() == t) return v;
+  }
+  return nullptr;
 }
 
 }  // namespace makruk::testing

@@ -293,6 +293,30 @@ inline std::string field(const json::value& v, const char* key) {
   return f && f->is_string() ? std::string(f->as_string()) : std::string();
 }
 
+// A free TCP port on 127.0.0.1 (bound once and let go: for a process the test
+// starts, such as nginx, PostgreSQL or Redis).
+uint16_t free_port();
+
+// A WebSocket over TLS to 127.0.0.1:port, the server's certificate checked
+// against the file `ca`; every step at most 10 s.
+class TlsWsClient {
+ public:
+  TlsWsClient(uint16_t port, const std::string& ca);
+  ~TlsWsClient();
+  TlsWsClient(const TlsWsClient&) = delete;
+  TlsWsClient& operator=(const TlsWsClient&) = delete;
+
+  // The TLS and WebSocket handshakes succeeded.
+  bool ok() const;
+  bool send(const json::object& m);
+  // The next message of type `t` (others skipped), or null.
+  json::value wait_for(const std::string& t);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 struct WsOptions {
   std::string from;    // local address to connect from; empty: any
   std::string origin;  // sent as the Origin header when not empty

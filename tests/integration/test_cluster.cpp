@@ -9,11 +9,6 @@
 #include <signal.h>
 #include <sys/wait.h>
 
-#include <boost/asio.hpp>
-#include <boost/asio/ssl.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/ssl.hpp>
-#include <boost/beast/websocket.hpp>
 #include <boost/json.hpp>
 #include <chrono>
 #include <cstdio>
@@ -33,7 +28,6 @@
 
 using namespace std::chrono_literals;
 using namespace makruk::testing;
-using tcp = asio::ip::tcp;
 
 namespace {
 
@@ -49,65 +43,6 @@ std::string run(const std::string& command) {
   return out;
 }
 
-
-// A WebSocket over TLS, the certificate checked against `ca`; every step at most 10 s.
-class TlsWs {
- public:
-  TlsWs(uint16_t port, const std::string& ca) : ctx_(asio::ssl::context::tls_client), ws_(ioc_, ctx_) {
-    ctx_.load_verify_file(ca);
-    ctx_.set_verify_mode(asio::ssl::verify_peer);
-    auto& tcpStream = beast::get_lowest_layer(ws_);
-    tcpStream.expires_after(10s);
-    ok_ = step([&](auto done) {
-      tcpStream.async_connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), done);
-    });
-    ok_ = ok_ && step([&](auto done) { ws_.next_layer().async_handshake(asio::ssl::stream_base::client, done); });
-    tcpStream.expires_never();
-    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
-    ok_ = ok_ && step([&](auto done) { ws_.async_handshake("127.0.0.1:" + std::to_string(port), "/ws", done); });
-  }
-  bool ok() const { return ok_; }
-  bool send(const json::object& m) {
-    const std::string text = json::serialize(m);
-    return step([&](auto done) { ws_.async_write(asio::buffer(text), done); });
-  }
-  // The next message of type `t` (others skipped), or null.
-  json::value wait_for(const std::string& t) {
-    const auto deadline = Clock::now() + 10s;
-    while (Clock::now() < deadline) {
-      beast::flat_buffer buf;
-      if (!step([&](auto done) { ws_.async_read(buf, done); })) return nullptr;
-      json::value v = json::parse(beast::buffers_to_string(buf.data()));
-      if (v.is_object() && v.as_object().contains("t") && v.at("t").as_string() == t) return v;
-    }
-    return nullptr;
-  }
-
- private:
-  // Starts an operation and runs it to its end, 10 s at most: whether it succeeded.
-  template <class Start>
-  bool step(Start start) {
-    bool finished = false;
-    boost::system::error_code ec;
-    start([&](boost::system::error_code e, auto&&...) {
-      ec = e;
-      finished = true;
-    });
-    ioc_.restart();
-    ioc_.run_for(10s);
-    return finished && !ec;
-  }
-  asio::io_context ioc_;
-  asio::ssl::context ctx_;
-  websocket::stream<beast::ssl_stream<beast::tcp_stream>> ws_;
-  bool ok_ = false;
-};
-
-uint16_t free_port() {
-  asio::io_context ioc;
-  tcp::acceptor a(ioc, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return a.local_endpoint().port();
-}
 
 bool answers(uint16_t port) {
   return request(port, http::verb::get, "/healthz").status == 200;
@@ -784,7 +719,7 @@ TEST_F(Cluster, TheShippedHttpsServerCarriesAGameAndPlainHttpIsSentThere) {
   EXPECT_EQ(run("curl -sS --max-time 10 " + plain + "/.well-known/acme-challenge/token"), "challenge answered");
   // A game: the host over TLS through nginx, the guest at an instance directly.
   auto [code, hostToken, guestToken] = table();
-  TlsWs host(nginx_->tls_port(), ca);
+  TlsWsClient host(nginx_->tls_port(), ca);
   ASSERT_TRUE(host.ok());
   WsClient guest(port(1));
   host.send({{"t", "hello"}, {"code", code}, {"token", hostToken}});
