@@ -369,6 +369,42 @@ export const H = {
 };
 
 // ---------------------------------------------------------------- run
+/**
+ * The CPU seconds this run has used so far: this process and every process under it (the
+ * server, the browsers and their renderers), those still running and those already ended
+ * and waited for. Read from /proc (Linux); null where there is none. Each test's share is
+ * printed beside its time, to show what the run's time goes to.
+ */
+function cpuSoFar() {
+  try {
+    const tick = 100; // USER_HZ on Linux
+    const parent = new Map();
+    const used = new Map();
+    for (const name of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      let stat;
+      try {
+        stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      } catch {
+        continue; // ended meanwhile
+      }
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(name), Number(f[1]));
+      used.set(Number(name), Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]));
+    }
+    const mine = (pid) => {
+      for (let p = pid; p > 1; p = parent.get(p) ?? 0) if (p === process.pid) return true;
+      return false;
+    };
+    let ticks = 0;
+    for (const [pid, t] of used) if (pid !== process.pid && mine(pid)) ticks += t;
+    const own = process.cpuUsage();
+    return ticks / tick + (own.user + own.system) / 1e6;
+  } catch {
+    return null;
+  }
+}
+
 /** Runs the registered tests (those of this shard, or matching E2E_ONLY); exits 1 on any failure. */
 export async function runAll() {
   let passed = 0;
@@ -383,18 +419,24 @@ export async function runAll() {
       if (t.full && !full) full = CHROMIUM === FULL_CHROMIUM ? shell : await chromium.launch({ executablePath: FULL_CHROMIUM, args: ARGS });
       browser = t.full ? full : shell;
       const t0 = Date.now();
+      const cpu0 = cpuSoFar();
+      let outcome;
       try {
         await t.f();
         passed++;
-        console.log(`ok   ${t.name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+        outcome = `ok   ${t.name}`;
       } catch (e) {
         failed++;
-        console.log(`FAIL ${t.name}\n     ${e?.stack?.split('\n').slice(0, 3).join('\n     ') ?? e}`);
+        outcome = `FAIL ${t.name}\n     ${e?.stack?.split('\n').slice(0, 3).join('\n     ') ?? e}`;
         for (const ctx of browser.contexts()) {
           for (const [i, pg] of ctx.pages().entries()) await pg.screenshot({ path: path.join(ART, `fail-${failed}-${i}.png`) }).catch(() => {});
         }
       }
       for (const ctx of browser.contexts()) await ctx.close().catch(() => {});
+      const cpu1 = cpuSoFar();
+      const cpu = cpu0 === null || cpu1 === null ? '' : `, CPU ${(cpu1 - cpu0).toFixed(1)} s`;
+      const [first, ...rest] = outcome.split('\n');
+      console.log([`${first} (${((Date.now() - t0) / 1000).toFixed(1)} s${cpu})`, ...rest].join('\n'));
     }
   } catch (e) {
     failed++;
