@@ -244,17 +244,21 @@ std::vector<RoundPairing> round_robin(int players) {
   return rounds;
 }
 
+std::map<int, int> last_opponents(const History& history) {
+  std::map<int, int> last;
+  for (const Game* g : in_order(history)) {
+    last[g->white] = g->black;
+    last[g->black] = g->white;
+  }
+  return last;
+}
+
 std::vector<Board> pair_arena(const std::vector<int>& waiting, const History& history) {
   std::vector<int> now = waiting;
   if (now.size() % 2 == 1) now.pop_back();  // the one who began waiting last waits on
   if (now.empty()) return {};
   std::vector<Entrant> players = entrants(now, history, 1 << 30);
-  const auto games = in_order(history);
-  std::map<int, int> last_opponent;
-  for (const Game* g : games) {
-    last_opponent[g->white] = g->black;
-    last_opponent[g->black] = g->white;
-  }
+  const std::map<int, int> last_opponent = last_opponents(history);
   auto cost = [&](int i, int j) {
     const Entrant& a = players[i];
     const Entrant& b = players[j];

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -59,6 +60,10 @@ RoundPairing pair_swiss(const std::vector<int>& present, const History& history,
 // Every round of a round robin of `players` (Berger tables): with an odd number
 // the player who would meet the extra one has the bye.
 std::vector<RoundPairing> round_robin(int players);
+
+// Each player's opponent in their latest game (games in the order played;
+// a player with no game is not in it).
+std::map<int, int> last_opponents(const History& history);
 
 // The arena: pairs the players waiting now (in the order they began waiting),
 // avoiding each one's last opponent and pairing close scores; colours even each

@@ -220,16 +220,14 @@ void Tournaments::follow_up(Held& h) {
   if (h.t.settings().format != tn::Format::arena || h.t.status() != tn::Tournament::Status::running ||
       h.t.waiting().size() < 2)
     return;
-  std::map<int, int> last_opponent;
-  bool under_way = false;
-  for (const tn::Pairing& g : h.t.games()) {
-    last_opponent[g.white] = g.black;
-    last_opponent[g.black] = g.white;
-    under_way |= g.outcome == tn::Outcome::pending;
+  const tn::History history = h.t.history();
+  const bool under_way = std::any_of(history.games.begin(), history.games.end(),
+                                     [](const tn::Game& g) { return g.outcome == tn::Outcome::pending; });
+  if (under_way) {
+    const std::map<int, int> last = tn::last_opponents(history);
+    for (const tn::Board& b : tn::pair_arena(h.t.waiting(), history))
+      if (auto it = last.find(b.white); it != last.end() && it->second == b.black) return;
   }
-  if (under_way)
-    for (const tn::Board& b : tn::pair_arena(h.t.waiting(), h.t.history()))
-      if (last_opponent[b.white] == b.black) return;
   append(h, event_text({{"e", "pair"}}));
 }
 
@@ -650,7 +648,7 @@ void Tournaments::tick() {
 // ---------------------------------------------------------------- the answer
 
 Answer Tournaments::state(const Held& h) const {
-  if (h.answered == h.version) return Answer{Outcome::Ok, h.answer};
+  if (h.cache.version == h.version) return Answer{Outcome::Ok, h.cache.text};
   const TournamentRecord& r = h.record;
   const tn::Tournament& t = h.t;
   json::object o{{"code", r.code},
@@ -701,9 +699,9 @@ Answer Tournaments::state(const Held& h) const {
                                      {"wins", s.wins},
                                      {"games", s.games}});
   o["standings"] = std::move(standings);
-  h.answer = json::serialize(o);
-  h.answered = h.version;
-  return Answer{Outcome::Ok, h.answer};
+  h.cache.text = json::serialize(o);
+  h.cache.version = h.version;
+  return Answer{Outcome::Ok, h.cache.text};
 }
 
 }  // namespace makruk::server

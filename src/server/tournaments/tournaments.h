@@ -94,6 +94,23 @@ class Tournaments {
   static std::string game_code(const std::string& secret, int round, int board);
 
  private:
+  // A held tournament's answer for one version. A copy of a held tournament
+  // is made to try an event on (append), so it is about to change: a copy
+  // starts empty rather than copying the answer along (a large tournament's
+  // is tens of kilobytes).
+  struct AnswerCache {
+    int version = -1;
+    std::string text;
+    AnswerCache() = default;
+    AnswerCache(const AnswerCache&) {}
+    AnswerCache& operator=(const AnswerCache&) {
+      version = -1;
+      text.clear();
+      return *this;
+    }
+    AnswerCache(AnswerCache&&) = default;
+    AnswerCache& operator=(AnswerCache&&) = default;
+  };
   struct Held {
     TournamentRecord record;
     tournaments::Tournament t{tournaments::Settings{}};
@@ -103,10 +120,9 @@ class Tournaments {
     size_t made = 0;          // games() before this have their tables made
     int64_t looked_at = 0;    // when the games under way were last looked at
     int64_t asked_at = 0;     // when it was last asked for
-    // The answer made for `answered` (a version), made again only when the
-    // tournament moved on: many players ask every few seconds.
-    mutable int answered = -1;
-    mutable std::string answer;
+    // The answer made for a version, made again only when the tournament
+    // moved on: many players ask every few seconds.
+    mutable AnswerCache cache;
   };
   // The tournament in memory, caught up with the store; nullptr when the code
   // is unknown (counted as a wrong code), with the refusal in `refusal`.

@@ -1,13 +1,14 @@
-import { api, ApiError, call, CODE_RE, normaliseCode, saveName, saveSeat, savedSeat } from '../shared/api';
+import { api, ApiError, CODE_RE, normaliseCode, saveName, saveSeat, savedSeat } from '../shared/api';
 import { nameField } from '../shared/namefield';
 import { lookUpCode } from '../shared/proof';
 import { h } from '../shared/dom';
 import { t } from '../shared/i18n';
 import { errorText, link, navigate, type Screen } from '../shared/ui';
+import { tapi } from '../tournament/api';
 
 async function isTournament(code: string): Promise<boolean> {
   try {
-    await call('GET', `/api/tournaments/${encodeURIComponent(code)}`);
+    await tapi.get(code);
     return true;
   } catch {
     return false;

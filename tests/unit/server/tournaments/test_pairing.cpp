@@ -289,6 +289,18 @@ TEST(Arena, PairsNeighboursInTheStandingsAvoidingTheLastOpponent) {
   EXPECT_TRUE(pair_arena({5}, h).empty());
 }
 
+TEST(Arena, LastOpponentsFollowTheOrderOfPlayNotOfTheList) {
+  History h;
+  // Listed out of order: round 3 (1 against 4) is the latest for 1 and 4.
+  h.games = {{3, 4, 1, Outcome::pending}, {1, 1, 2, Outcome::draw}, {2, 3, 1, Outcome::white_wins}};
+  const std::map<int, int> last = last_opponents(h);
+  EXPECT_EQ(last.at(1), 4);
+  EXPECT_EQ(last.at(4), 1);
+  EXPECT_EQ(last.at(2), 1);
+  EXPECT_EQ(last.at(3), 1);
+  EXPECT_FALSE(last.count(5));
+}
+
 TEST(ColourPreference, AfterEachRunOfGames) {
   History h;
   EXPECT_EQ(colour_preference(h, 1).strength, Preference::none);
