@@ -420,14 +420,15 @@ export async function runAll() {
       browser = t.full ? full : shell;
       const t0 = Date.now();
       const cpu0 = cpuSoFar();
-      let outcome;
+      let verdict = 'ok  ';
+      let why = ''; // a failure's first lines, printed under it
       try {
         await t.f();
         passed++;
-        outcome = `ok   ${t.name}`;
       } catch (e) {
         failed++;
-        outcome = `FAIL ${t.name}\n     ${e?.stack?.split('\n').slice(0, 3).join('\n     ') ?? e}`;
+        verdict = 'FAIL';
+        why = `\n     ${e?.stack?.split('\n').slice(0, 3).join('\n     ') ?? e}`;
         for (const ctx of browser.contexts()) {
           for (const [i, pg] of ctx.pages().entries()) await pg.screenshot({ path: path.join(ART, `fail-${failed}-${i}.png`) }).catch(() => {});
         }
@@ -435,8 +436,7 @@ export async function runAll() {
       for (const ctx of browser.contexts()) await ctx.close().catch(() => {});
       const cpu1 = cpuSoFar();
       const cpu = cpu0 === null || cpu1 === null ? '' : `, CPU ${(cpu1 - cpu0).toFixed(1)} s`;
-      const [first, ...rest] = outcome.split('\n');
-      console.log([`${first} (${((Date.now() - t0) / 1000).toFixed(1)} s${cpu})`, ...rest].join('\n'));
+      console.log(`${verdict} ${t.name} (${((Date.now() - t0) / 1000).toFixed(1)} s${cpu})${why}`);
     }
   } catch (e) {
     failed++;
