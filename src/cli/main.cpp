@@ -655,7 +655,7 @@ int main(int argc, char** argv) {
   nnueCmd->add_option("--seed", nt.options.seed, "random seed of the first weights and the order (default 1)");
   nnueCmd->add_option("--max-positions", nt.max_positions, "read at most this many positions");
   nnueCmd->add_flag("!--no-hold-out", nt.options.hold_out, "train on every position (default: a tenth held out)");
-  nnueCmd->add_flag("--mirror", nt.mirror, "also train on each Makruk position with its files mirrored");
+  nnueCmd->add_flag("--mirror", nt.mirror, "also train on each position with its files mirrored (Makruk; Ouk Chatrang once no first-move right is left)");
   nnueCmd->add_flag("--residual", nt.options.residual, "learn a correction to the hand-written evaluation");
   nnueCmd->add_option("--l2", nt.options.l2, "weight decay (default 0)")->check(CLI::Range(0.0, 1.0));
 

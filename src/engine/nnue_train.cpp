@@ -174,7 +174,9 @@ bool load_train_data(std::istream& in, Variant variant, size_t max_positions, Tr
   auto full = [&] { return max_positions && data.entries.size() >= max_positions; };
   return read_sample_positions(in, variant, full, [&](const Position& pos, double result, int score) {
     add_position(pos, result, score, score != NO_SCORE, data);
-    if (mirror && variant == Variant::Makruk) add_mirrored_last(data);
+    // Ouk's first-move rights are not symmetric (the king leaps from d1, not e1):
+    // an Ouk position is mirrored only once every right is gone.
+    if (mirror && (variant == Variant::Makruk || pos.rights() == 0)) add_mirrored_last(data);
   }, error);
 }
 

@@ -41,7 +41,8 @@ struct TrainData {
 // are left out (the count decides them, and the hand-written evaluation
 // keeps them). With `mirror`, each Makruk position comes a second time with
 // its files mirrored (a-h): Makruk's moves are the same either way, so the
-// value is too. False, with the line's number in *error, on a bad line.
+// value is too; so does an Ouk Chatrang position once no first-move right is
+// left (the rights are not symmetric: the king leaps from d1). False, with the line's number in *error, on a bad line.
 bool load_train_data(std::istream& in, Variant variant, size_t max_positions, TrainData& data, std::string* error,
                      bool mirror = false);
 void add_position(const Position& pos, double result, int score, bool has_score, TrainData& data);
@@ -100,7 +101,7 @@ struct TrainCommand {
   std::vector<std::string> data;  // FEN;RESULT;SCORE files
   std::string out;                // the network file
   size_t max_positions = 0;       // 0: all
-  bool mirror = false;            // Makruk positions also mirrored (see load_train_data)
+  bool mirror = false;            // positions also mirrored where the rules allow (see load_train_data)
   TrainOptions options;
 };
 int run_train_command(const TrainCommand& c, std::ostream& log);

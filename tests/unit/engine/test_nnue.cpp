@@ -595,31 +595,40 @@ TEST(NnueSearch, UciLoadsANetworkFileAndRefusesABadOne) {
 }
 
 TEST(Nnue, MirroredPositionsAreTheBoardTurnedLeftToRight) {
-  // A position and its mirror image (files a-h), read as data with --mirror.
+  // A position and its mirror image (files a-h), read as data with --mirror: in
+  // Makruk, and in Ouk Chatrang once no first-move right is left.
   const char* fen = "r1smk1nr/3s4/pp1ppnpp/2p5/5P2/PPP1P1PP/4N3/RNSK1SMR w - - 0 9";
   const char* mirrored = "rn1kms1r/4s3/ppnpp1pp/5p2/2P5/PP1P1PPP/3N4/RMS1KSNR w - - 0 9";
-  std::istringstream in(std::string(fen) + ";1;50\n");
-  TrainData data;
-  std::string error;
-  ASSERT_TRUE(load_train_data(in, Variant::Makruk, 0, data, &error, true)) << error;
-  ASSERT_EQ(data.entries.size(), 2u);
-  TrainData direct;
-  Position pos;
-  ASSERT_TRUE(pos.set(mirrored, Variant::Makruk, Counting::Automatic, &error)) << error;
-  add_position(pos, 1, 50, true, direct);
-  const auto& e = data.entries[1];
-  const auto& d = direct.entries[0];
-  ASSERT_EQ(e.n_white, d.n_white);
-  ASSERT_EQ(e.n_black, d.n_black);
-  std::multiset<uint16_t> got(data.inputs.begin() + e.begin, data.inputs.begin() + e.begin + e.n_white + e.n_black);
-  std::multiset<uint16_t> want(direct.inputs.begin() + d.begin,
-                               direct.inputs.begin() + d.begin + d.n_white + d.n_black);
-  EXPECT_EQ(got, want);
-  EXPECT_EQ(e.result, d.result);
-  EXPECT_EQ(e.score, d.score);
-  // Ouk's first-move rights are not symmetric: Ouk positions are not mirrored.
-  std::istringstream ouk("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1;0.5;0\n");
-  TrainData o;
-  ASSERT_TRUE(load_train_data(ouk, Variant::Ouk, 0, o, &error, true)) << error;
-  EXPECT_EQ(o.entries.size(), 1u);
+  for (Variant v : {Variant::Makruk, Variant::Ouk}) {
+    std::istringstream in(std::string(fen) + ";1;50\n");
+    TrainData data;
+    std::string error;
+    ASSERT_TRUE(load_train_data(in, v, 0, data, &error, true)) << error;
+    ASSERT_EQ(data.entries.size(), 2u);
+    TrainData direct;
+    Position pos;
+    ASSERT_TRUE(pos.set(mirrored, v, Counting::Automatic, &error)) << error;
+    add_position(pos, 1, 50, true, direct);
+    const auto& e = data.entries[1];
+    const auto& d = direct.entries[0];
+    ASSERT_EQ(e.n_white, d.n_white);
+    ASSERT_EQ(e.n_black, d.n_black);
+    std::multiset<uint16_t> got(data.inputs.begin() + e.begin, data.inputs.begin() + e.begin + e.n_white + e.n_black);
+    std::multiset<uint16_t> want(direct.inputs.begin() + d.begin,
+                                 direct.inputs.begin() + d.begin + d.n_white + d.n_black);
+    EXPECT_EQ(got, want);
+    EXPECT_EQ(e.result, d.result);
+    EXPECT_EQ(e.score, d.score);
+    EXPECT_EQ(e.variant, d.variant);
+  }
+  // Ouk's first-move rights are not symmetric (the king leaps from d1): while a
+  // right is left, the position is not mirrored.
+  for (const char* ouk : {"rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1;0.5;0\n",
+                          "r1smk1nr/3s4/pp1ppnpp/2p5/5P2/PPP1P1PP/4N3/RNSK1SMR w d - 0 9;0.5;0\n"}) {
+    std::istringstream in(ouk);
+    TrainData o;
+    std::string error;
+    ASSERT_TRUE(load_train_data(in, Variant::Ouk, 0, o, &error, true)) << error;
+    EXPECT_EQ(o.entries.size(), 1u) << ouk;
+  }
 }
