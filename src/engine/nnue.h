@@ -41,7 +41,11 @@ constexpr int PIECE_INPUTS = 7 * 2 * 64;
 constexpr int RIGHTS_INPUT = PIECE_INPUTS;      // 4 inputs
 constexpr int OUK_INPUT = PIECE_INPUTS + 4;     // 1 input
 constexpr int INPUTS = PIECE_INPUTS + 5;
-constexpr int HIDDEN = 128;  // per perspective
+#ifndef MAKRUK_NNUE_HIDDEN
+#define MAKRUK_NNUE_HIDDEN 128  // CMake's MAKRUK_NNUE_HIDDEN, to measure other sizes
+#endif
+constexpr int HIDDEN = MAKRUK_NNUE_HIDDEN;  // per perspective
+static_assert(HIDDEN % 32 == 0, "the SIMD code works on 32 accumulator values at a time");
 constexpr int L1 = 32;
 constexpr int L2 = 32;
 constexpr int MAX_ACTIVE = 40;  // 32 pieces, 4 rights, the variant
