@@ -658,6 +658,9 @@ int main(int argc, char** argv) {
   nnueCmd->add_flag("--mirror", nt.mirror, "also train on each position with its files mirrored (Makruk; Ouk Chatrang once no first-move right is left)");
   nnueCmd->add_flag("--residual", nt.options.residual, "learn a correction to the hand-written evaluation");
   nnueCmd->add_option("--l2", nt.options.l2, "weight decay (default 0)")->check(CLI::Range(0.0, 1.0));
+  nnueCmd->add_option("--checkpoint", nt.checkpoint, "write the training's state here after each epoch");
+  nnueCmd->add_option("--resume", nt.resume,
+                      "go on from a checkpoint (the same data and options; --epochs may be larger)");
 
   try {
     app.parse(argc, argv);

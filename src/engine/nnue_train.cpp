@@ -1,9 +1,13 @@
 #include "nnue_train.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <iterator>
 #include <numeric>
 #include <ostream>
 #include <random>
@@ -218,19 +222,155 @@ std::unique_ptr<Network> FloatNetwork::quantise() const {
   return net;
 }
 
-TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& o, std::ostream* log) {
+uint64_t data_fingerprint(const TrainData& data) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  auto mix = [&](uint64_t x) {
+    h = (h ^ x) * 0x100000001b3ULL;
+    h ^= h >> 29;
+  };
+  mix(data.entries.size());
+  mix(data.inputs.size());
+  for (const auto& e : data.entries) {
+    mix(e.begin);
+    mix(uint64_t(e.n_white) | uint64_t(e.n_black) << 8 | uint64_t(e.stm) << 16 | uint64_t(e.has_score) << 24 |
+        uint64_t(e.variant) << 32);
+    mix(uint64_t(std::bit_cast<uint32_t>(e.result)) | uint64_t(std::bit_cast<uint32_t>(e.score)) << 32);
+    mix(std::bit_cast<uint32_t>(e.hand_eval));
+  }
+  for (size_t i = 0; i < data.inputs.size(); ++i) mix(data.inputs[i]);
+  return h;
+}
+
+namespace {
+
+constexpr char CHECKPOINT_MAGIC[4] = {'M', 'K', 'C', 'K'};
+constexpr uint32_t CHECKPOINT_VERSION = 1;
+
+template <typename T>
+void put(std::string& out, const T& value) {
+  out.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+template <typename T>
+bool take(std::string_view& in, T& value) {
+  if (in.size() < sizeof value) return false;
+  std::memcpy(&value, in.data(), sizeof value);
+  in.remove_prefix(sizeof value);
+  return true;
+}
+bool take_floats(std::string_view& in, std::vector<float>& out) {
+  out.resize(FloatNetwork::SIZE);
+  const size_t bytes = sizeof(float) * out.size();
+  if (in.size() < bytes) return false;
+  std::memcpy(out.data(), in.data(), bytes);
+  in.remove_prefix(bytes);
+  return true;
+}
+
+}  // namespace
+
+std::string save_checkpoint(const TrainCheckpoint& c) {
+  std::string out(CHECKPOINT_MAGIC, 4);
+  put(out, CHECKPOINT_VERSION);
+  put(out, uint64_t(FloatNetwork::SIZE));
+  put(out, c.data);
+  const TrainOptions& o = c.options;
+  put(out, int32_t(o.epochs));
+  put(out, int32_t(o.batch));
+  put(out, o.seed);
+  put(out, uint8_t(o.hold_out));
+  put(out, uint8_t(o.residual));
+  for (double x : {o.rate, o.decay, o.k, o.lambda, o.l2}) put(out, x);
+  put(out, int32_t(c.epochs_done));
+  put(out, c.step);
+  put(out, c.rate);
+  put(out, c.best_error);
+  put(out, int32_t(c.report.best_epoch));
+  put(out, c.report.initial_error);
+  put(out, c.report.hand_written_error);
+  put(out, uint32_t(c.report.train_error.size()));
+  for (double x : c.report.train_error) put(out, x);
+  for (double x : c.report.held_out_error) put(out, x);
+  for (const std::vector<float>* a : {&c.w, &c.m, &c.v, &c.best})
+    out.append(reinterpret_cast<const char*>(a->data()), sizeof(float) * a->size());
+  return out;
+}
+
+bool load_checkpoint(std::string_view in, TrainCheckpoint& c, std::string* error) {
+  auto fail = [&](const std::string& why) {
+    if (error) *error = why;
+    return false;
+  };
+  char magic[4];
+  uint32_t version;
+  uint64_t size;
+  for (char& ch : magic)
+    if (!take(in, ch)) return fail("not a training checkpoint (no MKCK header)");
+  if (std::memcmp(magic, CHECKPOINT_MAGIC, 4) != 0) return fail("not a training checkpoint (no MKCK header)");
+  if (!take(in, version) || version != CHECKPOINT_VERSION) return fail("an unknown checkpoint version");
+  if (!take(in, size) || size != FloatNetwork::SIZE)
+    return fail("a network of another size than this build's (" + std::to_string(FloatNetwork::SIZE) + " weights)");
+  TrainOptions& o = c.options;
+  int32_t epochs, batch, done, best_epoch;
+  uint8_t hold_out, residual;
+  uint32_t n;
+  bool ok = take(in, c.data) && take(in, epochs) && take(in, batch) && take(in, o.seed) && take(in, hold_out) &&
+            take(in, residual) && take(in, o.rate) && take(in, o.decay) && take(in, o.k) && take(in, o.lambda) &&
+            take(in, o.l2) && take(in, done) && take(in, c.step) && take(in, c.rate) && take(in, c.best_error) &&
+            take(in, best_epoch) && take(in, c.report.initial_error) && take(in, c.report.hand_written_error) &&
+            take(in, n);
+  if (!ok) return fail("the checkpoint is cut short");
+  if (done < 0 || uint32_t(done) != n || best_epoch < -1 || best_epoch >= done)
+    return fail("the checkpoint's epochs do not add up");
+  o.epochs = epochs;
+  o.batch = batch;
+  o.hold_out = hold_out;
+  o.residual = residual;
+  c.epochs_done = done;
+  c.report.best_epoch = best_epoch;
+  c.report.train_error.assign(n, 0);
+  c.report.held_out_error.assign(n, 0);
+  for (double& x : c.report.train_error) ok = ok && take(in, x);
+  for (double& x : c.report.held_out_error) ok = ok && take(in, x);
+  for (std::vector<float>* a : {&c.w, &c.m, &c.v, &c.best}) ok = ok && take_floats(in, *a);
+  if (!ok) return fail("the checkpoint is cut short");
+  if (!in.empty()) return fail(std::to_string(in.size()) + " bytes after the checkpoint");
+  return true;
+}
+
+bool can_resume(const TrainCheckpoint& c, const TrainData& data, const TrainOptions& o, std::string* why) {
+  auto no = [&](const std::string& reason) {
+    if (why) *why = reason;
+    return false;
+  };
+  const TrainOptions& s = c.options;
+  if (s.batch != o.batch || s.seed != o.seed || s.hold_out != o.hold_out || s.residual != o.residual ||
+      s.rate != o.rate || s.decay != o.decay || s.k != o.k || s.lambda != o.lambda || s.l2 != o.l2)
+    return no("it was made with other options (only --epochs may change)");
+  if (c.data != data_fingerprint(data)) return no("it was made on other data");
+  if (c.epochs_done > o.epochs)
+    return no("it is past --epochs (" + std::to_string(c.epochs_done) + " epochs done)");
+  return true;
+}
+
+TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& o, std::ostream* log,
+                  const TrainCheckpoint* resume, const std::function<void(const TrainCheckpoint&)>& after_epoch) {
   TrainReport report;
   std::vector<uint32_t> training, held_out;
   for (uint32_t i = 0; i < data.entries.size(); ++i)
     (o.hold_out && (i / 1000) % 10 == 9 ? held_out : training).push_back(i);
-  if (o.residual)  // a correction starts at nothing
-    std::fill(net.w.begin() + FloatNetwork::OUT_W, net.w.end(), 0.0f);
-  report.initial_error = mean_error(net, data, training, o);
-  const std::vector<uint32_t>& reference = held_out.empty() ? training : held_out;
-  for (uint32_t i : reference) {
-    const auto& e = data.entries[i];
-    const double d = sigmoid(e.hand_eval * o.k / 400.0) - target_of(e, o);
-    report.hand_written_error += d * d / double(reference.size());
+  if (resume) {
+    net.w = resume->w;
+    report = resume->report;
+  } else {
+    if (o.residual)  // a correction starts at nothing
+      std::fill(net.w.begin() + FloatNetwork::OUT_W, net.w.end(), 0.0f);
+    report.initial_error = mean_error(net, data, training, o);
+    const std::vector<uint32_t>& reference = held_out.empty() ? training : held_out;
+    for (uint32_t i : reference) {
+      const auto& e = data.entries[i];
+      const double d = sigmoid(e.hand_eval * o.k / 400.0) - target_of(e, o);
+      report.hand_written_error += d * d / double(reference.size());
+    }
   }
   if (log) *log << "nnue: " << training.size() << " positions to train on, " << held_out.size()
                 << " held out; error before training " << report.initial_error
@@ -240,9 +380,23 @@ TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& 
   double best_error = 1e300, rate = o.rate;
   const double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
   int64_t step = 0;
+  int first_epoch = 0;
   std::mt19937_64 rng(o.seed ^ 0x5eedULL);
+  if (resume) {
+    m = resume->m;
+    v = resume->v;
+    best = resume->best;
+    best_error = resume->best_error;
+    rate = resume->rate;
+    step = resume->step;
+    first_epoch = resume->epochs_done;
+    // The order the stopped training had reached: each epoch shuffles the last one's.
+    for (int e = 0; e < first_epoch; ++e) std::shuffle(training.begin(), training.end(), rng);
+    if (log) *log << "nnue: going on after epoch " << first_epoch << "\n";
+  }
+  const uint64_t fingerprint = after_epoch ? data_fingerprint(data) : 0;
   Pass p;
-  for (int epoch = 0; epoch < o.epochs; ++epoch) {
+  for (int epoch = first_epoch; epoch < o.epochs; ++epoch) {
     const auto started = std::chrono::steady_clock::now();
     std::shuffle(training.begin(), training.end(), rng);
     double sum = 0;
@@ -287,6 +441,21 @@ TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& 
       *log << "nnue: epoch " << epoch + 1 << ": training error " << train_error << ", held out " << held << " ("
            << secs << " s)\n";
     }
+    if (after_epoch) {
+      TrainCheckpoint c;
+      c.data = fingerprint;
+      c.options = o;
+      c.epochs_done = epoch + 1;
+      c.step = step;
+      c.rate = rate;
+      c.best_error = best_error;
+      c.report = report;
+      c.w = net.w;
+      c.m = m;
+      c.v = v;
+      c.best = best;
+      after_epoch(c);
+    }
   }
   net.w = best;
   return report;
@@ -324,8 +493,33 @@ int run_train_command(const TrainCommand& c, std::ostream& log) {
     log << "makruk nnue-train: no positions with pawns to train on\n";
     return 1;
   }
+  TrainCheckpoint resume;
+  if (!c.resume.empty()) {
+    std::ifstream in(c.resume, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string why;
+    if (!in) why = "cannot read it";
+    else if (load_checkpoint(bytes, resume, &why)) can_resume(resume, data, c.options, &why);
+    if (!why.empty()) {
+      log << "makruk nnue-train: --resume " << c.resume << ": " << why << "\n";
+      return 1;
+    }
+  }
+  bool saved = true;
+  auto save_state = [&](const TrainCheckpoint& state) {
+    // Written beside and renamed, so that a stop while writing leaves the last one whole.
+    const std::string tmp = c.checkpoint + ".tmp";
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << save_checkpoint(state);
+    out.close();
+    if (!out || std::rename(tmp.c_str(), c.checkpoint.c_str()) != 0) {
+      log << "makruk nnue-train: cannot write the checkpoint " << c.checkpoint << "\n";
+      saved = false;
+    }
+  };
   FloatNetwork net(c.options.seed);
-  const TrainReport r = train(net, data, c.options, &log);
+  const TrainReport r = train(net, data, c.options, &log, c.resume.empty() ? nullptr : &resume,
+                              c.checkpoint.empty() ? std::function<void(const TrainCheckpoint&)>() : save_state);
   auto quantised = net.quantise();
   quantised->residual = c.options.residual;
   quantised->variants = 0;
@@ -337,7 +531,7 @@ int run_train_command(const TrainCommand& c, std::ostream& log) {
     return 1;
   }
   log << "nnue: wrote " << c.out << " (epoch " << r.best_epoch + 1 << ")\n";
-  return 0;
+  return saved ? 0 : 1;
 }
 
 }  // namespace makruk::engine::nnue

@@ -12,8 +12,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/types.h"
@@ -91,10 +93,36 @@ struct TrainReport {
   int best_epoch = -1;
 };
 
+// The training's state after an epoch: with it a training that was stopped
+// goes on as if it had not been (the same network to the bit). It names the
+// data (a fingerprint) and the options it was made with, and is refused for
+// others; only the number of epochs may grow.
+struct TrainCheckpoint {
+  uint64_t data = 0;  // data_fingerprint()
+  TrainOptions options;
+  int epochs_done = 0;
+  int64_t step = 0;   // Adam's
+  double rate = 0;    // the step size for the next epoch (after decay)
+  double best_error = 0;
+  TrainReport report;
+  std::vector<float> w, m, v, best;  // the weights, Adam's moments, the best epoch's weights
+};
+uint64_t data_fingerprint(const TrainData& data);
+std::string save_checkpoint(const TrainCheckpoint& c);
+// False, with the reason in *error, on a file that is not a whole checkpoint
+// of this build's network size.
+bool load_checkpoint(std::string_view bytes, TrainCheckpoint& out, std::string* error);
+// Whether `c` can go on with this data and these options; if not, why.
+bool can_resume(const TrainCheckpoint& c, const TrainData& data, const TrainOptions& o, std::string* why);
+
 // Trains `net` on `data`; leaves in it the weights of the epoch with the lowest
 // held-out error (the last epoch's without a hold-out). Prints a line per
-// epoch to `log` when given.
-TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& o, std::ostream* log);
+// epoch to `log` when given. With `resume` (checked by can_resume) it goes on
+// from there instead of from `net`; `after_epoch` is given the state after each
+// epoch (to save it).
+TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& o, std::ostream* log,
+                  const TrainCheckpoint* resume = nullptr,
+                  const std::function<void(const TrainCheckpoint&)>& after_epoch = {});
 
 struct TrainCommand {
   std::string variant = "makruk";
@@ -102,6 +130,8 @@ struct TrainCommand {
   std::string out;                // the network file
   size_t max_positions = 0;       // 0: all
   bool mirror = false;            // positions also mirrored where the rules allow (see load_train_data)
+  std::string checkpoint;         // the state written here after each epoch
+  std::string resume;             // a checkpoint to go on from
   TrainOptions options;
 };
 int run_train_command(const TrainCommand& c, std::ostream& log);

@@ -365,6 +365,120 @@ TEST(Nnue, TrainingLowersTheErrorAndIsReproducible) {
   EXPECT_GT(cov / std::sqrt(vv * vb), 0.8);
 }
 
+TEST(Nnue, AStoppedTrainingGoesOnFromItsCheckpointToTheSameNetwork) {
+  const TrainData& data = material_data();
+  TrainOptions o = material_options();
+  o.epochs = 5;
+  o.decay = 0.8;
+  FloatNetwork straight(1);
+  const TrainReport rs = train(straight, data, o, nullptr);
+
+  // Stopped after two epochs, its state saved after each.
+  TrainOptions two = o;
+  two.epochs = 2;
+  std::vector<TrainCheckpoint> saved;
+  FloatNetwork stopped(1);
+  train(stopped, data, two, nullptr, nullptr, [&](const TrainCheckpoint& c) { saved.push_back(c); });
+  ASSERT_EQ(saved.size(), 2u);
+  EXPECT_EQ(saved[1].epochs_done, 2);
+  const std::string bytes = save_checkpoint(saved[1]);
+  TrainCheckpoint back;
+  std::string error;
+  ASSERT_TRUE(load_checkpoint(bytes, back, &error)) << error;
+  ASSERT_TRUE(can_resume(back, data, o, &error)) << error;
+
+  // Going on from the file (the network's own first weights do not matter) ends
+  // where the training that never stopped ended, to the bit.
+  FloatNetwork resumed(7);
+  const TrainReport rr = train(resumed, data, o, nullptr, &back);
+  EXPECT_EQ(resumed.w, straight.w);
+  EXPECT_EQ(rr.train_error, rs.train_error);
+  EXPECT_EQ(rr.held_out_error, rs.held_out_error);
+  EXPECT_EQ(rr.best_epoch, rs.best_epoch);
+  EXPECT_EQ(rr.initial_error, rs.initial_error);
+
+  // Refused: other options, other data, fewer epochs than were done, bad files.
+  TrainOptions faster = o;
+  faster.rate *= 2;
+  EXPECT_FALSE(can_resume(back, data, faster, &error));
+  EXPECT_NE(error.find("options"), std::string::npos) << error;
+  EXPECT_FALSE(can_resume(back, material_fixture(3, 5), o, &error));
+  EXPECT_NE(error.find("data"), std::string::npos) << error;
+  TrainOptions one = o;
+  one.epochs = 1;
+  EXPECT_FALSE(can_resume(back, data, one, &error));
+  TrainCheckpoint bad;
+  EXPECT_FALSE(load_checkpoint(bytes.substr(0, bytes.size() - 1), bad, &error));
+  EXPECT_NE(error.find("cut short"), std::string::npos) << error;
+  for (size_t cut = 0; cut < 240; ++cut)  // every cut through the header and the errors
+    EXPECT_FALSE(load_checkpoint(bytes.substr(0, cut), bad, &error)) << cut;
+  EXPECT_FALSE(load_checkpoint(bytes + "x", bad, &error));
+  EXPECT_FALSE(load_checkpoint("MKNN" + bytes.substr(4), bad, &error));
+  std::string other_size = bytes;
+  other_size[8] ^= 1;  // the weight count, after the magic and the version
+  EXPECT_FALSE(load_checkpoint(other_size, bad, &error));
+  EXPECT_NE(error.find("size"), std::string::npos) << error;
+}
+
+TEST(Nnue, TheTrainCommandResumesFromItsCheckpointFile) {
+  // Self-play lines of random Makruk games; a network trained in one go and one
+  // trained in two runs (stopped, then resumed from the checkpoint file) are the
+  // same file.
+  const std::string dir = ::testing::TempDir();
+  const std::string lines = dir + "/resume-data.txt", whole = dir + "/whole.nnue", parts = dir + "/parts.nnue",
+                    state = dir + "/train.ckpt";
+  {
+    std::ofstream out(lines);
+    random_games(4, 21, [&](const Position& pos) {
+      if (pos.variant() != Variant::Makruk || !pos.pieces(PAWN)) return;
+      const int balance = material_balance(pos);
+      out << pos.fen() << ";" << (balance > 0 ? "1" : balance < 0 ? "0" : "0.5") << ";" << 100 * balance << "\n";
+    });
+  }
+  auto command = [&](int epochs, const std::string& net) {
+    TrainCommand c;
+    c.data = {lines};
+    c.out = net;
+    c.options.epochs = epochs;
+    c.options.batch = 32;
+    c.options.lambda = 0;
+    return c;
+  };
+  std::ostringstream log;
+  ASSERT_EQ(run_train_command(command(3, whole), log), 0) << log.str();
+  std::remove(state.c_str());
+  TrainCommand first = command(1, parts);
+  first.checkpoint = state;
+  ASSERT_EQ(run_train_command(first, log), 0) << log.str();
+  TrainCommand second = command(3, parts);
+  second.resume = state;
+  second.checkpoint = state;
+  ASSERT_EQ(run_train_command(second, log), 0) << log.str();
+  EXPECT_NE(log.str().find("going on after epoch 1"), std::string::npos) << log.str();
+  auto read = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  EXPECT_EQ(read(parts), read(whole));
+  TrainCheckpoint last;
+  std::string error;
+  ASSERT_TRUE(load_checkpoint(read(state), last, &error)) << error;
+  EXPECT_EQ(last.epochs_done, 3);
+
+  // Another rate: refused, and the network file is left as it was.
+  TrainCommand other = command(4, parts);
+  other.resume = state;
+  other.options.rate = 0.01;
+  std::ostringstream refused;
+  EXPECT_EQ(run_train_command(other, refused), 1);
+  EXPECT_NE(refused.str().find("other options"), std::string::npos) << refused.str();
+  EXPECT_EQ(read(parts), read(whole));
+  TrainCommand missing = command(4, parts);
+  missing.resume = dir + "/no-such.ckpt";
+  EXPECT_EQ(run_train_command(missing, refused), 1);
+  for (const std::string& f : {lines, whole, parts, state}) std::remove(f.c_str());
+}
+
 TEST(Nnue, TrainDataReadsSelfPlayLinesAndRefusesBadOnes) {
   std::istringstream in(
       "# a comment\n"
