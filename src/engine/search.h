@@ -57,6 +57,17 @@ struct SearchResult {
   std::vector<RootLine> lines;  // best first; the first is score and pv (Limits::multipv of them)
 };
 
+// A move's share of the clock, in ms: past 6/10 of `optimum` no new iteration
+// is started, at `maximum` the search stops. `time` and `inc` are the mover's
+// clock and increment, `overhead` what a reply costs beside the search
+// (UCI's Move Overhead). With an increment, two increments (at most half the
+// clock) are a reserve the share never reaches into: a search that runs over
+// or a slow reply still leaves a long game's next moves their time.
+struct TimeShare {
+  int64_t optimum = 0, maximum = 0;
+};
+TimeShare time_share(int64_t time, int64_t inc, int movestogo, int64_t overhead);
+
 // Static exchange evaluation of a capture (or promotion), in SEE_VALUE units.
 int see(const Position& pos, Move m);
 

@@ -297,6 +297,33 @@ TEST(Search, MultiPvInRandomPositionsAndBeyondTheLegalMoves) {
   expect_lines_sound(pos, engine.search(pos, limits), size_t(legal.size));
 }
 
+TEST(Search, TheClockShareKeepsAReserveInLongGames) {
+  // A fresh 10 s + 0.1 s clock: about a thirtieth of it and most of the increment.
+  TimeShare start = time_share(10000, 100, 0, 30);
+  EXPECT_GE(start.optimum, 350);
+  EXPECT_LE(start.optimum, 450);
+  EXPECT_EQ(start.maximum, start.optimum * 4);
+  // However low the clock, a move never plans on the reserve of two increments
+  // (or half the clock, when it holds less than four): a search stopped at its maximum, with the
+  // overhead spent, leaves it.
+  for (int64_t inc : {100, 600}) {
+    for (int64_t clock = 1; clock <= 20 * inc; ++clock) {
+      const TimeShare t = time_share(clock, inc, 0, 30);
+      ASSERT_GE(t.optimum, 1);
+      ASSERT_LE(t.optimum, t.maximum);
+      if (clock > 60 + 30) ASSERT_GE(clock - 30 - t.maximum, std::min(2 * inc, clock / 2)) << clock << " + " << inc;
+    }
+  }
+  // With two increments or less on the clock a move costs less than one, so
+  // the clock grows back instead of staying where one slow reply loses on time
+  // (at 10 s + 0.1 s a long game used to sit at 0.14 s, 0.1 s a move).
+  for (int64_t clock = 1; clock <= 200; ++clock) ASSERT_LT(time_share(clock, 100, 0, 30).maximum + 30, 100) << clock;
+  // Without an increment nothing is held back: the clock over 30 moves, or
+  // over the moves to go.
+  EXPECT_EQ(time_share(60000, 0, 0, 30).optimum, (60000 - 30) / 30);
+  EXPECT_EQ(time_share(60000, 0, 20, 30).optimum, (60000 - 30) / 20);
+}
+
 TEST(Uci, Handshake) {
   std::string out = uci_session("uci\nisready\nquit\n");
   EXPECT_NE(out.find("id name makruk"), std::string::npos);
