@@ -673,7 +673,10 @@ TimeShare time_share(int64_t time, int64_t inc, int movestogo, int64_t overhead)
   // Without the reserve a long game (Makruk's and Ouk's often pass move 100)
   // wore the clock down to what one move's maximum leaves: at 10 s + 0.1 s,
   // 0.14 s from move 76 on, where one slow reply loses on time.
-  const int64_t reserve = std::min(2 * std::max<int64_t>(0, inc), time / 2);
+  constexpr int64_t limit = int64_t(1) << 40;  // ms, 35 years: whatever UCI sends, no sum overflows
+  time = std::clamp<int64_t>(time, 0, limit);
+  inc = std::clamp<int64_t>(inc, 0, limit);
+  const int64_t reserve = std::min(2 * inc, time / 2);
   const int64_t left = std::max<int64_t>(1, time - overhead - reserve);
   const int moves = movestogo ? std::min(movestogo, 40) : 30;
   TimeShare share;

@@ -2,6 +2,7 @@
 // moves everywhere, the UCI front end and the playing levels.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <optional>
 #include <random>
 #include <set>
@@ -322,6 +323,13 @@ TEST(Search, TheClockShareKeepsAReserveInLongGames) {
   // over the moves to go.
   EXPECT_EQ(time_share(60000, 0, 0, 30).optimum, (60000 - 30) / 30);
   EXPECT_EQ(time_share(60000, 0, 20, 30).optimum, (60000 - 30) / 20);
+  // Whatever a GUI sends, the share stays within the clock (no overflow).
+  const int64_t huge = std::numeric_limits<int64_t>::max();
+  for (const TimeShare t : {time_share(huge, huge, 0, 30), time_share(huge, 0, 1, 0), time_share(5, huge, 0, 30)}) {
+    EXPECT_GE(t.optimum, 1);
+    EXPECT_LE(t.optimum, t.maximum);
+  }
+  EXPECT_LE(time_share(5, huge, 0, 30).maximum, 5);
 }
 
 TEST(Uci, Handshake) {
