@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <iterator>
+
+#include "raw_bytes.h"
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>
 #endif
@@ -169,19 +170,6 @@ inline uint8_t activation(int16_t v) {
   return uint8_t(std::clamp((int32_t(v) + (1 << (ACC_SHIFT - 1))) >> ACC_SHIFT, 0, FT_SCALE));
 }
 
-template <typename T>
-bool read(std::string_view& in, T* out, size_t count) {
-  const size_t bytes = sizeof(T) * count;
-  if (in.size() < bytes) return false;
-  std::memcpy(out, in.data(), bytes);  // the file is little-endian, as is every target
-  in.remove_prefix(bytes);
-  return true;
-}
-template <typename T>
-void write(std::string& out, const T* in, size_t count) {
-  out.append(reinterpret_cast<const char*>(in), sizeof(T) * count);
-}
-
 }  // namespace
 
 int active_inputs(const Position& pos, Color perspective, int out[MAX_ACTIVE]) {
@@ -202,8 +190,8 @@ std::unique_ptr<Network> load(std::string_view bytes, std::string* error) {
   };
   char magic[4];
   uint32_t header[6];
-  if (!read(bytes, magic, 4) || std::memcmp(magic, MAGIC, 4) != 0) return fail("not a network file (no MKNN header)");
-  if (!read(bytes, header, 6)) return fail("the header is cut short");
+  if (!read_raw(bytes, magic, 4) || std::memcmp(magic, MAGIC, 4) != 0) return fail("not a network file (no MKNN header)");
+  if (!read_raw(bytes, header, 6)) return fail("the header is cut short");
   if (header[0] != FILE_VERSION) return fail("format version " + std::to_string(header[0]) + ", expected " +
                                              std::to_string(FILE_VERSION));
   if (header[1] != INPUTS || header[2] != HIDDEN || header[3] != L1 || header[4] != L2)
@@ -214,10 +202,10 @@ std::unique_ptr<Network> load(std::string_view bytes, std::string* error) {
   auto net = std::make_unique<Network>();
   net->residual = header[5] & 1;
   net->variants = uint8_t(header[5] >> 1);
-  if (!read(bytes, net->ft_weights, std::size(net->ft_weights)) || !read(bytes, net->ft_bias, HIDDEN) ||
-      !read(bytes, net->l1_weights, std::size(net->l1_weights)) || !read(bytes, net->l1_bias, L1) ||
-      !read(bytes, net->l2_weights, std::size(net->l2_weights)) || !read(bytes, net->l2_bias, L2) ||
-      !read(bytes, net->out_weights, L2) || !read(bytes, &net->out_bias, 1))
+  if (!read_raw(bytes, net->ft_weights, std::size(net->ft_weights)) || !read_raw(bytes, net->ft_bias, HIDDEN) ||
+      !read_raw(bytes, net->l1_weights, std::size(net->l1_weights)) || !read_raw(bytes, net->l1_bias, L1) ||
+      !read_raw(bytes, net->l2_weights, std::size(net->l2_weights)) || !read_raw(bytes, net->l2_bias, L2) ||
+      !read_raw(bytes, net->out_weights, L2) || !read_raw(bytes, &net->out_bias, 1))
     return fail("the weights are cut short");
   if (!bytes.empty()) return fail(std::to_string(bytes.size()) + " bytes after the weights");
   // Within these bounds no sum can overflow (the trainer stays inside them).
@@ -235,9 +223,8 @@ std::unique_ptr<Network> load(std::string_view bytes, std::string* error) {
 }
 
 std::unique_ptr<Network> load_file(const std::string& path, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in) {
+  std::string bytes;
+  if (!read_file(path, bytes)) {
     if (error) *error = "cannot read it";
     return nullptr;
   }
@@ -248,15 +235,15 @@ std::string save(const Network& net) {
   std::string out(MAGIC, 4);
   const uint32_t header[6] = {FILE_VERSION, INPUTS, HIDDEN, L1, L2,
                               (net.residual ? 1u : 0u) | uint32_t(net.variants & 3) << 1};
-  write(out, header, 6);
-  write(out, net.ft_weights, std::size(net.ft_weights));
-  write(out, net.ft_bias, HIDDEN);
-  write(out, net.l1_weights, std::size(net.l1_weights));
-  write(out, net.l1_bias, L1);
-  write(out, net.l2_weights, std::size(net.l2_weights));
-  write(out, net.l2_bias, L2);
-  write(out, net.out_weights, L2);
-  write(out, &net.out_bias, 1);
+  write_raw(out, header, 6);
+  write_raw(out, net.ft_weights, std::size(net.ft_weights));
+  write_raw(out, net.ft_bias, HIDDEN);
+  write_raw(out, net.l1_weights, std::size(net.l1_weights));
+  write_raw(out, net.l1_bias, L1);
+  write_raw(out, net.l2_weights, std::size(net.l2_weights));
+  write_raw(out, net.l2_bias, L2);
+  write_raw(out, net.out_weights, L2);
+  write_raw(out, &net.out_bias, 1);
   return out;
 }
 

@@ -7,12 +7,12 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <numeric>
 #include <ostream>
 #include <random>
 
 #include "core/position.h"
+#include "raw_bytes.h"
 #include "tune.h"
 
 namespace makruk::engine::nnue {
@@ -248,22 +248,11 @@ constexpr uint32_t CHECKPOINT_VERSION = 1;
 
 template <typename T>
 void put(std::string& out, const T& value) {
-  out.append(reinterpret_cast<const char*>(&value), sizeof value);
+  write_raw(out, &value, 1);
 }
 template <typename T>
 bool take(std::string_view& in, T& value) {
-  if (in.size() < sizeof value) return false;
-  std::memcpy(&value, in.data(), sizeof value);
-  in.remove_prefix(sizeof value);
-  return true;
-}
-bool take_floats(std::string_view& in, std::vector<float>& out) {
-  out.resize(FloatNetwork::SIZE);
-  const size_t bytes = sizeof(float) * out.size();
-  if (in.size() < bytes) return false;
-  std::memcpy(out.data(), in.data(), bytes);
-  in.remove_prefix(bytes);
-  return true;
+  return read_raw(in, &value, 1);
 }
 
 }  // namespace
@@ -290,8 +279,7 @@ std::string save_checkpoint(const TrainCheckpoint& c) {
   put(out, uint32_t(c.report.train_error.size()));
   for (double x : c.report.train_error) put(out, x);
   for (double x : c.report.held_out_error) put(out, x);
-  for (const std::vector<float>* a : {&c.w, &c.m, &c.v, &c.best})
-    out.append(reinterpret_cast<const char*>(a->data()), sizeof(float) * a->size());
+  for (const std::vector<float>* a : {&c.w, &c.m, &c.v, &c.best}) write_raw(out, a->data(), a->size());
   return out;
 }
 
@@ -303,9 +291,8 @@ bool load_checkpoint(std::string_view in, TrainCheckpoint& c, std::string* error
   char magic[4];
   uint32_t version;
   uint64_t size;
-  for (char& ch : magic)
-    if (!take(in, ch)) return fail("not a training checkpoint (no MKCK header)");
-  if (std::memcmp(magic, CHECKPOINT_MAGIC, 4) != 0) return fail("not a training checkpoint (no MKCK header)");
+  if (!read_raw(in, magic, 4) || std::memcmp(magic, CHECKPOINT_MAGIC, 4) != 0)
+    return fail("not a training checkpoint (no MKCK header)");
   if (!take(in, version) || version != CHECKPOINT_VERSION) return fail("an unknown checkpoint version");
   if (!take(in, size) || size != FloatNetwork::SIZE)
     return fail("a network of another size than this build's (" + std::to_string(FloatNetwork::SIZE) + " weights)");
@@ -331,7 +318,10 @@ bool load_checkpoint(std::string_view in, TrainCheckpoint& c, std::string* error
   c.report.held_out_error.assign(n, 0);
   for (double& x : c.report.train_error) ok = ok && take(in, x);
   for (double& x : c.report.held_out_error) ok = ok && take(in, x);
-  for (std::vector<float>* a : {&c.w, &c.m, &c.v, &c.best}) ok = ok && take_floats(in, *a);
+  for (std::vector<float>* a : {&c.w, &c.m, &c.v, &c.best}) {
+    a->resize(FloatNetwork::SIZE);
+    ok = ok && read_raw(in, a->data(), a->size());
+  }
   if (!ok) return fail("the checkpoint is cut short");
   if (!in.empty()) return fail(std::to_string(in.size()) + " bytes after the checkpoint");
   return true;
@@ -495,10 +485,8 @@ int run_train_command(const TrainCommand& c, std::ostream& log) {
   }
   TrainCheckpoint resume;
   if (!c.resume.empty()) {
-    std::ifstream in(c.resume, std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::string why;
-    if (!in) why = "cannot read it";
+    std::string bytes, why;
+    if (!read_file(c.resume, bytes)) why = "cannot read it";
     else if (load_checkpoint(bytes, resume, &why)) can_resume(resume, data, c.options, &why);
     if (!why.empty()) {
       log << "makruk nnue-train: --resume " << c.resume << ": " << why << "\n";
