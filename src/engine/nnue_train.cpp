@@ -384,7 +384,8 @@ TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& 
     for (int e = 0; e < first_epoch; ++e) std::shuffle(training.begin(), training.end(), rng);
     if (log) *log << "nnue: going on after epoch " << first_epoch << "\n";
   }
-  const uint64_t fingerprint = after_epoch ? data_fingerprint(data) : 0;
+  // A checkpoint to resume was checked against this data (can_resume): its fingerprint is this data's.
+  const uint64_t fingerprint = !after_epoch ? 0 : resume ? resume->data : data_fingerprint(data);
   Pass p;
   for (int epoch = first_epoch; epoch < o.epochs; ++epoch) {
     const auto started = std::chrono::steady_clock::now();
