@@ -20,6 +20,7 @@
 #include "engine/match.h"
 #include "engine/nnue_train.h"
 #include "engine/openings.h"
+#include "engine/spsa.h"
 #include "engine/tune.h"
 #include "engine/uci.h"
 #include "server/net/http_server.h"
@@ -613,6 +614,26 @@ int main(int argc, char** argv) {
   selfplayCmd->add_option("--eval-file", sp.eval_file,
                           "the network (a file from makruk nnue-train; default: the built-in one; none: hand-written)");
 
+  engine::SpsaCommand spsa;
+  auto* spsaCmd = app.add_subcommand("spsa", "tune the search's numbers (reductions, margins, history) in self-play");
+  spsaCmd->add_option("--variant", spsa.variant, "makruk, ouk (cambodian, ouk-chatrang)");
+  spsaCmd->add_option("--openings", spsa.openings, "openings file, one a game pair (startpos|FEN [moves …] per line)");
+  spsaCmd->add_option("--iterations", spsa.options.iterations, "game pairs (default 1000)")
+      ->check(CLI::Range(1, 10000000));
+  spsaCmd->add_option("--tc", spsa.tc, "a clock per game, BASE+INC in seconds (like 2+0.02)");
+  spsaCmd->add_option("--nodes", spsa.nodes, "or nodes per move")->check(CLI::Range(100, 100000000));
+  spsaCmd->add_option("--tune", spsa.options.tune, "tune this number (repeatable; default: all of them)");
+  spsaCmd->add_option("--start", spsa.start, "start from these numbers (\"name=value …\"; default: the built-in ones)");
+  spsaCmd->add_option("--r-end", spsa.options.r_end, "the last iteration's learning rate (default 0.002)")
+      ->check(CLI::Range(1e-6, 10.0));
+  spsaCmd->add_option("--random-plies", spsa.options.random_plies, "random moves after the opening (default 0)")
+      ->check(CLI::Range(0, 40));
+  spsaCmd->add_option("--threads", spsa.options.threads, "pairs at once (default 1)")->check(CLI::Range(1, 256));
+  spsaCmd->add_option("--seed", spsa.options.seed, "random seed (default 1)");
+  spsaCmd->add_option("--out", spsa.out, "write the numbers here after each report (the SearchParams option's text)");
+  spsaCmd->add_option("--eval-file", spsa.eval_file,
+                      "the network (a file from makruk nnue-train; default: the built-in one; none: hand-written)");
+
   engine::TuneCommand tc;
   auto* tuneCmd = app.add_subcommand("tune", "fit the evaluation's weights to self-play results (Texel)");
   tuneCmd->add_option("--variant", tc.variant, "makruk, ouk (cambodian, ouk-chatrang)");
@@ -689,6 +710,7 @@ int main(int argc, char** argv) {
   if (*matchCmd) return run_match_command(mo);
   if (*selfplayCmd) return engine::run_selfplay_command(sp, std::cerr);
   if (*tuneCmd) return engine::run_tune_command(tc, std::cerr);
+  if (*spsaCmd) return engine::run_spsa_command(spsa, std::cerr);
   if (*nnueCmd) return engine::nnue::run_train_command(nt, std::cerr);
   if (*egtbCmd) return run_egtb(ec);
   if (*serveCmd) {

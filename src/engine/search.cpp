@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "core/game.h"
@@ -17,18 +19,68 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-int REDUCTIONS[64][64];
+}  // namespace
 
-void init_reductions() {
-  static bool done = [] {
-    for (int d = 1; d < 64; ++d)
-      for (int m = 1; m < 64; ++m) REDUCTIONS[d][m] = int(0.5 + std::log(d) * std::log(m) / 2.0);
-    return true;
-  }();
-  (void)done;
+std::span<const SearchParamField> search_param_fields() {
+  using P = SearchParams;
+  static constexpr SearchParamField fields[] = {
+      {"rfp_depth", &P::rfp_depth, 1, 12, 0.7},        {"rfp_margin", &P::rfp_margin, 20, 400, 8},
+      {"nmp_depth", &P::nmp_depth, 1, 8, 0.5},         {"nmp_base", &P::nmp_base, 1, 8, 0.5},
+      {"nmp_depth_div", &P::nmp_depth_div, 1, 16, 0.5}, {"nmp_eval_div", &P::nmp_eval_div, 20, 1000, 15},
+      {"see_depth", &P::see_depth, 1, 12, 0.7},        {"see_margin", &P::see_margin, 20, 400, 8},
+      {"lmp_depth", &P::lmp_depth, 1, 12, 0.5},        {"lmp_base", &P::lmp_base, 1, 12, 0.5},
+      {"fut_depth", &P::fut_depth, 1, 12, 0.5},        {"fut_base", &P::fut_base, 0, 500, 10},
+      {"fut_margin", &P::fut_margin, 20, 400, 8},      {"lmr_base", &P::lmr_base, 0, 200, 6},
+      {"lmr_div", &P::lmr_div, 100, 500, 10},          {"lmr_history", &P::lmr_history, 1000, 50000, 400},
+      {"history_max", &P::history_max, 16, 4000, 25},  {"delta_margin", &P::delta_margin, 0, 1000, 15},
+      {"aspiration", &P::aspiration, 5, 200, 3},
+  };
+  return fields;
 }
 
-}  // namespace
+std::string format_search_params(const SearchParams& p) {
+  std::string out;
+  for (const SearchParamField& f : search_param_fields()) {
+    if (!out.empty()) out += ' ';
+    out += f.name;
+    out += '=';
+    out += std::to_string(p.*f.field);
+  }
+  return out;
+}
+
+bool parse_search_params(const std::string& text, SearchParams& p, std::string* error) {
+  std::string spaced = text;
+  std::replace(spaced.begin(), spaced.end(), ',', ' ');
+  std::istringstream in(spaced);
+  SearchParams q = p;
+  for (std::string pair; in >> pair;) {
+    const size_t eq = pair.find('=');
+    const std::string name = pair.substr(0, eq), value = eq == std::string::npos ? "" : pair.substr(eq + 1);
+    const auto fields = search_param_fields();
+    const auto f = std::find_if(fields.begin(), fields.end(), [&](const SearchParamField& x) { return name == x.name; });
+    if (f == fields.end()) {
+      if (error) *error = "no search parameter named '" + name + "'";
+      return false;
+    }
+    size_t used = 0;
+    long long v = 0;
+    try {
+      v = std::stoll(value, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (value.empty() || used != value.size() || v < f->min || v > f->max) {
+      if (error)
+        *error = "'" + name + "' needs a whole number from " + std::to_string(f->min) + " to " +
+                 std::to_string(f->max) + ", got '" + value + "'";
+      return false;
+    }
+    q.*f->field = int(v);
+  }
+  p = q;
+  return true;
+}
 
 // Static exchange evaluation: the material balance of the capture sequence on
 // the move's destination, each side taking with its least valuable piece.
@@ -115,6 +167,7 @@ struct Histories {
 struct Worker {
   using ContHist = Histories::ContHist;
   Engine& engine;
+  const SearchParams& sp;  // the engine's
   const Limits& limits;
   const Budget& budget;
   Position pos;
@@ -184,8 +237,8 @@ struct Worker {
   int pv_length[MAX_PLY + 2] = {};
 
   Worker(Engine& e, const Limits& l, const Budget& b, const Position& root, int i, Histories& h)
-      : engine(e), limits(l), budget(b), pos(root), id(i), root_history(root.history_size()), hist(h),
-        net(e.network(root.variant())) {
+      : engine(e), sp(e.params_), limits(l), budget(b), pos(root), id(i), root_history(root.history_size()),
+        hist(h), net(e.network(root.variant())) {
     if (net) {
       accs.reset(new nnue::Accumulator[MAX_PLY + 3]);
       deltas.reset(new nnue::Delta[MAX_PLY + 3]);
@@ -348,7 +401,7 @@ static Move pick_next(MoveList& list, int scores[], int i) {
 
 void Worker::update_quiet_stats(Move best, const Move* quiets, int quiet_count, int depth, int ply) {
   Color us = pos.side_to_move();
-  int bonus = std::min(depth * depth, 400);
+  int bonus = std::min(depth * depth, sp.history_max);
   auto update = [&](Move m, int b) {
     int& h = hist.history[us][m.from()][m.to()];
     h += b - h * std::abs(b) / 16384;
@@ -414,7 +467,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
     Move m = pick_next(list, scores, i);
     if (!in_check) {
       if (!is_capture(pos, m) && !m.is_promotion()) continue;
-      if (stand_pat + SEE_VALUE[type_of(pos.piece_on(m.to()))] + 200 <= alpha && !m.is_promotion())
+      if (stand_pat + SEE_VALUE[type_of(pos.piece_on(m.to()))] + sp.delta_margin <= alpha && !m.is_promotion())
         continue;  // delta pruning
       // score_moves ranks a capture that loses material by SEE below zero; the table's move it does not weigh.
       if (scores[i] == 1 << 30 ? see(pos, m) < 0 : scores[i] < 0) continue;
@@ -485,15 +538,15 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
 
   if (!pv_node && !in_check) {
     // Reverse futility: far above beta at low depth, the opponent will not recover.
-    if (depth <= 6 && static_eval - 100 * (depth - improving) >= beta &&
+    if (depth <= sp.rfp_depth && static_eval - sp.rfp_margin * (depth - improving) >= beta &&
         std::abs(beta) < VALUE_MATE_IN_MAX_PLY)
       return static_eval;
     // Null move, not where zugzwang is likely: it needs pawns on the board,
     // a piece besides met-movers, and no running count.
-    if (depth >= 3 && static_eval >= beta && !pos.last_move().is_none() && pos.pieces(PAWN) &&
+    if (depth >= sp.nmp_depth && static_eval >= beta && !pos.last_move().is_none() && pos.pieces(PAWN) &&
         (pos.pieces(us, ROOK) | pos.pieces(us, KNIGHT) | pos.pieces(us, KHON)) &&
         !pos.count().running()) {
-      int r = 3 + depth / 4 + std::min((static_eval - beta) / 200, 2);
+      int r = sp.nmp_base + depth / sp.nmp_depth_div + std::min((static_eval - beta) / sp.nmp_eval_div, 2);
       moved[ply] = NO_PIECE;
       pos.do_null_move();
       made_move(ply + 1, true);
@@ -522,7 +575,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
     if (root && std::find(excluded.begin(), excluded.end(), m) != excluded.end()) continue;
     const bool quiet = !is_capture(pos, m) && !m.is_promotion();
     if (!root && best_value > -VALUE_MATE_IN_MAX_PLY) {
-      if (!quiet && depth <= 6 && see(pos, m) < -120 * depth) continue;
+      if (!quiet && depth <= sp.see_depth && see(pos, m) < -sp.see_margin * depth) continue;
     }
     // The quiet-history score is taken before the move is made (it reads the mover's square).
     const int move_history = quiet ? quiet_history(us, m, ply) : 0;
@@ -533,8 +586,8 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
     const bool gives_check = pos.in_check();
     // Shallow pruning of quiet moves that neither check nor escape check.
     if (!root && quiet && !in_check && !gives_check && best_value > -VALUE_MATE_IN_MAX_PLY) {
-      if ((depth <= 5 && move_count >= 3 + depth * depth / (2 - improving)) ||
-          (depth <= 4 && static_eval + 140 + 120 * depth <= alpha)) {
+      if ((depth <= sp.lmp_depth && move_count >= sp.lmp_base + depth * depth / (2 - improving)) ||
+          (depth <= sp.fut_depth && static_eval + sp.fut_base + sp.fut_margin * depth <= alpha)) {
         pos.undo_move();
         continue;
       }
@@ -548,9 +601,9 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
     } else {
       int r = 0;
       if (depth >= 3 && quiet && !gives_check && !in_check) {
-        r = REDUCTIONS[std::min(depth, 63)][std::min(move_count, 63)];
+        r = engine.reductions_[std::min(depth, 63)][std::min(move_count, 63)];
         r += !pv_node + cut_node - improving;
-        r -= move_history / 8000;
+        r -= move_history / sp.lmr_history;
         r = std::clamp(r, 0, new_depth - 1);
       }
       v = -search(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
@@ -600,7 +653,7 @@ void Worker::iterate(const std::function<void(const Info&)>* on_info, const std:
       const bool known = size_t(pv_index) < lines.size();
       const Value previous = known ? lines[pv_index].score : VALUE_ZERO;
       root_hint = known && !lines[pv_index].pv.empty() ? lines[pv_index].pv[0] : Move();
-      Value alpha = -VALUE_INFINITE, beta = VALUE_INFINITE, delta = 30, v;
+      Value alpha = -VALUE_INFINITE, beta = VALUE_INFINITE, delta = sp.aspiration, v;
       if (depth >= 5 && known) {
         alpha = std::max(previous - delta, -VALUE_INFINITE);
         beta = std::min(previous + delta, VALUE_INFINITE);
@@ -658,8 +711,15 @@ void Worker::iterate(const std::function<void(const Info&)>* on_info, const std:
 }
 
 Engine::Engine(nnue::Networks nets) : nets_(std::move(nets)) {
-  init_reductions();
+  set_search_params(params_);
   tt_.resize(16);
+}
+
+void Engine::set_search_params(const SearchParams& p) {
+  params_ = p;
+  for (int d = 1; d < 64; ++d)
+    for (int m = 1; m < 64; ++m)
+      reductions_[d][m] = int(p.lmr_base / 100.0 + std::log(d) * std::log(m) * (100.0 / p.lmr_div));
 }
 
 Engine::~Engine() = default;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,40 @@ struct TimeShare {
 };
 TimeShare time_share(int64_t time, int64_t inc, int movestogo, int64_t overhead);
 
+// The search's tunable numbers: reductions, pruning margins, history weights.
+// `makruk spsa` tunes them in self-play; UCI's SearchParams option and
+// `makruk match --option1 SearchParams=…` set them ("name=value …").
+struct SearchParams {
+  int rfp_depth = 6, rfp_margin = 100;                  // reverse futility: depth ≤, margin a ply
+  int nmp_depth = 3, nmp_base = 3, nmp_depth_div = 4;   // null move: from depth; R = base + depth / div
+  int nmp_eval_div = 200;                               //   + (eval − beta) / this, at most 2
+  int see_depth = 6, see_margin = 120;                  // captures losing more than margin × depth skipped
+  int lmp_depth = 5, lmp_base = 3;                      // late quiet moves skipped past base + d² / 2
+  int fut_depth = 4, fut_base = 140, fut_margin = 120;  // futility: eval + base + margin × depth ≤ alpha
+  int lmr_base = 50, lmr_div = 200;                     // reduction: base / 100 + ln d · ln m · 100 / div
+  int lmr_history = 8000;                               // a reduction less per this much history
+  int history_max = 400;                                // history bonus: min(depth², this)
+  int delta_margin = 200;                               // quiescence delta pruning
+  int aspiration = 30;                                  // the first aspiration window's half-width
+  bool operator==(const SearchParams&) const = default;
+};
+
+// One tunable number: its name, where it is, its bounds, and the step `makruk
+// spsa` perturbs it by at the end of a run (c_end).
+struct SearchParamField {
+  const char* name;
+  int SearchParams::*field;
+  int min, max;
+  double step;
+};
+std::span<const SearchParamField> search_param_fields();
+// "rfp_depth=6 rfp_margin=100 …", every field.
+std::string format_search_params(const SearchParams& p);
+// Reads "name=value" pairs (separated by spaces or commas) over `p`; fields not
+// named keep their values. False, with `p` unchanged and *error saying why,
+// on an unknown name, a value that is not a whole number, or one out of bounds.
+bool parse_search_params(const std::string& text, SearchParams& p, std::string* error);
+
 // Static exchange evaluation of a capture (or promotion), in SEE_VALUE units.
 int see(const Position& pos, Move m);
 
@@ -87,6 +122,8 @@ class Engine {
   void set_hash(size_t megabytes) { tt_.resize(megabytes); }
   void set_threads(int n) { threads_ = n < 1 ? 1 : n; }
   void set_move_overhead(int ms) { move_overhead_ = ms; }
+  void set_search_params(const SearchParams& p);
+  const SearchParams& search_params() const { return params_; }
   // Clears the transposition table and the move-ordering histories (which are
   // otherwise kept from one search to the next).
   void new_game();
@@ -117,6 +154,8 @@ class Engine {
   nnue::Networks nets_;
   int threads_ = 1;
   int move_overhead_ = 30;
+  SearchParams params_;
+  int reductions_[64][64] = {};  // late-move reductions by depth and move number, from params_
   std::atomic<bool> stop_{false};
   std::atomic<bool> ponder_{false};
 };

@@ -75,6 +75,16 @@ bool is_quiet(const Position& pos) {
   return list.size > 0;
 }
 
+double Adjudication::update(int white_score, int ply) {
+  quiet_streak = std::abs(white_score) <= draw_score ? quiet_streak + 1 : 0;
+  if (draw_plies > 0 && ply >= draw_after && quiet_streak >= draw_plies) return 0.5;
+  const int sign = white_score >= adjudicate ? 1 : white_score <= -adjudicate ? -1 : 0;
+  streak = sign != 0 && sign == streak_sign ? streak + 1 : sign != 0;
+  streak_sign = sign;
+  if (adjudicate > 0 && streak >= 8) return sign > 0 ? 1 : 0;
+  return -1;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -94,7 +104,7 @@ std::vector<std::pair<std::string, int>> play_game(const SelfplayOptions& o, Eng
       if (!game->apply(m, &error)) return samples;
   engine.new_game();
   const int start = game->plies();
-  int streak = 0, streak_sign = 0, quiet_streak = 0;
+  Adjudication adjudication{o.adjudicate, o.draw_after, o.draw_plies, o.draw_score};
   std::set<uint64_t> seen;
   while (!game->over() && game->plies() < o.max_plies) {
     const Position& pos = game->position();
@@ -111,14 +121,8 @@ std::vector<std::pair<std::string, int>> play_game(const SelfplayOptions& o, Eng
       if (game->plies() >= o.skip_plies && std::abs(r.score) < VALUE_MATE_IN_MAX_PLY &&
           is_quiet(pos) && seen.insert(pos.key()).second)
         samples.emplace_back(pos.fen(), white);
-      quiet_streak = std::abs(r.score) <= o.draw_score ? quiet_streak + 1 : 0;
-      if (o.draw_plies > 0 && game->plies() >= o.draw_after && quiet_streak >= o.draw_plies)
-        return samples;  // a draw
-      const int sign = white >= o.adjudicate ? 1 : white <= -o.adjudicate ? -1 : 0;
-      streak = sign != 0 && sign == streak_sign ? streak + 1 : sign != 0;
-      streak_sign = sign;
-      if (o.adjudicate > 0 && streak >= 8) {
-        result = sign > 0 ? 1 : 0;
+      if (const double end = adjudication.update(white, game->plies()); end >= 0) {
+        result = end;
         return samples;
       }
     }

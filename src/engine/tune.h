@@ -55,6 +55,17 @@ bool read_sample_positions(std::istream& in, Variant variant, const std::functio
 // not in check, not just after a capture, no winning capture or promotion.
 bool is_quiet(const Position& pos);
 
+// Ends a game on its search scores (White's view, one per searched move): a
+// win once |score| stays at least `adjudicate` for 8 plies in a row, a draw
+// from ply `draw_after` on once it stays within ±draw_score for `draw_plies`.
+struct Adjudication {
+  int adjudicate = 1000, draw_after = 120, draw_plies = 40, draw_score = 10;
+  int streak = 0, streak_sign = 0, quiet_streak = 0;
+  // After a move searched at game ply `ply`: 1 White wins, 0 Black wins,
+  // 0.5 a draw, -1 play on.
+  double update(int white_score, int ply);
+};
+
 // Plays the games and writes the sampled positions (one line each; a position
 // at most once per game; none with a mate score). Progress
 // goes to `log` when given. Returns the number of positions written.

@@ -99,6 +99,7 @@ void Uci::cmd_uci() {
       "option name UseNNUE type check default true\n"
       "option name EvalFile type string default <built-in>\n"
       "option name EgtbPath type string default <empty>\n"
+      "option name SearchParams type string default <default>\n"
       "uciok");
 }
 
@@ -183,6 +184,15 @@ void Uci::cmd_setoption(std::istringstream& is) {
     const std::string dir = value == "<empty>" ? "" : value;
     const int mapped = egtb_set_path(dir);
     if (!dir.empty()) say("info string EgtbPath: " + std::to_string(mapped) + " three-piece tables from " + dir);
+  } else if (name == "SearchParams") {
+    // "name=value …" (spaces or commas), as `makruk spsa` writes them; the
+    // numbers not named keep their defaults; empty or <default>: all defaults.
+    SearchParams p;
+    std::string error;
+    if (value != "<default>" && !parse_search_params(value, p, &error))
+      say("info string option 'SearchParams': " + error);
+    else
+      engine_.set_search_params(p);
   } else if (name == "Ponder") {
     // The GUI decides when to ponder; nothing to set.
   } else {

@@ -538,6 +538,38 @@ grep -q '^1\. [^{]* 3\. [A-Za-z0-9+]* {[-+][0-9]*\.[0-9][0-9]/2 [0-9]*\.[0-9][0-
 grep -q '^1\. Rb8# {+M1/2 [0-9]*\.[0-9][0-9]s} 1-0$' "$TMP/notes.pgn" || fail "expected the mate announced in a note"
 pass
 
+test_case "spsa: a short run writes numbers the UCI engine takes"
+run spsa --iterations 2 --nodes 200 --tune rfp_margin --tune lmr_div --out "$TMP/spsa.txt" --seed 4
+expect_rc 0
+expect_one_line
+echo "$out" | grep -q '^rfp_depth=6 rfp_margin=[0-9]* .* lmr_div=[0-9]* .*aspiration=30$' ||
+  fail "expected every number, the untuned ones at their defaults"
+[ "$(cat "$TMP/spsa.txt")" = "$out" ] || fail "expected --out to hold the printed numbers"
+err_has "spsa: 2/2 pairs (won "
+printf 'setoption name SearchParams value %s\nposition startpos\ngo depth 3\nquit\n' "$out" > "$TMP/spsa.in"
+"$MAKRUK" uci < "$TMP/spsa.in" > "$TMP/spsa.uci" 2>&1
+grep -q '^bestmove ' "$TMP/spsa.uci" || fail "expected the engine to search with the numbers"
+if grep -q 'info string' "$TMP/spsa.uci"; then fail "expected the numbers taken without a complaint"; fi
+pass
+
+test_case "spsa: bad input is refused before any game"
+run spsa --iterations 2 --nodes 200 --tune lmr_speed
+expect_rc 2
+err_has "no search parameter named 'lmr_speed'"
+run spsa --iterations 2
+expect_rc 2
+err_has "give a clock (--tc 2+0.02) or a node limit (--nodes 4000)"
+run spsa --iterations 2 --tc fast
+expect_rc 2
+err_has "bad time control 'fast'"
+run spsa --iterations 2 --nodes 200 --start "rfp_margin=9000"
+expect_rc 2
+err_has "'rfp_margin' needs a whole number from 20 to 400, got '9000'"
+run spsa --iterations 2 --nodes 200 --out "$TMP/no/such/folder/spsa.txt"
+expect_rc 2
+err_has "cannot write"
+pass
+
 test_case "unbalanced openings: the side to move is ahead"
 run openings --count 3 --plies 8 --depth 6 --min-score 80 --max-score 150 --seed 3
 expect_rc 0

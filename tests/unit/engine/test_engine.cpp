@@ -207,6 +207,63 @@ TEST(Search, HistoriesCarryOverUntilANewGame) {
   EXPECT_EQ(first.score, again.score);
 }
 
+TEST(SearchParams, TextRoundTripsAndBadTextChangesNothing) {
+  SearchParams p;
+  p.rfp_margin = 87;
+  p.lmr_div = 231;
+  p.aspiration = 12;
+  SearchParams back;
+  std::string error;
+  ASSERT_TRUE(parse_search_params(format_search_params(p), back, &error)) << error;
+  EXPECT_EQ(back, p);
+  EXPECT_NE(back, SearchParams{});
+  // Commas or spaces; the numbers not named keep theirs.
+  SearchParams q;
+  ASSERT_TRUE(parse_search_params("rfp_margin=90,lmr_base=40  history_max=500", q, &error)) << error;
+  EXPECT_EQ(q.rfp_margin, 90);
+  EXPECT_EQ(q.lmr_base, 40);
+  EXPECT_EQ(q.history_max, 500);
+  EXPECT_EQ(q.lmr_div, SearchParams{}.lmr_div);
+  EXPECT_EQ(format_search_params(SearchParams{}).find("rfp_depth=6 rfp_margin=100 "), 0u);
+  for (const char* bad : {"nope=3", "rfp_margin", "rfp_margin=", "rfp_margin=9x", "rfp_margin=1e2",
+                          "rfp_margin=19", "rfp_margin=401", "lmr_div=0", "rfp_margin=99999999999999999999",
+                          "rfp_margin=90 aspiration=-1"}) {
+    SearchParams r = p;
+    error.clear();
+    EXPECT_FALSE(parse_search_params(bad, r, &error)) << bad;
+    EXPECT_FALSE(error.empty()) << bad;
+    EXPECT_EQ(r, p) << bad;  // nothing changed, not even the good pair before the bad one
+  }
+  // Every field is named once, its default within its bounds.
+  std::set<std::string> names;
+  for (const SearchParamField& f : search_param_fields()) {
+    EXPECT_TRUE(names.insert(f.name).second) << f.name;
+    EXPECT_LE(f.min, SearchParams{}.*f.field) << f.name;
+    EXPECT_GE(f.max, SearchParams{}.*f.field) << f.name;
+    EXPECT_GT(f.step, 0) << f.name;
+  }
+}
+
+TEST(SearchParams, TheyChangeTheSearchAndTheDefaultsRestoreIt) {
+  const Position pos = position("rn1mksr1/2s5/pppp1ppp/4pn2/8/PPPPPPPP/R1KS4/1N2MSNR w - - 0 6");
+  Engine engine;
+  const SearchResult base = search_depth(engine, pos, 10);
+  for (const char* text : {"lmr_div=120", "rfp_margin=40", "fut_base=20 fut_margin=40", "lmp_base=8",
+                           "history_max=16", "lmr_history=1000", "aspiration=5", "nmp_base=1 nmp_depth_div=12"}) {
+    SearchParams p;
+    std::string error;
+    ASSERT_TRUE(parse_search_params(text, p, &error)) << error;
+    engine.set_search_params(p);
+    engine.new_game();
+    EXPECT_NE(search_depth(engine, pos, 10).nodes, base.nodes) << text;
+  }
+  engine.set_search_params(SearchParams{});
+  engine.new_game();
+  const SearchResult again = search_depth(engine, pos, 10);
+  EXPECT_EQ(again.nodes, base.nodes);
+  EXPECT_EQ(again.best, base.best);
+}
+
 TEST(Search, OukNeangJumpBlocksCheck) {
   Engine engine;
   // The rook on a3 checks the king on f3; the neang's jump e1-e3 is a legal block.
@@ -312,7 +369,9 @@ TEST(Search, TheClockShareKeepsAReserveInLongGames) {
       const TimeShare t = time_share(clock, inc, 0, 30);
       ASSERT_GE(t.optimum, 1);
       ASSERT_LE(t.optimum, t.maximum);
-      if (clock > 60 + 30) ASSERT_GE(clock - 30 - t.maximum, std::min(2 * inc, clock / 2)) << clock << " + " << inc;
+      if (clock > 60 + 30) {
+        ASSERT_GE(clock - 30 - t.maximum, std::min(2 * inc, clock / 2)) << clock << " + " << inc;
+      }
     }
   }
   // With two increments or less on the clock a move costs less than one, so
@@ -434,6 +493,25 @@ TEST(Uci, MalformedInputIsReportedAndIgnored) {
   // The last good position stands: after e3e4, Black to move.
   EXPECT_NE(out.find("rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1"), std::string::npos);
   EXPECT_NE(out.find("bestmove "), std::string::npos);
+}
+
+TEST(Uci, SearchParamsOptionSetsTheSearchOrSaysWhatIsWrong) {
+  auto nodes_at_depth = [](const std::string& options) {
+    const std::string out = uci_session(options + "position startpos moves e3e4 e6e5\ngo depth 8\n");
+    const size_t at = out.rfind(" nodes ");
+    EXPECT_NE(at, std::string::npos) << out;
+    return at == std::string::npos ? std::string() : out.substr(at, out.find(' ', at + 7) - at);
+  };
+  const std::string plain = nodes_at_depth("");
+  EXPECT_NE(nodes_at_depth("setoption name SearchParams value lmr_div=120 rfp_margin=60\n"), plain);
+  EXPECT_EQ(nodes_at_depth("setoption name SearchParams value lmr_div=120\n"
+                           "setoption name SearchParams value <default>\n"), plain);
+  const std::string out = uci_session("uci\nsetoption name SearchParams value lmr_div=120 bogus=1\n");
+  EXPECT_NE(out.find("option name SearchParams type string default <default>"), std::string::npos);
+  EXPECT_NE(out.find("info string option 'SearchParams': no search parameter named 'bogus'"), std::string::npos);
+  // A refused value leaves the search as it was (lmr_div=120 was not taken).
+  EXPECT_EQ(nodes_at_depth("setoption name SearchParams value lmr_div=120 bogus=1\n"), plain);
+  EXPECT_EQ(nodes_at_depth("setoption name SearchParams value rfp_margin=5000\n"), plain);
 }
 
 TEST(Levels, LowLevelNeverWalksIntoMateInOne) {

@@ -3,11 +3,15 @@
 // output parses, and tuning lowers the error.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cmath>
 #include <random>
 #include <sstream>
 
 #include "core/game.h"
 #include "engine/evaluate.h"
+#include "engine/spsa.h"
 #include "engine/tune.h"
 
 using namespace makruk;
@@ -231,4 +235,94 @@ TEST(Tune, EntryEvalMatchesEvaluate) {
   std::vector<double> w = params_to_weights(eval_params());
   for (size_t i = 0; i < expected.size(); ++i)
     EXPECT_NEAR(entry_eval(data, data.entries[i], w), expected[i], 2.0) << i;
+}
+
+// ---- SPSA over the search's numbers ----
+
+TEST(Spsa, ClimbsTowardsTheNumbersThatWin) {
+  // A stand-in for games: the side nearer to rfp_margin 180 and lmr_base 20
+  // (each distance in its own steps) wins the pair, and one time in three the
+  // pair goes the other way.
+  auto distance = [](const SearchParams& p) { return std::abs(p.rfp_margin - 180) / 8.0 + std::abs(p.lmr_base - 20) / 6.0; };
+  std::atomic<int> pairs{0};
+  const PairPlayer play = [&](const SearchParams& plus, const SearchParams& minus, uint64_t pair) {
+    ++pairs;
+    EXPECT_EQ(plus.lmr_div, 211);  // the numbers not tuned stay where they started
+    EXPECT_EQ(minus.lmr_div, 211);
+    const double d = distance(minus) - distance(plus);
+    const int points = d > 0 ? 2 : d < 0 ? -2 : 0;
+    return pair % 3 == 2 ? -points : points;
+  };
+  SpsaOptions o;
+  o.iterations = 600;
+  o.threads = 2;
+  o.r_end = 0.05;
+  o.tune = {"rfp_margin", "lmr_base"};
+  o.start.lmr_div = 211;
+  int reports = 0, last = 0;
+  SearchParams result;
+  std::string error;
+  ASSERT_TRUE(run_spsa(o, play, result, [&](const SpsaProgress& s) {
+    ++reports;
+    EXPECT_EQ(s.iteration, last + 1);
+    last = s.iteration;
+    EXPECT_EQ(s.won + s.even + s.lost, s.iteration);
+    ASSERT_EQ(s.tuned.size(), 2u);
+    EXPECT_EQ(std::string(s.tuned[0]->name), "rfp_margin");
+    EXPECT_EQ(s.params.rfp_margin, int(std::lround(s.theta[0])));
+  }, &error)) << error;
+  EXPECT_EQ(pairs, 600);
+  EXPECT_EQ(reports, 600);
+  EXPECT_NEAR(result.rfp_margin, 180, 25);  // from 100
+  EXPECT_NEAR(result.lmr_base, 20, 12);     // from 50
+  EXPECT_EQ(result.lmr_div, 211);
+  EXPECT_EQ(result.aspiration, SearchParams{}.aspiration);
+
+  o.tune = {"rfp_margin", "no_such_number"};
+  EXPECT_FALSE(run_spsa(o, play, result, {}, &error));
+  EXPECT_NE(error.find("no_such_number"), std::string::npos);
+}
+
+TEST(Spsa, TheNumbersStayWithinTheirBounds) {
+  // The side with the larger see_margin always wins: it climbs to its bound and stays there.
+  SpsaOptions o;
+  o.iterations = 300;
+  o.r_end = 1;
+  o.tune = {"see_margin"};
+  SearchParams result;
+  int highest = 0;
+  ASSERT_TRUE(run_spsa(o, [&](const SearchParams& plus, const SearchParams& minus, uint64_t) {
+    highest = std::max({highest, plus.see_margin, minus.see_margin});
+    return plus.see_margin > minus.see_margin ? 2 : plus.see_margin < minus.see_margin ? -2 : 0;
+  }, result, {}, nullptr));
+  EXPECT_EQ(result.see_margin, 400);
+  EXPECT_EQ(highest, 400);
+}
+
+TEST(Spsa, APairPlaysOneOpeningWithEachSideOnBothColours) {
+  // Black without its rooks and knights: White wins each game, so each side
+  // wins once and the pair is even (a pair that gave one side White twice,
+  // or read the second game from the wrong side, would not be).
+  SpsaOptions o;
+  o.tc.nodes = 400;
+  o.random_plies = 2;
+  o.openings = {Opening{"2smks2/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1", {}},
+                Opening{"2smks2/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1", {"e3e4"}}};
+  SearchParams weaker;
+  weaker.lmp_base = 1;
+  weaker.rfp_margin = 20;
+  for (uint64_t pair = 0; pair < 4; ++pair) {
+    EXPECT_EQ(play_spsa_pair(o, SearchParams{}, weaker, pair), 0);
+    EXPECT_EQ(play_spsa_pair(o, weaker, SearchParams{}, pair), 0);
+  }
+  // Ouk Chatrang as well, and a clock instead of nodes.
+  o.variant = Variant::Ouk;
+  o.openings.clear();
+  o.tc = {};
+  o.tc.base_ms = 400;
+  o.tc.inc_ms = 4;
+  o.max_plies = 60;
+  const int points = play_spsa_pair(o, SearchParams{}, SearchParams{}, 9);
+  EXPECT_GE(points, -2);
+  EXPECT_LE(points, 2);
 }
