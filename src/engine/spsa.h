@@ -64,7 +64,6 @@ int play_spsa_pair(const SpsaOptions& o, const SearchParams& plus, const SearchP
 
 struct SpsaCommand {
   std::string variant = "makruk", openings, eval_file, tc, start, out;
-  std::vector<std::string> tune;
   uint64_t nodes = 0;
   SpsaOptions options;
 };
