@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -194,9 +195,13 @@ int run_spsa_command(SpsaCommand& c, std::ostream& log) {
     log << "makruk spsa: " << c.eval_file << ": " << error << "\n";
     return 2;
   }
-  if (!c.out.empty() && !std::ofstream(c.out + ".tmp")) {
-    log << "makruk spsa: cannot write " << c.out << "\n";
-    return 2;
+  if (!c.out.empty()) {
+    const std::string probe = c.out + ".tmp";
+    if (!std::ofstream(probe)) {
+      log << "makruk spsa: cannot write " << c.out << "\n";
+      return 2;
+    }
+    std::remove(probe.c_str());
   }
   const auto start = Clock::now();
   const int every = std::max(1, o.iterations / 50);
@@ -210,10 +215,11 @@ int run_spsa_command(SpsaCommand& c, std::ostream& log) {
     log << std::defaultfloat << std::endl;
     if (!c.out.empty()) {
       // Written whole after each report: a run stopped early leaves its latest numbers.
-      std::ofstream out(c.out + ".tmp");
+      const std::string tmp = c.out + ".tmp";
+      std::ofstream out(tmp);
       out << format_search_params(s.params) << '\n';
       out.close();
-      if (out) std::rename((c.out + ".tmp").c_str(), c.out.c_str());
+      if (!out || std::rename(tmp.c_str(), c.out.c_str()) != 0) log << "makruk spsa: cannot write " << c.out << std::endl;
     }
   };
   SearchParams result;
