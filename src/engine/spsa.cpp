@@ -9,6 +9,7 @@
 #include <iomanip>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -31,23 +32,32 @@ int stochastic_round(double x, std::mt19937_64& rng) {
   return int(floor) + (std::uniform_real_distribution<double>(0, 1)(rng) < x - floor ? 1 : 0);
 }
 
-// One game between two engines (the first plays White); White's result.
-double play_game(const SpsaOptions& o, Engine& white, Engine& black, const Opening* opening,
-                 const std::vector<Move>& random_moves) {
+// A pair's start: the opening and the random moves after it, the same for
+// both games of the pair; nothing when the opening does not play.
+std::optional<Game> pair_start(const SpsaOptions& o, const Opening* opening, uint64_t pair) {
   std::string error;
   auto game = Game::create(o.variant, Counting::Automatic, opening ? opening->fen : "", &error);
-  if (!game) return 0.5;
+  if (!game) return std::nullopt;
   if (opening)
     for (const std::string& m : opening->moves)
-      if (!game->apply(m, &error)) return 0.5;
-  for (Move m : random_moves)
-    if (!game->play(m, &error)) return 0.5;
+      if (!game->apply(m, &error)) return std::nullopt;
+  std::mt19937_64 rng(o.seed * 0x9E3779B97F4A7C15ULL + pair);
+  for (int i = 0; i < o.random_plies && !game->over(); ++i) {
+    const MoveList legal = game->legal_moves();
+    if (!game->play(legal.moves[rng() % legal.size], &error)) return std::nullopt;
+  }
+  return game;
+}
+
+// One game between two engines from `game` (the first plays White); White's result.
+double play_game(const SpsaOptions& o, Engine& white, Engine& black, Game game) {
+  std::string error;
   white.new_game();
   black.new_game();
   int64_t clock[COLOR_NB] = {o.tc.base_ms, o.tc.base_ms};
   Adjudication adjudication;
-  while (!game->over() && game->plies() < o.max_plies) {
-    const Position& pos = game->position();
+  while (!game.over() && game.plies() < o.max_plies) {
+    const Position& pos = game.position();
     const Color us = pos.side_to_move();
     Limits limits;
     if (o.tc.nodes) limits.nodes = o.tc.nodes;
@@ -67,12 +77,12 @@ double play_game(const SpsaOptions& o, Engine& white, Engine& black, const Openi
       clock[us] += o.tc.inc_ms;
     }
     if (r.best.is_none()) break;
-    const double end = adjudication.update(us == WHITE ? r.score : -r.score, game->plies());
+    const double end = adjudication.update(us == WHITE ? r.score : -r.score, game.plies());
     if (end >= 0) return end;
-    if (!game->play(r.best, &error)) break;
+    if (!game.play(r.best, &error)) break;
   }
-  if (game->result() == Result::WhiteWins) return 1;
-  if (game->result() == Result::BlackWins) return 0;
+  if (game.result() == Result::WhiteWins) return 1;
+  if (game.result() == Result::BlackWins) return 0;
   return 0.5;
 }
 
@@ -83,24 +93,10 @@ int play_spsa_pair(const SpsaOptions& o, const SearchParams& plus, const SearchP
   a.set_search_params(plus);
   b.set_search_params(minus);
   const Opening* opening = o.openings.empty() ? nullptr : &o.openings[pair % o.openings.size()];
-  // The same random moves after the opening in both games of the pair.
-  std::vector<Move> random_moves;
-  if (o.random_plies > 0) {
-    std::string error;
-    auto game = Game::create(o.variant, Counting::Automatic, opening ? opening->fen : "", &error);
-    bool ok = bool(game);
-    if (ok && opening)
-      for (const std::string& m : opening->moves) ok = ok && game->apply(m, &error);
-    std::mt19937_64 rng(o.seed * 0x9E3779B97F4A7C15ULL + pair);
-    for (int i = 0; ok && i < o.random_plies && !game->over(); ++i) {
-      const MoveList legal = game->legal_moves();
-      const Move m = legal.moves[rng() % legal.size];
-      random_moves.push_back(m);
-      ok = game->play(m, &error);
-    }
-  }
-  const double first = play_game(o, a, b, opening, random_moves);       // plus has White
-  const double second = 1 - play_game(o, b, a, opening, random_moves);  // plus has Black
+  const std::optional<Game> start = pair_start(o, opening, pair);
+  if (!start) return 0;  // both games would be void
+  const double first = play_game(o, a, b, *start);       // plus has White
+  const double second = 1 - play_game(o, b, a, *start);  // plus has Black
   return int(std::lround(2 * (first + second))) - 2;
 }
 
