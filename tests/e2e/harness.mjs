@@ -194,8 +194,16 @@ async function waitV(page, v) {
   });
 }
 
+/** Two frames drawn: a scroll made just before (ours, or Playwright's to reach an element)
+ * has had its scroll event, on which the board forgets its cached position. A click before
+ * that lands where the board was. */
+async function framesDrawn(page) {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
 /** The page-space centre of a square on the board, given the board's orientation. */
 async function squareXY(page, sq) {
+  await framesDrawn(page);
   const box = await page.locator(`${tid('board')} cg-board`).boundingBox();
   const orientation = await page.locator(tid('board')).getAttribute('data-orientation');
   const f = sq.charCodeAt(0) - 97;
