@@ -201,22 +201,33 @@ async function framesDrawn(page) {
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 }
 
-/** The page-space centre of a square on the board, given the board's orientation. */
-async function squareXY(page, sq) {
+/**
+ * The board's place on the page, read once the page has drawn two frames (see framesDrawn),
+ * as a function from a square's name to the page-space centre of that square.
+ */
+async function boardSquares(page) {
   await framesDrawn(page);
   const box = await page.locator(`${tid('board')} cg-board`).boundingBox();
   const orientation = await page.locator(tid('board')).getAttribute('data-orientation');
-  const f = sq.charCodeAt(0) - 97;
-  const r = Number(sq[1]) - 1;
   const size = box.width / 8;
-  const col = orientation === 'black' ? 7 - f : f;
-  const row = orientation === 'black' ? r : 7 - r;
-  return { x: box.x + (col + 0.5) * size, y: box.y + (row + 0.5) * size };
+  return (sq) => {
+    const f = sq.charCodeAt(0) - 97;
+    const r = Number(sq[1]) - 1;
+    const col = orientation === 'black' ? 7 - f : f;
+    const row = orientation === 'black' ? r : 7 - r;
+    return { x: box.x + (col + 0.5) * size, y: box.y + (row + 0.5) * size };
+  };
+}
+
+/** The page-space centre of a square on the board, given the board's orientation. */
+async function squareXY(page, sq) {
+  return (await boardSquares(page))(sq);
 }
 
 async function clickMove(page, move, touch) {
-  const a = await squareXY(page, move.slice(0, 2));
-  const b = await squareXY(page, move.slice(2, 4));
+  const at = await boardSquares(page);
+  const a = at(move.slice(0, 2));
+  const b = at(move.slice(2, 4));
   if (touch) {
     await page.touchscreen.tap(a.x, a.y);
     await sleep(60);
@@ -229,8 +240,9 @@ async function clickMove(page, move, touch) {
 }
 
 async function dragMove(page, move) {
-  const a = await squareXY(page, move.slice(0, 2));
-  const b = await squareXY(page, move.slice(2, 4));
+  const at = await boardSquares(page);
+  const a = at(move.slice(0, 2));
+  const b = at(move.slice(2, 4));
   await page.mouse.move(a.x, a.y);
   await page.mouse.down();
   await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
