@@ -236,7 +236,7 @@ void fuzz_network(std::string_view text) {
   if (text.empty()) return;
   static const std::string header = [] {
     std::string full = nnue::save(nnue::Network{});
-    return full.substr(0, 4 + 6 * 4);
+    return full.substr(0, 4 + 7 * 4);
   }();
   static const size_t total = nnue::save(nnue::Network{}).size();
   std::string bytes = header;
@@ -248,14 +248,14 @@ void fuzz_network(std::string_view text) {
   CHECK(pos.set(Position::start_fen(Variant::Ouk), Variant::Ouk, Counting::Automatic, &error));
   nnue::Accumulator acc, next, fresh;
   nnue::refresh(*net, pos, acc);
-  (void)nnue::evaluate(*net, acc, pos.side_to_move());
+  (void)nnue::evaluate(*net, acc, pos.side_to_move(), nnue::bucket_of(pos));
   MoveList list;
   generate_legal(pos, list);
   pos.do_move(list.moves[uint8_t(text[0]) % list.size]);
   nnue::update(*net, acc, nnue::last_move_delta(pos), next);
   nnue::refresh(*net, pos, fresh);
   CHECK(std::memcmp(&next, &fresh, sizeof next) == 0);
-  (void)nnue::evaluate(*net, next, pos.side_to_move());
+  (void)nnue::evaluate(*net, next, pos.side_to_move(), nnue::bucket_of(pos));
 }
 
 }  // namespace

@@ -47,28 +47,29 @@ void sub_row_scalar(int16_t* acc, const int16_t* row) {
   for (int i = 0; i < HIDDEN; ++i) acc[i] = wrap_sub(acc[i], row[i]);
 }
 
-// The first dense layer: 2 × HIDDEN clipped inputs (0..127) to L1 sums.
-void l1_scalar(const Network& net, const uint8_t* in, int32_t* out) {
+// The first dense layer (one bucket's weights and biases): 2 × HIDDEN clipped
+// inputs (0..127) to L1 sums.
+void l1_scalar(const int8_t* weights, const int32_t* bias, const uint8_t* in, int32_t* out) {
 #ifdef __wasm_simd128__
   // WebAssembly SIMD (the browser's build for browsers that have it): inputs and weights
   // widened to int16, their products summed in pairs into int32 (exact: at most
   // 2 × 127 × 128), eight at a time; the same sums as below.
   for (int o = 0; o < L1; ++o) {
-    const int8_t* w = net.l1_weights + o * 2 * HIDDEN;
+    const int8_t* w = weights + o * 2 * HIDDEN;
     v128_t sum = wasm_i32x4_splat(0);
     for (int i = 0; i < 2 * HIDDEN; i += 16) {
       const v128_t x = wasm_v128_load(in + i), y = wasm_v128_load(w + i);
       sum = wasm_i32x4_add(sum, wasm_i32x4_dot_i16x8(wasm_u16x8_extend_low_u8x16(x), wasm_i16x8_extend_low_i8x16(y)));
       sum = wasm_i32x4_add(sum, wasm_i32x4_dot_i16x8(wasm_u16x8_extend_high_u8x16(x), wasm_i16x8_extend_high_i8x16(y)));
     }
-    out[o] = net.l1_bias[o] + wasm_i32x4_extract_lane(sum, 0) + wasm_i32x4_extract_lane(sum, 1) +
+    out[o] = bias[o] + wasm_i32x4_extract_lane(sum, 0) + wasm_i32x4_extract_lane(sum, 1) +
              wasm_i32x4_extract_lane(sum, 2) + wasm_i32x4_extract_lane(sum, 3);
   }
   return;
 #endif
   for (int o = 0; o < L1; ++o) {
-    int32_t s = net.l1_bias[o];
-    const int8_t* w = net.l1_weights + o * 2 * HIDDEN;
+    int32_t s = bias[o];
+    const int8_t* w = weights + o * 2 * HIDDEN;
     for (int i = 0; i < 2 * HIDDEN; ++i) s += int32_t(in[i]) * int32_t(w[i]);
     out[o] = s;
   }
@@ -92,10 +93,11 @@ __attribute__((target("avx2"))) void sub_row_avx2(int16_t* acc, const int16_t* r
 // maddubs multiplies unsigned inputs (≤ 127) by signed weights and adds pairs
 // into int16: at most 2 × 127 × 128 in size, so it never saturates and the
 // sums equal the scalar code's.
-__attribute__((target("avx2"))) void l1_avx2(const Network& net, const uint8_t* in, int32_t* out) {
+__attribute__((target("avx2"))) void l1_avx2(const int8_t* weights, const int32_t* bias, const uint8_t* in,
+                                             int32_t* out) {
   const __m256i ones = _mm256_set1_epi16(1);
   for (int o = 0; o < L1; ++o) {
-    const int8_t* w = net.l1_weights + o * 2 * HIDDEN;
+    const int8_t* w = weights + o * 2 * HIDDEN;
     __m256i sum = _mm256_setzero_si256();
     for (int i = 0; i < 2 * HIDDEN; i += 32) {
       __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
@@ -105,7 +107,7 @@ __attribute__((target("avx2"))) void l1_avx2(const Network& net, const uint8_t* 
     __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-    out[o] = net.l1_bias[o] + _mm_cvtsi128_si32(s);
+    out[o] = bias[o] + _mm_cvtsi128_si32(s);
   }
 }
 // The accumulators as the first layer's input: rounded, shifted, clipped to
@@ -189,11 +191,15 @@ std::unique_ptr<Network> load(std::string_view bytes, std::string* error) {
     return std::unique_ptr<Network>();
   };
   char magic[4];
-  uint32_t header[6];
+  uint32_t header[7];
   if (!read_raw(bytes, magic, 4) || std::memcmp(magic, MAGIC, 4) != 0) return fail("not a network file (no MKNN header)");
-  if (!read_raw(bytes, header, 6)) return fail("the header is cut short");
-  if (header[0] != FILE_VERSION) return fail("format version " + std::to_string(header[0]) + ", expected " +
-                                             std::to_string(FILE_VERSION));
+  if (!read_raw(bytes, header, 1)) return fail("the header is cut short");
+  if (header[0] != FILE_VERSION && header[0] != 6)
+    return fail("format version " + std::to_string(header[0]) + ", expected 6 or " + std::to_string(FILE_VERSION));
+  if (!read_raw(bytes, header + 1, header[0] == 6 ? 5 : 6)) return fail("the header is cut short");
+  const uint32_t buckets = header[0] == 6 ? 1 : header[6];
+  if (buckets != 1 && buckets != BUCKETS)
+    return fail(std::to_string(buckets) + " sets of dense layers; this build has " + std::to_string(BUCKETS));
   if (header[1] != INPUTS || header[2] != HIDDEN || header[3] != L1 || header[4] != L2)
     return fail("the layer sizes differ from this build's (" + std::to_string(INPUTS) + ", " +
                 std::to_string(HIDDEN) + ", " + std::to_string(L1) + ", " + std::to_string(L2) + ")");
@@ -202,22 +208,36 @@ std::unique_ptr<Network> load(std::string_view bytes, std::string* error) {
   auto net = std::make_unique<Network>();
   net->residual = header[5] & 1;
   net->variants = uint8_t(header[5] >> 1);
+  const size_t b = buckets;
   if (!read_raw(bytes, net->ft_weights, std::size(net->ft_weights)) || !read_raw(bytes, net->ft_bias, HIDDEN) ||
-      !read_raw(bytes, net->l1_weights, std::size(net->l1_weights)) || !read_raw(bytes, net->l1_bias, L1) ||
-      !read_raw(bytes, net->l2_weights, std::size(net->l2_weights)) || !read_raw(bytes, net->l2_bias, L2) ||
-      !read_raw(bytes, net->out_weights, L2) || !read_raw(bytes, &net->out_bias, 1))
+      !read_raw(bytes, net->l1_weights, b * L1 * 2 * HIDDEN) || !read_raw(bytes, net->l1_bias, b * L1) ||
+      !read_raw(bytes, net->l2_weights, b * L2 * L1) || !read_raw(bytes, net->l2_bias, b * L2) ||
+      !read_raw(bytes, net->out_weights, b * L2) || !read_raw(bytes, net->out_bias, b))
     return fail("the weights are cut short");
   if (!bytes.empty()) return fail(std::to_string(bytes.size()) + " bytes after the weights");
+  // One set in a build with more: every bucket gets it.
+  auto spread = [](auto* values, size_t n) {
+    for (int k = 1; k < BUCKETS; ++k) std::copy_n(values, n, values + k * n);
+  };
+  if (buckets == 1) {
+    spread(net->l1_weights, size_t(L1) * 2 * HIDDEN);
+    spread(net->l1_bias, L1);
+    spread(net->l2_weights, size_t(L2) * L1);
+    spread(net->l2_bias, L2);
+    spread(net->out_weights, L2);
+    spread(net->out_bias, 1);
+  }
   // Within these bounds no sum can overflow (the trainer stays inside them).
   constexpr int32_t max_weight = DENSE_LIMIT * DENSE_SCALE, max_bias = 1 << 29;
   auto out_of_range = [](const auto* values, size_t n, int32_t limit) {
     return std::any_of(values, values + n, [&](auto v) { return v > limit || v < -limit; });
   };
   if (out_of_range(net->l2_weights, std::size(net->l2_weights), max_weight) ||
-      out_of_range(net->out_weights, L2, max_weight))
+      out_of_range(net->out_weights, std::size(net->out_weights), max_weight))
     return fail("a dense weight beyond ±" + std::to_string(max_weight));
-  if (out_of_range(net->l1_bias, L1, max_bias) || out_of_range(net->l2_bias, L2, max_bias) ||
-      out_of_range(&net->out_bias, 1, max_bias))
+  if (out_of_range(net->l1_bias, std::size(net->l1_bias), max_bias) ||
+      out_of_range(net->l2_bias, std::size(net->l2_bias), max_bias) ||
+      out_of_range(net->out_bias, std::size(net->out_bias), max_bias))
     return fail("a bias beyond ±" + std::to_string(max_bias));
   return net;
 }
@@ -233,17 +253,17 @@ std::unique_ptr<Network> load_file(const std::string& path, std::string* error) 
 
 std::string save(const Network& net) {
   std::string out(MAGIC, 4);
-  const uint32_t header[6] = {FILE_VERSION, INPUTS, HIDDEN, L1, L2,
-                              (net.residual ? 1u : 0u) | uint32_t(net.variants & 3) << 1};
-  write_raw(out, header, 6);
+  const uint32_t header[7] = {FILE_VERSION, INPUTS, HIDDEN, L1, L2,
+                              (net.residual ? 1u : 0u) | uint32_t(net.variants & 3) << 1, BUCKETS};
+  write_raw(out, header, 7);
   write_raw(out, net.ft_weights, std::size(net.ft_weights));
   write_raw(out, net.ft_bias, HIDDEN);
   write_raw(out, net.l1_weights, std::size(net.l1_weights));
-  write_raw(out, net.l1_bias, L1);
+  write_raw(out, net.l1_bias, std::size(net.l1_bias));
   write_raw(out, net.l2_weights, std::size(net.l2_weights));
-  write_raw(out, net.l2_bias, L2);
-  write_raw(out, net.out_weights, L2);
-  write_raw(out, &net.out_bias, 1);
+  write_raw(out, net.l2_bias, std::size(net.l2_bias));
+  write_raw(out, net.out_weights, std::size(net.out_weights));
+  write_raw(out, net.out_bias, BUCKETS);
   return out;
 }
 
@@ -293,8 +313,14 @@ Value centipawns(int32_t out) {
 }
 }  // namespace
 
-Value evaluate(const Network& net, const Accumulator& acc, Color side_to_move) {
+Value evaluate(const Network& net, const Accumulator& acc, Color side_to_move, int bucket) {
   static_assert(L1 == 32 && L2 == 32, "the dense code reads 32 inputs a row");
+  const int8_t* l1_weights = net.l1_weights + size_t(bucket) * L1 * 2 * HIDDEN;
+  const int32_t* l1_bias = net.l1_bias + bucket * L1;
+  const int16_t* l2_weights = net.l2_weights + bucket * L2 * L1;
+  const int32_t* l2_bias = net.l2_bias + bucket * L2;
+  const int16_t* out_weights = net.out_weights + bucket * L2;
+  const int32_t out_bias = net.out_bias[bucket];
   alignas(64) uint8_t in[2 * HIDDEN];
   int32_t s1[L1], s2[L2];
   alignas(32) int16_t h1[L1], h2[L2];
@@ -303,12 +329,12 @@ Value evaluate(const Network& net, const Accumulator& acc, Color side_to_move) {
   if (avx2()) {
     activations_avx2(acc.v[side_to_move], in);
     activations_avx2(acc.v[~side_to_move], in + HIDDEN);
-    l1_avx2(net, in, s1);
+    l1_avx2(l1_weights, l1_bias, in, s1);
     for (int o = 0; o < L1; ++o) h1[o] = int16_t(std::clamp((s1[o] + half1) >> L1_SHIFT, 0, HIDDEN_ONE));
-    dense_avx2(h1, net.l2_weights, net.l2_bias, L2, s2);
+    dense_avx2(h1, l2_weights, l2_bias, L2, s2);
     for (int o = 0; o < L2; ++o) h2[o] = int16_t(std::clamp((s2[o] + half2) >> DENSE_SHIFT, 0, HIDDEN_ONE));
     int32_t out;
-    dense_avx2(h2, net.out_weights, &net.out_bias, 1, &out);
+    dense_avx2(h2, out_weights, &out_bias, 1, &out);
     return centipawns(out);
   }
 #endif
@@ -316,15 +342,15 @@ Value evaluate(const Network& net, const Accumulator& acc, Color side_to_move) {
     in[i] = activation(acc.v[side_to_move][i]);
     in[HIDDEN + i] = activation(acc.v[~side_to_move][i]);
   }
-  l1_scalar(net, in, s1);
+  l1_scalar(l1_weights, l1_bias, in, s1);
   for (int o = 0; o < L1; ++o) h1[o] = int16_t(std::clamp((s1[o] + half1) >> L1_SHIFT, 0, HIDDEN_ONE));
   for (int o = 0; o < L2; ++o) {
-    int32_t s = net.l2_bias[o];
-    for (int i = 0; i < L1; ++i) s += int32_t(h1[i]) * net.l2_weights[o * L1 + i];
+    int32_t s = l2_bias[o];
+    for (int i = 0; i < L1; ++i) s += int32_t(h1[i]) * l2_weights[o * L1 + i];
     h2[o] = int16_t(std::clamp((s + half2) >> DENSE_SHIFT, 0, HIDDEN_ONE));
   }
-  int32_t out = net.out_bias;
-  for (int i = 0; i < L2; ++i) out += int32_t(h2[i]) * net.out_weights[i];
+  int32_t out = out_bias;
+  for (int i = 0; i < L2; ++i) out += int32_t(h2[i]) * out_weights[i];
   return centipawns(out);
 }
 

@@ -10,6 +10,8 @@
 // accumulator, kept up to date move by move; the side to move's accumulator
 // and the other's, clipped to [0, 1], feed two small dense layers (int8
 // weights, int32 sums) and one output, in centipawns for the side to move.
+// The dense layers come in BUCKETS sets, one for each range of the number of
+// pieces on the board (bucket_of); a position is evaluated by its range's.
 //
 // Quantisation: transformer weights and biases × FT_SCALE × 2^ACC_SHIFT
 // (int16: the accumulators keep 3 more bits than the activations), its
@@ -25,6 +27,7 @@
 // writes the same layout.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -45,6 +48,11 @@ constexpr int INPUTS = PIECE_INPUTS + 5;
 #define MAKRUK_NNUE_HIDDEN 128  // CMake's MAKRUK_NNUE_HIDDEN, to measure other sizes
 #endif
 constexpr int HIDDEN = MAKRUK_NNUE_HIDDEN;  // per perspective
+#ifndef MAKRUK_NNUE_BUCKETS
+#define MAKRUK_NNUE_BUCKETS 1  // CMake's MAKRUK_NNUE_BUCKETS, to measure other numbers
+#endif
+constexpr int BUCKETS = MAKRUK_NNUE_BUCKETS;  // sets of dense layers, by the number of pieces
+static_assert(BUCKETS >= 1 && BUCKETS <= 8, "one to eight sets of dense layers");
 static_assert(HIDDEN % 32 == 0, "the SIMD code works on 32 accumulator values at a time");
 constexpr int L1 = 32;
 constexpr int L2 = 32;
@@ -69,18 +77,26 @@ constexpr int piece_input(Color perspective, Piece p, Square s) {
   return ((int(type_of(p)) - 1) * 2 + own) * 64 + sq;
 }
 
+// The set of dense layers a position is evaluated with: its pieces (2 to 32,
+// kings included) in BUCKETS equal ranges, the fewest first.
+inline int bucket_of(const Position& pos) {
+  const int pieces = std::clamp(popcount(pos.pieces()), 2, 32);
+  return (pieces - 1) * BUCKETS / 32;
+}
+
 // The active inputs of a position from one perspective; returns how many.
 int active_inputs(const Position& pos, Color perspective, int out[MAX_ACTIVE]);
 
 struct Network {
   alignas(64) int16_t ft_weights[INPUTS * HIDDEN];  // [input][hidden]
   alignas(64) int16_t ft_bias[HIDDEN];
-  alignas(64) int8_t l1_weights[L1 * 2 * HIDDEN];  // [output][input]
-  alignas(64) int32_t l1_bias[L1];
-  alignas(64) int16_t l2_weights[L2 * L1];
-  alignas(64) int32_t l2_bias[L2];
-  alignas(64) int16_t out_weights[L2];
-  int32_t out_bias;
+  // The dense layers, BUCKETS sets one after the other.
+  alignas(64) int8_t l1_weights[BUCKETS * L1 * 2 * HIDDEN];  // [bucket][output][input]
+  alignas(64) int32_t l1_bias[BUCKETS * L1];
+  alignas(64) int16_t l2_weights[BUCKETS * L2 * L1];
+  alignas(64) int32_t l2_bias[BUCKETS * L2];
+  alignas(64) int16_t out_weights[BUCKETS * L2];
+  int32_t out_bias[BUCKETS];
   // The output is a correction added to the hand-written evaluation (a
   // network trained with --residual), not the whole evaluation.
   bool residual = false;
@@ -101,10 +117,12 @@ struct Networks {
   }
 };
 
-// The file: "MKNN", a format version (uint32), INPUTS, HIDDEN, L1, L2 and
+// The file: "MKNN", a format version (uint32), INPUTS, HIDDEN, L1, L2,
 // flags (bit 0: residual; bit 1: trained on Makruk, bit 2: on Ouk Chatrang)
-// (uint32 each), then the arrays in the order above, little-endian.
-constexpr uint32_t FILE_VERSION = 6;
+// and the number of sets of dense layers (uint32 each), then the arrays in the
+// order above, little-endian. Version 6, without the number, has one set: a
+// build with more reads it into each (the same evaluation).
+constexpr uint32_t FILE_VERSION = 7;
 // Reads a network; on failure returns null and says why in *error.
 std::unique_ptr<Network> load(std::string_view bytes, std::string* error);
 std::unique_ptr<Network> load_file(const std::string& path, std::string* error);
@@ -127,8 +145,9 @@ struct Delta {
 Delta last_move_delta(const Position& after);
 void update(const Network& net, const Accumulator& from, const Delta& d, Accumulator& to);
 
-// The network's evaluation, in centipawns for the side to move.
-Value evaluate(const Network& net, const Accumulator& acc, Color side_to_move);
+// The network's evaluation, in centipawns for the side to move, with the
+// dense layers of `bucket` (bucket_of the position).
+Value evaluate(const Network& net, const Accumulator& acc, Color side_to_move, int bucket = 0);
 
 // Whether the AVX2 code runs (else the scalar code).
 bool uses_avx2();

@@ -44,7 +44,20 @@ struct Pass {
   float out;
 };
 
-void forward(const std::vector<float>& w, const uint16_t* in[2], const int n[2], Pass& p) {
+// The offsets of one bucket's dense layers in the weights.
+struct Dense {
+  size_t l1_w, l1_b, l2_w, l2_b, out_w, out_b;
+  explicit Dense(int bucket)
+      : l1_w(FloatNetwork::L1_W + size_t(bucket) * L1 * 2 * HIDDEN),
+        l1_b(FloatNetwork::L1_B + size_t(bucket) * L1),
+        l2_w(FloatNetwork::L2_W + size_t(bucket) * L2 * L1),
+        l2_b(FloatNetwork::L2_B + size_t(bucket) * L2),
+        out_w(FloatNetwork::OUT_W + size_t(bucket) * L2),
+        out_b(FloatNetwork::OUT_B + size_t(bucket)) {}
+};
+
+void forward(const std::vector<float>& w, const uint16_t* in[2], const int n[2], int bucket, Pass& p) {
+  const Dense d(bucket);
   for (int side = 0; side < 2; ++side) {
     float* a = p.acc[side];
     std::copy_n(&w[FloatNetwork::FT_B], HIDDEN, a);
@@ -55,53 +68,54 @@ void forward(const std::vector<float>& w, const uint16_t* in[2], const int n[2],
     for (int j = 0; j < HIDDEN; ++j) p.x[side * HIDDEN + j] = clamp01(a[j]);
   }
   for (int o = 0; o < L1; ++o) {
-    const float* row = &w[FloatNetwork::L1_W + size_t(o) * 2 * HIDDEN];
-    float s = w[FloatNetwork::L1_B + o];
+    const float* row = &w[d.l1_w + size_t(o) * 2 * HIDDEN];
+    float s = w[d.l1_b + o];
     for (int i = 0; i < 2 * HIDDEN; ++i) s += row[i] * p.x[i];
     p.z1[o] = s;
     p.h1[o] = clamp01(s);
   }
   for (int o = 0; o < L2; ++o) {
-    const float* row = &w[FloatNetwork::L2_W + size_t(o) * L1];
-    float s = w[FloatNetwork::L2_B + o];
+    const float* row = &w[d.l2_w + size_t(o) * L1];
+    float s = w[d.l2_b + o];
     for (int i = 0; i < L1; ++i) s += row[i] * p.h1[i];
     p.z2[o] = s;
     p.h2[o] = clamp01(s);
   }
-  float s = w[FloatNetwork::OUT_B];
-  for (int i = 0; i < L2; ++i) s += w[FloatNetwork::OUT_W + i] * p.h2[i];
+  float s = w[d.out_b];
+  for (int i = 0; i < L2; ++i) s += w[d.out_w + i] * p.h2[i];
   p.out = s;
 }
 
 // Adds d(loss)/d(weights) for one position, given d(loss)/d(out), into g.
-void backward(const std::vector<float>& w, const uint16_t* in[2], const int n[2], const Pass& p, float d_out,
-              std::vector<float>& g) {
+void backward(const std::vector<float>& w, const uint16_t* in[2], const int n[2], int bucket, const Pass& p,
+              float d_out, std::vector<float>& g) {
+  const Dense d(bucket);
   float d_z2[L2], d_h1[L1] = {}, d_z1[L1], d_x[2 * HIDDEN] = {};
   for (int i = 0; i < L2; ++i) {
-    g[FloatNetwork::OUT_W + i] += d_out * p.h2[i];
-    d_z2[i] = p.z2[i] > 0 && p.z2[i] < 1 ? d_out * w[FloatNetwork::OUT_W + i] : 0;
+    g[d.out_w + i] += d_out * p.h2[i];
+    d_z2[i] = p.z2[i] > 0 && p.z2[i] < 1 ? d_out * w[d.out_w + i] : 0;
   }
-  g[FloatNetwork::OUT_B] += d_out;
+  g[d.out_b] += d_out;
   for (int o = 0; o < L2; ++o) {
     if (d_z2[o] == 0) continue;
-    const float* row = &w[FloatNetwork::L2_W + size_t(o) * L1];
-    float* grow = &g[FloatNetwork::L2_W + size_t(o) * L1];
+    const float* row = &w[d.l2_w + size_t(o) * L1];
+    float* grow = &g[d.l2_w + size_t(o) * L1];
     for (int i = 0; i < L1; ++i) {
       grow[i] += d_z2[o] * p.h1[i];
       d_h1[i] += d_z2[o] * row[i];
     }
-    g[FloatNetwork::L2_B + o] += d_z2[o];
+    g[d.l2_b + o] += d_z2[o];
   }
   for (int o = 0; o < L1; ++o) d_z1[o] = p.z1[o] > 0 && p.z1[o] < 1 ? d_h1[o] : 0;
   for (int o = 0; o < L1; ++o) {
     if (d_z1[o] == 0) continue;
-    const float* row = &w[FloatNetwork::L1_W + size_t(o) * 2 * HIDDEN];
-    float* grow = &g[FloatNetwork::L1_W + size_t(o) * 2 * HIDDEN];
+    const float* row = &w[d.l1_w + size_t(o) * 2 * HIDDEN];
+    float* grow = &g[d.l1_w + size_t(o) * 2 * HIDDEN];
     for (int i = 0; i < 2 * HIDDEN; ++i) {
       grow[i] += d_z1[o] * p.x[i];
       d_x[i] += d_z1[o] * row[i];
     }
-    g[FloatNetwork::L1_B + o] += d_z1[o];
+    g[d.l1_b + o] += d_z1[o];
   }
   for (int side = 0; side < 2; ++side) {
     float d_acc[HIDDEN];
@@ -136,7 +150,7 @@ double mean_error(const FloatNetwork& net, const TrainData& data, const std::vec
     const uint16_t* in[2];
     int n[2];
     inputs_of(data, e, in, n);
-    forward(net.w, in, n, p);
+    forward(net.w, in, n, e.bucket, p);
     const double d = expected_score(e, p.out, o) - target_of(e, o);
     sum += d * d;
   }
@@ -159,6 +173,7 @@ void add_position(const Position& pos, double result, int score, bool has_score,
   e.score = has_score ? float(score) : 0;
   e.hand_eval = float(engine::evaluate(pos));
   e.variant = uint8_t(pos.variant());
+  e.bucket = uint8_t(bucket_of(pos));
   data.entries.push_back(e);
 }
 
@@ -192,18 +207,18 @@ FloatNetwork::FloatNetwork(uint64_t seed) : w(SIZE, 0.0f) {
   };
   fill(FT_W, size_t(INPUTS) * HIDDEN, 0.1f);
   std::fill_n(&w[FT_B], HIDDEN, 0.25f);
-  fill(L1_W, size_t(L1) * 2 * HIDDEN, std::sqrt(3.0f / (2 * HIDDEN)) * 2);
-  fill(L2_W, size_t(L2) * L1, std::sqrt(3.0f / L1) * 2);
-  std::fill_n(&w[L1_B], L1, 0.1f);
-  std::fill_n(&w[L2_B], L2, 0.1f);
-  fill(OUT_W, L2, 0.5f);
+  fill(L1_W, B * L1 * 2 * HIDDEN, std::sqrt(3.0f / (2 * HIDDEN)) * 2);
+  fill(L2_W, B * L2 * L1, std::sqrt(3.0f / L1) * 2);
+  std::fill_n(&w[L1_B], B * L1, 0.1f);
+  std::fill_n(&w[L2_B], B * L2, 0.1f);
+  fill(OUT_W, B * L2, 0.5f);
 }
 
-float FloatNetwork::forward(const uint16_t* us, int n_us, const uint16_t* them, int n_them) const {
+float FloatNetwork::forward(const uint16_t* us, int n_us, const uint16_t* them, int n_them, int bucket) const {
   const uint16_t* in[2] = {us, them};
   const int n[2] = {n_us, n_them};
   Pass p;
-  nnue::forward(w, in, n, p);
+  nnue::forward(w, in, n, bucket, p);
   return p.out;
 }
 
@@ -213,12 +228,12 @@ std::unique_ptr<Network> FloatNetwork::quantise() const {
   for (size_t i = 0; i < size_t(INPUTS) * HIDDEN; ++i) net->ft_weights[i] = int16_t(q(w[FT_W + i], ACC_SCALE, -32767, 32767));
   for (int i = 0; i < HIDDEN; ++i) net->ft_bias[i] = int16_t(q(w[FT_B + i], ACC_SCALE, -32767, 32767));
   const double big = double(1 << 29), dense_bias = double(HIDDEN_ONE) * DENSE_SCALE;
-  for (size_t i = 0; i < size_t(L1) * 2 * HIDDEN; ++i) net->l1_weights[i] = int8_t(q(w[L1_W + i], L1_SCALE, -128, 127));
-  for (int i = 0; i < L1; ++i) net->l1_bias[i] = int32_t(q(w[L1_B + i], L1_ONE, -big, big));
-  for (size_t i = 0; i < size_t(L2) * L1; ++i) net->l2_weights[i] = int16_t(q(w[L2_W + i], DENSE_SCALE, -16384, 16384));
-  for (int i = 0; i < L2; ++i) net->l2_bias[i] = int32_t(q(w[L2_B + i], dense_bias, -big, big));
-  for (int i = 0; i < L2; ++i) net->out_weights[i] = int16_t(q(w[OUT_W + i], DENSE_SCALE, -16384, 16384));
-  net->out_bias = int32_t(q(w[OUT_B], dense_bias, -big, big));
+  for (size_t i = 0; i < B * L1 * 2 * HIDDEN; ++i) net->l1_weights[i] = int8_t(q(w[L1_W + i], L1_SCALE, -128, 127));
+  for (size_t i = 0; i < B * L1; ++i) net->l1_bias[i] = int32_t(q(w[L1_B + i], L1_ONE, -big, big));
+  for (size_t i = 0; i < B * L2 * L1; ++i) net->l2_weights[i] = int16_t(q(w[L2_W + i], DENSE_SCALE, -16384, 16384));
+  for (size_t i = 0; i < B * L2; ++i) net->l2_bias[i] = int32_t(q(w[L2_B + i], dense_bias, -big, big));
+  for (size_t i = 0; i < B * L2; ++i) net->out_weights[i] = int16_t(q(w[OUT_W + i], DENSE_SCALE, -16384, 16384));
+  for (size_t i = 0; i < B; ++i) net->out_bias[i] = int32_t(q(w[OUT_B + i], dense_bias, -big, big));
   return net;
 }
 
@@ -399,10 +414,10 @@ TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& 
         const uint16_t* in[2];
         int n[2];
         inputs_of(data, e, in, n);
-        forward(net.w, in, n, p);
+        forward(net.w, in, n, e.bucket, p);
         const double s = expected_score(e, p.out, o), d = s - target_of(e, o);
         sum += d * d;
-        backward(net.w, in, n, p, float(2 * d * s * (1 - s) * (OUTPUT_SCALE * o.k / 400.0) / double(to - from)),
+        backward(net.w, in, n, e.bucket, p, float(2 * d * s * (1 - s) * (OUTPUT_SCALE * o.k / 400.0) / double(to - from)),
                  grad);
       }
       ++step;

@@ -34,6 +34,7 @@ struct TrainData {
     bool has_score = false;
     uint8_t variant = 0;     // Variant
     float hand_eval = 0;     // the hand-written evaluation's, for the side to move, in cp
+    uint8_t bucket = 0;      // its set of dense layers (bucket_of)
   };
   std::vector<uint16_t> inputs;
   std::vector<Entry> entries;
@@ -52,12 +53,13 @@ void add_position(const Position& pos, double result, int score, bool has_score,
 void add_mirrored_last(TrainData& data);
 
 // The network in floats, as trained: all weights in one vector (ft_w, ft_b,
-// l1_w, l1_b, l2_w, l2_b, out_w, out_b).
+// l1_w, l1_b, l2_w, l2_b, out_w, out_b; each dense one BUCKETS times over).
 class FloatNetwork {
  public:
+  static constexpr size_t B = BUCKETS;
   static constexpr size_t FT_W = 0, FT_B = FT_W + size_t(INPUTS) * HIDDEN, L1_W = FT_B + HIDDEN,
-                          L1_B = L1_W + size_t(L1) * 2 * HIDDEN, L2_W = L1_B + L1, L2_B = L2_W + size_t(L2) * L1,
-                          OUT_W = L2_B + L2, OUT_B = OUT_W + L2, SIZE = OUT_B + 1;
+                          L1_B = L1_W + B * L1 * 2 * HIDDEN, L2_W = L1_B + B * L1, L2_B = L2_W + B * L2 * L1,
+                          OUT_W = L2_B + B * L2, OUT_B = OUT_W + B * L2, SIZE = OUT_B + B;
   // The largest weights that int8 (the first dense layer) and int16 (the
   // second and the output) hold after quantisation.
   static constexpr float L1_LIMIT = 127.0f / L1_SCALE;
@@ -67,8 +69,8 @@ class FloatNetwork {
   std::vector<float> w;
 
   // The output (1.0 = OUTPUT_SCALE cp) for the side to move, from the active
-  // inputs of its perspective and the other's.
-  float forward(const uint16_t* us, int n_us, const uint16_t* them, int n_them) const;
+  // inputs of its perspective and the other's, through the dense layers of `bucket`.
+  float forward(const uint16_t* us, int n_us, const uint16_t* them, int n_them, int bucket = 0) const;
   // The quantised network (nnue.h), rounded; weights out of range are clipped.
   std::unique_ptr<Network> quantise() const;
 };

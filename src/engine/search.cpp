@@ -222,7 +222,7 @@ struct Worker {
       acc_computed[p] = true;
     }
     if (nnue::checking_search_accumulators()) [[unlikely]] check_accumulator(ply);
-    const Value v = nnue::evaluate(*net, accs[ply], pos.side_to_move());
+    const Value v = nnue::evaluate(*net, accs[ply], pos.side_to_move(), nnue::bucket_of(pos));
     if (!net->residual) return v;
     return std::clamp(evaluate(pos) + v, -(VALUE_MATE_IN_MAX_PLY - 1), VALUE_MATE_IN_MAX_PLY - 1);
   }

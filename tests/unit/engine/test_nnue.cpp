@@ -40,7 +40,7 @@ std::unique_ptr<Network> random_network(uint64_t seed) {
   for (auto& w : net->l2_weights) w = int16_t(in(-16384, 16384));
   for (auto& b : net->l2_bias) b = in(-8000000, 8000000);
   for (auto& w : net->out_weights) w = int16_t(in(-600, 600));
-  net->out_bias = in(-2000000, 2000000);
+  for (auto& b : net->out_bias) b = in(-2000000, 2000000);
   return net;
 }
 
@@ -82,21 +82,25 @@ int reference_eval(const Network& net, const Position& pos) {
   int32_t x[2 * HIDDEN];
   for (int j = 0; j < HIDDEN; ++j) x[j] = clip(acc[us][j]), x[HIDDEN + j] = clip(acc[them][j]);
   // Past the first layer, activations are in units of 1 / 1016 (the first
-  // layer's sums are in 1 / (127 × 128)); sums in 64 bits here.
+  // layer's sums are in 1 / (127 × 128)); sums in 64 bits here. The dense
+  // layers are those of the position's number of pieces: 2–32 in BUCKETS ranges.
+  int pieces = 0;
+  for (Square s = 0; s < 64; ++s) pieces += pos.piece_on(s) != NO_PIECE;
+  const int b = (pieces - 1) * BUCKETS / 32;
   auto to_nearest = [](int64_t s, int shift) { return int64_t(std::floor((double(s) + (1 << (shift - 1))) / (1 << shift))); };
   int64_t h1[L1], h2[L2];
   for (int o = 0; o < L1; ++o) {
-    int64_t s = net.l1_bias[o];
-    for (int i = 0; i < 2 * HIDDEN; ++i) s += x[i] * net.l1_weights[o * 2 * HIDDEN + i];
+    int64_t s = net.l1_bias[b * L1 + o];
+    for (int i = 0; i < 2 * HIDDEN; ++i) s += x[i] * net.l1_weights[(b * L1 + o) * 2 * HIDDEN + i];
     h1[o] = std::min<int64_t>(1016, std::max<int64_t>(0, to_nearest(s, 4)));
   }
   for (int o = 0; o < L2; ++o) {
-    int64_t s = net.l2_bias[o];
-    for (int i = 0; i < L1; ++i) s += h1[i] * net.l2_weights[o * L1 + i];
+    int64_t s = net.l2_bias[b * L2 + o];
+    for (int i = 0; i < L1; ++i) s += h1[i] * net.l2_weights[(b * L2 + o) * L1 + i];
     h2[o] = std::min<int64_t>(1016, std::max<int64_t>(0, to_nearest(s, 10)));
   }
-  int64_t out = net.out_bias;
-  for (int i = 0; i < L2; ++i) out += h2[i] * net.out_weights[i];
+  int64_t out = net.out_bias[b];
+  for (int i = 0; i < L2; ++i) out += h2[i] * net.out_weights[b * L2 + i];
   return int(out * 400 / (1016 * 1024));
 }
 
@@ -155,9 +159,9 @@ TEST(Nnue, QuantisedInferenceMatchesTheReference) {
       Accumulator acc;
       refresh(*net, pos, acc);
       const int want = reference_eval(*net, pos);
-      ASSERT_EQ(evaluate(*net, acc, pos.side_to_move()), want) << pos.fen();
+      ASSERT_EQ(evaluate(*net, acc, pos.side_to_move(), bucket_of(pos)), want) << pos.fen();
       force_scalar(true);
-      ASSERT_EQ(evaluate(*net, acc, pos.side_to_move()), want) << pos.fen() << " (scalar)";
+      ASSERT_EQ(evaluate(*net, acc, pos.side_to_move(), bucket_of(pos)), want) << pos.fen() << " (scalar)";
       Accumulator scalar;
       refresh(*net, pos, scalar);
       force_scalar(false);
@@ -209,7 +213,7 @@ TEST(Nnue, IncrementalAccumulatorsAgreeWithARefreshAfterMovesAndUndos) {
           Accumulator fresh;
           refresh(*net, pos, fresh);
           expect_same(stack.back(), fresh, "incremental against refresh");
-          ASSERT_EQ(evaluate(*net, stack.back(), pos.side_to_move()), reference_eval(*net, pos));
+          ASSERT_EQ(evaluate(*net, stack.back(), pos.side_to_move(), bucket_of(pos)), reference_eval(*net, pos));
         }
       }
     force_scalar(false);
@@ -227,7 +231,7 @@ TEST(Nnue, TheFileRoundTripsAndBadFilesAreRefused) {
   Accumulator a, b;
   refresh(*net, pos, a);
   refresh(*back, pos, b);
-  EXPECT_EQ(evaluate(*net, a, WHITE), evaluate(*back, b, WHITE));
+  for (int k = 0; k < BUCKETS; ++k) EXPECT_EQ(evaluate(*net, a, WHITE, k), evaluate(*back, b, WHITE, k));
 
   EXPECT_FALSE(load("", &error));
   EXPECT_NE(error.find("MKNN"), std::string::npos);
@@ -270,6 +274,40 @@ TEST(Nnue, TheFileRoundTripsAndBadFilesAreRefused) {
   back = load(save(*net), &error);
   ASSERT_TRUE(back) << error;
   EXPECT_TRUE(back->residual);
+}
+
+TEST(Nnue, AFileOfOneSetOfDenseLayersServesEveryBucket) {
+  // Format version 6 has no count of sets: one set, which a build with more
+  // gives to every bucket (the same evaluation whatever the number of pieces).
+  auto net = random_network(8);
+  std::string v6("MKNN", 4);
+  auto put = [&](const void* p, size_t n) { v6.append(static_cast<const char*>(p), n); };
+  const uint32_t header[6] = {6, INPUTS, HIDDEN, L1, L2, 6};
+  put(header, sizeof header);
+  put(net->ft_weights, sizeof net->ft_weights);
+  put(net->ft_bias, sizeof net->ft_bias);
+  put(net->l1_weights, L1 * 2 * HIDDEN);
+  put(net->l1_bias, L1 * 4);
+  put(net->l2_weights, L2 * L1 * 2);
+  put(net->l2_bias, L2 * 4);
+  put(net->out_weights, L2 * 2);
+  put(net->out_bias, 4);
+  std::string error;
+  auto one = load(v6, &error);
+  ASSERT_TRUE(one) << error;
+  const Position pos = start(Variant::Makruk);
+  Accumulator a, b;
+  refresh(*net, pos, a);
+  refresh(*one, pos, b);
+  for (int k = 0; k < BUCKETS; ++k) EXPECT_EQ(evaluate(*one, b, WHITE, k), evaluate(*net, a, WHITE, 0));
+  EXPECT_FALSE(load(v6.substr(0, v6.size() - 1), &error));
+  EXPECT_NE(error.find("cut short"), std::string::npos);
+
+  // Another number of sets than one or this build's is refused, saying so.
+  std::string other = save(*net);
+  other[28] = char(BUCKETS + 1);
+  EXPECT_FALSE(load(other, &error));
+  EXPECT_NE(error.find("sets of dense layers"), std::string::npos);
 }
 
 namespace {
@@ -348,7 +386,7 @@ TEST(Nnue, TrainingLowersTheErrorAndIsReproducible) {
     if (!pos.pieces(PAWN)) return;
     Accumulator acc;
     refresh(*q, pos, acc);
-    const Value v = evaluate(*q, acc, pos.side_to_move());
+    const Value v = evaluate(*q, acc, pos.side_to_move(), bucket_of(pos));
     values.push_back(pos.side_to_move() == WHITE ? v : -v);
     balances.push_back(material_balance(pos));
   });
@@ -510,10 +548,11 @@ TEST(Nnue, TheQuantisedNetworkFollowsTheFloatNetwork) {
     std::vector<uint16_t> us, them;
     for (int i = 0; i < nw; ++i) (pos.side_to_move() == WHITE ? us : them).push_back(uint16_t(white[i]));
     for (int i = 0; i < nb; ++i) (pos.side_to_move() == BLACK ? us : them).push_back(uint16_t(black[i]));
-    const double want = f.forward(us.data(), int(us.size()), them.data(), int(them.size())) * OUTPUT_SCALE;
+    const double want =
+        f.forward(us.data(), int(us.size()), them.data(), int(them.size()), bucket_of(pos)) * OUTPUT_SCALE;
     Accumulator acc;
     refresh(*q, pos, acc);
-    const double got = evaluate(*q, acc, pos.side_to_move());
+    const double got = evaluate(*q, acc, pos.side_to_move(), bucket_of(pos));
     EXPECT_NEAR(got, want, 20 + 0.04 * std::abs(want)) << pos.fen();
     total += std::abs(got - want);
     wide += std::abs(want) > 200;
@@ -553,7 +592,7 @@ TEST(NnueSearch, TheNetworkDecidesTheScore) {
   // 123 cp to the side to move.
   std::unique_ptr<Network> net(new Network{});  // every weight zero
   net->variants = 3;
-  net->out_bias = int32_t(123LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1;
+  std::fill(std::begin(net->out_bias), std::end(net->out_bias), int32_t(123LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1);
   Accumulator acc;
   const Position pos = start(Variant::Makruk);
   refresh(*net, pos, acc);
@@ -571,7 +610,7 @@ TEST(NnueSearch, TheNetworkDecidesTheScore) {
 
   // A network trained on Makruk alone leaves Ouk Chatrang to the hand-written evaluation.
   std::unique_ptr<Network> makruk_only(new Network{});  // every weight zero
-  makruk_only->out_bias = int32_t(123LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1;
+  std::fill(std::begin(makruk_only->out_bias), std::end(makruk_only->out_bias), int32_t(123LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1);
   makruk_only->variants = 1;
   const Position ouk = start(Variant::Ouk);
   const Value ouk_hand = engine.search(ouk, limits).score;
@@ -588,7 +627,7 @@ TEST(NnueSearch, AResidualNetworkCorrectsTheHandWrittenEvaluation) {
   zero->residual = true;
   zero->variants = 3;
   auto plus = std::make_unique<Network>(*zero);
-  plus->out_bias = int32_t(50LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1;
+  std::fill(std::begin(plus->out_bias), std::end(plus->out_bias), int32_t(50LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1);
   const Position pos = start(Variant::Makruk);
   Limits limits;
   limits.depth = 5;
