@@ -208,25 +208,18 @@ std::unique_ptr<Network> load(std::string_view bytes, std::string* error) {
   auto net = std::make_unique<Network>();
   net->residual = header[5] & 1;
   net->variants = uint8_t(header[5] >> 1);
-  const size_t b = buckets;
+  // A dense array: the file's sets; one set in a build with more goes to every bucket.
+  auto dense = [&](auto* values, size_t per_set) {
+    if (!read_raw(bytes, values, buckets * per_set)) return false;
+    for (size_t k = buckets; k < size_t(BUCKETS); ++k) std::copy_n(values, per_set, values + k * per_set);
+    return true;
+  };
   if (!read_raw(bytes, net->ft_weights, std::size(net->ft_weights)) || !read_raw(bytes, net->ft_bias, HIDDEN) ||
-      !read_raw(bytes, net->l1_weights, b * L1 * 2 * HIDDEN) || !read_raw(bytes, net->l1_bias, b * L1) ||
-      !read_raw(bytes, net->l2_weights, b * L2 * L1) || !read_raw(bytes, net->l2_bias, b * L2) ||
-      !read_raw(bytes, net->out_weights, b * L2) || !read_raw(bytes, net->out_bias, b))
+      !dense(net->l1_weights, size_t(L1) * 2 * HIDDEN) || !dense(net->l1_bias, L1) ||
+      !dense(net->l2_weights, size_t(L2) * L1) || !dense(net->l2_bias, L2) || !dense(net->out_weights, L2) ||
+      !dense(net->out_bias, 1))
     return fail("the weights are cut short");
   if (!bytes.empty()) return fail(std::to_string(bytes.size()) + " bytes after the weights");
-  // One set in a build with more: every bucket gets it.
-  auto spread = [](auto* values, size_t n) {
-    for (int k = 1; k < BUCKETS; ++k) std::copy_n(values, n, values + k * n);
-  };
-  if (buckets == 1) {
-    spread(net->l1_weights, size_t(L1) * 2 * HIDDEN);
-    spread(net->l1_bias, L1);
-    spread(net->l2_weights, size_t(L2) * L1);
-    spread(net->l2_bias, L2);
-    spread(net->out_weights, L2);
-    spread(net->out_bias, 1);
-  }
   // Within these bounds no sum can overflow (the trainer stays inside them).
   constexpr int32_t max_weight = DENSE_LIMIT * DENSE_SCALE, max_bias = 1 << 29;
   auto out_of_range = [](const auto* values, size_t n, int32_t limit) {

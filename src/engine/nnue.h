@@ -147,7 +147,7 @@ void update(const Network& net, const Accumulator& from, const Delta& d, Accumul
 
 // The network's evaluation, in centipawns for the side to move, with the
 // dense layers of `bucket` (bucket_of the position).
-Value evaluate(const Network& net, const Accumulator& acc, Color side_to_move, int bucket = 0);
+Value evaluate(const Network& net, const Accumulator& acc, Color side_to_move, int bucket);
 
 // Whether the AVX2 code runs (else the scalar code).
 bool uses_avx2();

@@ -417,8 +417,8 @@ TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& 
         forward(net.w, in, n, e.bucket, p);
         const double s = expected_score(e, p.out, o), d = s - target_of(e, o);
         sum += d * d;
-        backward(net.w, in, n, e.bucket, p, float(2 * d * s * (1 - s) * (OUTPUT_SCALE * o.k / 400.0) / double(to - from)),
-                 grad);
+        backward(net.w, in, n, e.bucket, p,
+                 float(2 * d * s * (1 - s) * (OUTPUT_SCALE * o.k / 400.0) / double(to - from)), grad);
       }
       ++step;
       const double c1 = 1 - std::pow(beta1, double(step)), c2 = 1 - std::pow(beta2, double(step));

@@ -70,7 +70,7 @@ class FloatNetwork {
 
   // The output (1.0 = OUTPUT_SCALE cp) for the side to move, from the active
   // inputs of its perspective and the other's, through the dense layers of `bucket`.
-  float forward(const uint16_t* us, int n_us, const uint16_t* them, int n_them, int bucket = 0) const;
+  float forward(const uint16_t* us, int n_us, const uint16_t* them, int n_them, int bucket) const;
   // The quantised network (nnue.h), rounded; weights out of range are clipped.
   std::unique_ptr<Network> quantise() const;
 };

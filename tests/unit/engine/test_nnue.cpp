@@ -286,12 +286,13 @@ TEST(Nnue, AFileOfOneSetOfDenseLayersServesEveryBucket) {
   put(header, sizeof header);
   put(net->ft_weights, sizeof net->ft_weights);
   put(net->ft_bias, sizeof net->ft_bias);
-  put(net->l1_weights, L1 * 2 * HIDDEN);
-  put(net->l1_bias, L1 * 4);
-  put(net->l2_weights, L2 * L1 * 2);
-  put(net->l2_bias, L2 * 4);
-  put(net->out_weights, L2 * 2);
-  put(net->out_bias, 4);
+  // The first of each dense array's sets.
+  put(net->l1_weights, L1 * 2 * HIDDEN * sizeof net->l1_weights[0]);
+  put(net->l1_bias, L1 * sizeof net->l1_bias[0]);
+  put(net->l2_weights, L2 * L1 * sizeof net->l2_weights[0]);
+  put(net->l2_bias, L2 * sizeof net->l2_bias[0]);
+  put(net->out_weights, L2 * sizeof net->out_weights[0]);
+  put(net->out_bias, sizeof net->out_bias[0]);
   std::string error;
   auto one = load(v6, &error);
   ASSERT_TRUE(one) << error;
@@ -592,11 +593,12 @@ TEST(NnueSearch, TheNetworkDecidesTheScore) {
   // 123 cp to the side to move.
   std::unique_ptr<Network> net(new Network{});  // every weight zero
   net->variants = 3;
-  std::fill(std::begin(net->out_bias), std::end(net->out_bias), int32_t(123LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1);
+  std::fill(std::begin(net->out_bias), std::end(net->out_bias),
+            int32_t(123LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1);
   Accumulator acc;
   const Position pos = start(Variant::Makruk);
   refresh(*net, pos, acc);
-  ASSERT_EQ(evaluate(*net, acc, WHITE), 123);
+  ASSERT_EQ(evaluate(*net, acc, WHITE, bucket_of(pos)), 123);
   Engine engine;
   Limits limits;
   limits.depth = 3;
@@ -610,7 +612,8 @@ TEST(NnueSearch, TheNetworkDecidesTheScore) {
 
   // A network trained on Makruk alone leaves Ouk Chatrang to the hand-written evaluation.
   std::unique_ptr<Network> makruk_only(new Network{});  // every weight zero
-  std::fill(std::begin(makruk_only->out_bias), std::end(makruk_only->out_bias), int32_t(123LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1);
+  std::fill(std::begin(makruk_only->out_bias), std::end(makruk_only->out_bias),
+            int32_t(123LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1);
   makruk_only->variants = 1;
   const Position ouk = start(Variant::Ouk);
   const Value ouk_hand = engine.search(ouk, limits).score;
@@ -627,7 +630,8 @@ TEST(NnueSearch, AResidualNetworkCorrectsTheHandWrittenEvaluation) {
   zero->residual = true;
   zero->variants = 3;
   auto plus = std::make_unique<Network>(*zero);
-  std::fill(std::begin(plus->out_bias), std::end(plus->out_bias), int32_t(50LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1);
+  std::fill(std::begin(plus->out_bias), std::end(plus->out_bias),
+            int32_t(50LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1);
   const Position pos = start(Variant::Makruk);
   Limits limits;
   limits.depth = 5;
