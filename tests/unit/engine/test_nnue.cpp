@@ -344,7 +344,7 @@ TrainOptions material_options() {
 }
 
 const TrainData& material_data() {
-  static const TrainData data = material_fixture(20, 9);
+  static const TrainData data = material_fixture(20 * BUCKETS, 9);  // each set of dense layers sees as much
   return data;
 }
 
