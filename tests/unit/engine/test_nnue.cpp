@@ -563,6 +563,14 @@ TEST(Nnue, TheQuantisedNetworkFollowsTheFloatNetwork) {
   EXPECT_GT(wide, n / 10);  // the network's values spread: the comparison means something
 }
 
+namespace {
+// Every set's output bias such that a network of zero weights gives `cp` to the side to move.
+void give_every_position(Network& net, int cp) {
+  std::fill(std::begin(net.out_bias), std::end(net.out_bias),
+            int32_t(int64_t(cp) * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1);
+}
+}  // namespace
+
 TEST(NnueSearch, TheSearchKeepsItsAccumulatorsExact) {
   auto net = random_network(21);
   Engine engine;
@@ -593,8 +601,7 @@ TEST(NnueSearch, TheNetworkDecidesTheScore) {
   // 123 cp to the side to move.
   std::unique_ptr<Network> net(new Network{});  // every weight zero
   net->variants = 3;
-  std::fill(std::begin(net->out_bias), std::end(net->out_bias),
-            int32_t(123LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1);
+  give_every_position(*net, 123);
   Accumulator acc;
   const Position pos = start(Variant::Makruk);
   refresh(*net, pos, acc);
@@ -612,8 +619,7 @@ TEST(NnueSearch, TheNetworkDecidesTheScore) {
 
   // A network trained on Makruk alone leaves Ouk Chatrang to the hand-written evaluation.
   std::unique_ptr<Network> makruk_only(new Network{});  // every weight zero
-  std::fill(std::begin(makruk_only->out_bias), std::end(makruk_only->out_bias),
-            int32_t(123LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1);
+  give_every_position(*makruk_only, 123);
   makruk_only->variants = 1;
   const Position ouk = start(Variant::Ouk);
   const Value ouk_hand = engine.search(ouk, limits).score;
@@ -630,8 +636,7 @@ TEST(NnueSearch, AResidualNetworkCorrectsTheHandWrittenEvaluation) {
   zero->residual = true;
   zero->variants = 3;
   auto plus = std::make_unique<Network>(*zero);
-  std::fill(std::begin(plus->out_bias), std::end(plus->out_bias),
-            int32_t(50LL * HIDDEN_ONE * DENSE_SCALE / OUTPUT_SCALE) + 1);
+  give_every_position(*plus, 50);
   const Position pos = start(Variant::Makruk);
   Limits limits;
   limits.depth = 5;
