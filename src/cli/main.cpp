@@ -298,7 +298,7 @@ struct MatchOptions {
   double sprt_alpha = 0.05, sprt_beta = 0.05;
   int games = 2, concurrency = 1, depth = 0, max_plies = 800, nodes_vary = 0;
   int64_t movetime = 0;
-  uint64_t nodes = 0;
+  uint64_t nodes = 0, nodes2 = 0;
 };
 
 int run_match_command(const MatchOptions& mo) {
@@ -326,6 +326,11 @@ int run_match_command(const MatchOptions& mo) {
   cfg.tc.movetime_ms = mo.movetime;
   cfg.tc.nodes = mo.nodes;
   cfg.tc.depth = mo.depth;
+  if (mo.nodes2 && !mo.nodes) {
+    std::cerr << "makruk match: --nodes2 gives the second engine its own --nodes; give --nodes too\n";
+    return EXIT_BAD_INPUT;
+  }
+  cfg.engines[1].nodes = mo.nodes2;
   if (!cfg.tc.base_ms && !cfg.tc.movetime_ms && !cfg.tc.nodes && !cfg.tc.depth) {
     std::cerr << "makruk match: give a limit: --tc, --movetime, --nodes or --depth\n";
     return EXIT_BAD_INPUT;
@@ -580,6 +585,10 @@ int main(int argc, char** argv) {
   matchCmd->add_option("--tc", mo.tc, "clock: BASE+INC in seconds, e.g. 10+0.1");
   matchCmd->add_option("--movetime", mo.movetime, "ms per move")->check(CLI::Range(1, 86400000));
   matchCmd->add_option("--nodes", mo.nodes, "nodes per move")->check(CLI::Range(1, 2000000000));
+  matchCmd->add_option("--nodes2", mo.nodes2,
+                       "the second engine's nodes per move where it differs from --nodes (equal time for "
+                       "engines of different speeds)")
+      ->check(CLI::Range(1, 2000000000));
   matchCmd->add_option("--depth", mo.depth, "depth per move")->check(CLI::Range(1, 100));
   matchCmd->add_option("--nodes-vary", mo.nodes_vary,
                        "with --nodes: each opening pair's limit varied within this many percent (default 0)")

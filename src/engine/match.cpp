@@ -198,7 +198,7 @@ std::string pgn_for(const MatchConfig& cfg, int round, const std::string& white,
 }
 
 GameOutcome play_game(const MatchConfig& cfg, const Opening& opening, UciPlayer* white, UciPlayer* black,
-                      Game& game, uint64_t nodes) {
+                      Game& game, const uint64_t nodes[2]) {
   UciPlayer* players[2] = {white, black};
   GameOutcome out;
   out.book_plies = game.record().size();
@@ -233,7 +233,7 @@ GameOutcome play_game(const MatchConfig& cfg, const Opening& opening, UciPlayer*
       timeout = clock[side] + 1000;
     }
     if (cfg.tc.movetime_ms) go += " movetime " + std::to_string(cfg.tc.movetime_ms), timeout = cfg.tc.movetime_ms + 5000;
-    if (nodes) go += " nodes " + std::to_string(nodes);
+    if (nodes[side]) go += " nodes " + std::to_string(nodes[side]);
     if (cfg.tc.depth) go += " depth " + std::to_string(cfg.tc.depth);
     auto t0 = Clock::now();
     std::string why;
@@ -456,12 +456,17 @@ MatchScore run_match(const MatchConfig& cfg, std::ostream& out) {
       // Nodes a move, varied by pair (both games of a pair alike): engines that play
       // the same moves at the same count would otherwise repeat a pair whenever the
       // openings come round again.
-      uint64_t nodes = cfg.tc.nodes;
-      if (nodes && cfg.nodes_vary_percent) {
+      double scale = 1;
+      if (cfg.tc.nodes && cfg.nodes_vary_percent) {
         uint64_t h = uint64_t(g / 2 + 1) * 0x9e3779b97f4a7c15ull;
         h ^= h >> 31;
         const double u = double(h % 10001) / 10000;  // 0..1
-        nodes = uint64_t(double(nodes) * (1 + cfg.nodes_vary_percent / 100.0 * (2 * u - 1)));
+        scale = 1 + cfg.nodes_vary_percent / 100.0 * (2 * u - 1);
+      }
+      uint64_t nodes[2] = {};  // by colour
+      for (int e = 0; e < 2; ++e) {
+        const uint64_t own = cfg.engines[e].nodes ? cfg.engines[e].nodes : cfg.tc.nodes;
+        nodes[(e == 0) == firstIsWhite ? WHITE : BLACK] = own ? std::max<uint64_t>(1, uint64_t(double(own) * scale)) : 0;
       }
       GameOutcome outcome = play_game(cfg, opening, white, black, *game, nodes);
       std::lock_guard lock(mutex);

@@ -16,6 +16,10 @@ struct EngineSpec {
   std::string name;
   std::string command;
   std::vector<std::pair<std::string, std::string>> options;  // setoption name/value
+  // Its own nodes per move where it differs from the match's (0: the match's), so
+  // that engines of different speeds can be given the nodes each searches in the
+  // same time: a test at equal time that does not depend on the machine's load.
+  uint64_t nodes = 0;
 };
 
 struct TimeControl {

@@ -538,6 +538,25 @@ grep -q '^1\. [^{]* 3\. [A-Za-z0-9+]* {[-+][0-9]*\.[0-9][0-9]/2 [0-9]*\.[0-9][0-
 grep -q '^1\. Rb8# {+M1/2 [0-9]*\.[0-9][0-9]s} 1-0$' "$TMP/notes.pgn" || fail "expected the mate announced in a note"
 pass
 
+if heavy; then
+test_case "a match gives the second engine its own nodes with --nodes2 (equal time for engines of different speeds)"
+printf '%s\n' 'startpos moves e3e4 e6e5 d3d4 d6d5' > "$TMP/nodes2.txt"
+run match --engine "$MAKRUK uci" --engine "$MAKRUK uci" --name a --name b --nodes 1 --nodes2 100000 --games 2 \
+  --openings "$TMP/nodes2.txt" --max-plies 16 --pgn "$TMP/nodes2.pgn"
+expect_rc 0
+# The depth of each note of a game, White's then Black's moves.
+depths() {
+  awk -v r="$1" '/^\[Round /{on = ($0 == "[Round \"" r "\"]")} on' "$TMP/nodes2.pgn" | tr '\n' ' ' |
+    grep -o "[0-9][0-9]*\.$2 [^ ]* {[-+][0-9.M]*/[0-9]*" | sed 's|.*/||' | sort -n
+}
+[ "$(depths 1 '' | tail -n 1)" -lt "$(depths 1 '\.\.' | head -n 1)" ] || fail "expected b (Black) deeper in game 1"
+[ "$(depths 2 '\.\.' | tail -n 1)" -lt "$(depths 2 '' | head -n 1)" ] || fail "expected b (White) deeper in game 2"
+run match --engine "$MAKRUK uci" --engine "$MAKRUK uci" --depth 1 --nodes2 100
+expect_rc 2
+echo "$err" | grep -q "give --nodes too" || fail "expected --nodes asked for"
+pass
+fi
+
 test_case "spsa: a short run writes numbers the UCI engine takes"
 run spsa --iterations 2 --nodes 200 --tune rfp_margin --tune lmr_div --out "$TMP/spsa.txt" --seed 4
 expect_rc 0
