@@ -176,9 +176,10 @@ inline uint8_t activation(int16_t v) {
 
 int active_inputs(const Position& pos, Color perspective, int out[MAX_ACTIVE]) {
   int n = 0;
+  const int zone = zone_of(pos, perspective);
   for (Bitboard b = pos.pieces(); b;) {
     const Square s = pop_lsb(b);
-    out[n++] = piece_input(perspective, pos.piece_on(s), s);
+    out[n++] = piece_input(perspective, pos.piece_on(s), s, zone);
   }
   n += rights_inputs(pos.rights(), perspective, out + n);
   if (pos.variant() == Variant::Ouk) out[n++] = OUK_INPUT;
@@ -279,12 +280,20 @@ Delta last_move_delta(const Position& after) {
   const Piece captured = after.captured_piece();
   const uint8_t old_rights = after.state(after.history_size() - 2).rights;
   for (Color c : {WHITE, BLACK}) {
+    const int zone = zone_of(after, c);
+    if (KING_ZONES > 1 && c == us && type_of(now) == KING) {
+      const Square from = us == WHITE ? m.from() : m.from() ^ 56;
+      if (king_zone(from) != zone) {
+        d.n_all[c] = active_inputs(after, c, d.all[c]);
+        continue;
+      }
+    }
     int r = 0;
-    d.removed[c][r++] = piece_input(c, before, m.from());
-    if (captured != NO_PIECE) d.removed[c][r++] = piece_input(c, captured, m.to());
+    d.removed[c][r++] = piece_input(c, before, m.from(), zone);
+    if (captured != NO_PIECE) d.removed[c][r++] = piece_input(c, captured, m.to(), zone);
     // Rights are only ever lost.
     r += rights_inputs(uint8_t(old_rights & ~after.rights()), c, d.removed[c] + r);
-    d.added[c][0] = piece_input(c, now, m.to());
+    d.added[c][0] = piece_input(c, now, m.to(), zone);
     d.n_removed = r;
   }
   d.n_added = 1;
@@ -293,6 +302,11 @@ Delta last_move_delta(const Position& after) {
 
 void update(const Network& net, const Accumulator& from, const Delta& d, Accumulator& to) {
   for (Color c : {WHITE, BLACK}) {
+    if (KING_ZONES > 1 && d.n_all[c] >= 0) {  // the king changed zone: this perspective afresh
+      std::memcpy(to.v[c], net.ft_bias, sizeof to.v[c]);
+      for (int i = 0; i < d.n_all[c]; ++i) add_row(to.v[c], net.ft_weights + d.all[c][i] * HIDDEN);
+      continue;
+    }
     if (&from != &to) std::memcpy(to.v[c], from.v[c], sizeof to.v[c]);
     for (int i = 0; i < d.n_removed; ++i) sub_row(to.v[c], net.ft_weights + d.removed[c][i] * HIDDEN);
     for (int i = 0; i < d.n_added; ++i) add_row(to.v[c], net.ft_weights + d.added[c][i] * HIDDEN);

@@ -3,7 +3,9 @@
 // Inputs, seen from each side ("perspective") in turn, the board turned over
 // for Black so that every side looks up the board:
 //   - one per (piece type, own or enemy, square): 7 × 2 × 64 (the promoted
-//     pawn is a type of its own);
+//     pawn is a type of its own), KING_ZONES times over: each perspective's
+//     pieces are seen through the zone its own king stands in (king_zone;
+//     one zone, the default build, makes the inputs independent of the king);
 //   - the Ouk first-move rights: own king, own neang, enemy king, enemy neang;
 //   - one that is on in Ouk Chatrang (one network serves both variants).
 // A feature transformer (INPUTS → HIDDEN, int16) gives each perspective an
@@ -40,10 +42,17 @@
 
 namespace makruk::engine::nnue {
 
-constexpr int PIECE_INPUTS = 7 * 2 * 64;
-constexpr int RIGHTS_INPUT = PIECE_INPUTS;      // 4 inputs
-constexpr int OUK_INPUT = PIECE_INPUTS + 4;     // 1 input
-constexpr int INPUTS = PIECE_INPUTS + 5;
+#ifndef MAKRUK_NNUE_KING_ZONES
+#define MAKRUK_NNUE_KING_ZONES 1  // CMake's MAKRUK_NNUE_KING_ZONES, to measure inputs relative to the king
+#endif
+constexpr int KING_ZONES = MAKRUK_NNUE_KING_ZONES;
+static_assert(KING_ZONES == 1 || KING_ZONES == 2 || KING_ZONES == 3 || KING_ZONES == 6 || KING_ZONES == 9,
+              "king zones: 1, 2 (file), 3 (rank), 6 or 9 (rank and file)");
+constexpr int PIECE_INPUTS = 7 * 2 * 64;        // one zone's
+constexpr int ZONED_INPUTS = KING_ZONES * PIECE_INPUTS;
+constexpr int RIGHTS_INPUT = ZONED_INPUTS;      // 4 inputs
+constexpr int OUK_INPUT = ZONED_INPUTS + 4;     // 1 input
+constexpr int INPUTS = ZONED_INPUTS + 5;
 #ifndef MAKRUK_NNUE_HIDDEN
 #define MAKRUK_NNUE_HIDDEN 128  // CMake's MAKRUK_NNUE_HIDDEN, to measure other sizes
 #endif
@@ -57,6 +66,7 @@ static_assert(HIDDEN % 32 == 0, "the SIMD code works on 32 accumulator values at
 constexpr int L1 = 32;
 constexpr int L2 = 32;
 constexpr int MAX_ACTIVE = 40;  // 32 pieces, 4 rights, the variant
+static_assert(INPUTS < 65536, "the trainer keeps inputs as uint16");
 
 constexpr int FT_SCALE = 127;
 constexpr int ACC_SHIFT = 3;
@@ -70,11 +80,36 @@ constexpr int DENSE_SCALE = 1 << DENSE_SHIFT;
 constexpr int DENSE_LIMIT = 16;  // |weight| of the second and output layers: 32 × 1016 × 16 × 1024 fits int32
 constexpr int OUTPUT_SCALE = 400;  // a network output of 1.0 is 400 cp
 
-// The input index of a piece on a square, seen from `perspective`.
-constexpr int piece_input(Color perspective, Piece p, Square s) {
+// The zone of a king on square `s`, seen from its own side (the board turned
+// over for Black): by rank (the first, the second, further up) with three or
+// more zones, by file (d and e, c and f, the wings) with two or more:
+// 2 = the centre files or not, 3 = the rank groups, 6 = three ranks × centre or
+// not, 9 = three ranks × three file groups. The zones are the same for a king
+// mirrored left to right, so a position and its mirror image see the same zone.
+constexpr int king_zone(Square s) {
+  if (KING_ZONES == 1) return 0;
+  const int rank = s >> 3, file = s & 7, edge = file < 4 ? file : 7 - file;  // edge: 3 for d and e
+  const int rank_group = rank < 2 ? rank : 2;
+  const int file_group = edge == 3 ? 0 : edge == 2 || KING_ZONES != 9 ? 1 : 2;
+  if (KING_ZONES == 2) return edge == 3 ? 0 : 1;
+  if (KING_ZONES == 3) return rank_group;
+  if (KING_ZONES == 6) return rank_group * 2 + (edge == 3 ? 0 : 1);
+  return rank_group * 3 + file_group;
+}
+
+// The zone `perspective` sees its pieces through: its own king's.
+inline int zone_of(const Position& pos, Color perspective) {
+  if (KING_ZONES == 1) return 0;
+  const Square k = pos.king_square(perspective);
+  return king_zone(perspective == WHITE ? k : k ^ 56);
+}
+
+// The input index of a piece on a square, seen from `perspective` whose king
+// stands in `zone`.
+constexpr int piece_input(Color perspective, Piece p, Square s, int zone = 0) {
   const int sq = perspective == WHITE ? s : s ^ 56;
   const int own = color_of(p) == perspective ? 0 : 1;
-  return ((int(type_of(p)) - 1) * 2 + own) * 64 + sq;
+  return zone * PIECE_INPUTS + ((int(type_of(p)) - 1) * 2 + own) * 64 + sq;
 }
 
 // The set of dense layers a position is evaluated with: its pieces (2 to 32,
@@ -139,6 +174,11 @@ struct Delta {
   int removed[COLOR_NB][6];  // the mover's square, a captured piece, 4 rights
   int added[COLOR_NB][2];    // the mover (or its promotion) on its new square
   int n_removed = 0, n_added = 0;  // the same count for both perspectives
+  // With king zones: a king that changed zone changes every input of its own
+  // perspective; that perspective is then computed afresh from these inputs
+  // (n_all[c] >= 0) instead of from the lists above.
+  int all[COLOR_NB][KING_ZONES > 1 ? MAX_ACTIVE : 1];
+  int n_all[COLOR_NB] = {-1, -1};
 };
 // The inputs the last move changed (the moved piece, a capture, a promotion,
 // the rights), read from the position after it; none after a null move.

@@ -159,13 +159,24 @@ double mean_error(const FloatNetwork& net, const TrainData& data, const std::vec
 
 }  // namespace
 
+int train_inputs(const Position& pos, Color perspective, uint16_t out[MAX_TRAIN_ACTIVE]) {
+  int buf[MAX_ACTIVE];
+  const int n = active_inputs(pos, perspective, buf);
+  int k = 0;
+  for (int i = 0; i < n; ++i) out[k++] = uint16_t(buf[i]);
+  if (KING_ZONES > 1)
+    for (int i = 0; i < n; ++i)
+      if (buf[i] < ZONED_INPUTS) out[k++] = uint16_t(FloatNetwork::SHARED_INPUT + size_t(buf[i] % PIECE_INPUTS));
+  return k;
+}
+
 void add_position(const Position& pos, double result, int score, bool has_score, TrainData& data) {
   TrainData::Entry e;
   e.begin = uint32_t(data.inputs.size());
-  int buf[MAX_ACTIVE];
-  e.n_white = uint8_t(active_inputs(pos, WHITE, buf));
+  uint16_t buf[MAX_TRAIN_ACTIVE];
+  e.n_white = uint8_t(train_inputs(pos, WHITE, buf));
   data.inputs.insert(data.inputs.end(), buf, buf + e.n_white);
-  e.n_black = uint8_t(active_inputs(pos, BLACK, buf));
+  e.n_black = uint8_t(train_inputs(pos, BLACK, buf));
   data.inputs.insert(data.inputs.end(), buf, buf + e.n_black);
   e.stm = uint8_t(pos.side_to_move());
   e.result = float(result);
@@ -183,7 +194,11 @@ void add_mirrored_last(TrainData& data) {
   e.begin = uint32_t(data.inputs.size());
   for (uint32_t i = 0; i < count; ++i) {
     const uint16_t input = data.inputs[from + i];
-    data.inputs.push_back(input < PIECE_INPUTS ? uint16_t(input ^ 7) : input);  // the square's file turned over
+    // A piece's square's file turned over (king zones are left-right symmetric).
+    constexpr uint16_t shared = uint16_t(FloatNetwork::SHARED_INPUT);
+    data.inputs.push_back(input < ZONED_INPUTS ? uint16_t(input ^ 7)
+                          : input >= shared    ? uint16_t(shared + ((input - shared) ^ 7))
+                                               : input);
   }
   data.entries.push_back(e);
 }
@@ -206,6 +221,10 @@ FloatNetwork::FloatNetwork(uint64_t seed) : w(SIZE, 0.0f) {
     for (size_t i = 0; i < count; ++i) w[from + i] = u(rng);
   };
   fill(FT_W, size_t(INPUTS) * HIDDEN, 0.1f);
+  if (KING_ZONES > 1) {  // the zones start alike: the shared inputs carry the pieces' values
+    std::fill_n(&w[FT_W], size_t(ZONED_INPUTS) * HIDDEN, 0.0f);
+    fill(FT_W + SHARED_INPUT * HIDDEN, size_t(PIECE_INPUTS) * HIDDEN, 0.1f);
+  }
   std::fill_n(&w[FT_B], HIDDEN, 0.25f);
   fill(L1_W, B * L1 * 2 * HIDDEN, std::sqrt(3.0f / (2 * HIDDEN)) * 2);
   fill(L2_W, B * L2 * L1, std::sqrt(3.0f / L1) * 2);
@@ -225,7 +244,12 @@ float FloatNetwork::forward(const uint16_t* us, int n_us, const uint16_t* them, 
 std::unique_ptr<Network> FloatNetwork::quantise() const {
   auto net = std::make_unique<Network>();
   auto q = [](float x, double scale, double lo, double hi) { return std::clamp(std::round(x * scale), lo, hi); };
-  for (size_t i = 0; i < size_t(INPUTS) * HIDDEN; ++i) net->ft_weights[i] = int16_t(q(w[FT_W + i], ACC_SCALE, -32767, 32767));
+  for (size_t i = 0; i < size_t(INPUTS) * HIDDEN; ++i) {
+    float x = w[FT_W + i];
+    if (KING_ZONES > 1 && i < size_t(ZONED_INPUTS) * HIDDEN)  // the shared inputs folded into each zone's
+      x += w[FT_W + SHARED_INPUT * HIDDEN + i % (size_t(PIECE_INPUTS) * HIDDEN)];
+    net->ft_weights[i] = int16_t(q(x, ACC_SCALE, -32767, 32767));
+  }
   for (int i = 0; i < HIDDEN; ++i) net->ft_bias[i] = int16_t(q(w[FT_B + i], ACC_SCALE, -32767, 32767));
   const double big = double(1 << 29), dense_bias = double(HIDDEN_ONE) * DENSE_SCALE;
   for (size_t i = 0; i < B * L1 * 2 * HIDDEN; ++i) net->l1_weights[i] = int8_t(q(w[L1_W + i], L1_SCALE, -128, 127));

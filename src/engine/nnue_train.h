@@ -46,6 +46,10 @@ struct TrainData {
 // its files mirrored (a-h): Makruk's moves are the same either way, so the
 // value is too; so does an Ouk Chatrang position once no first-move right is
 // left (the rights are not symmetric: the king leaps from d1). False, with the line's number in *error, on a bad line.
+// The trainer's inputs of a position from one perspective (the network's,
+// and with king zones each piece again in the shared set); returns how many.
+constexpr int MAX_TRAIN_ACTIVE = 2 * MAX_ACTIVE;
+int train_inputs(const Position& pos, Color perspective, uint16_t out[MAX_TRAIN_ACTIVE]);
 bool load_train_data(std::istream& in, Variant variant, size_t max_positions, TrainData& data, std::string* error,
                      bool mirror = false);
 void add_position(const Position& pos, double result, int score, bool has_score, TrainData& data);
@@ -57,7 +61,13 @@ void add_mirrored_last(TrainData& data);
 class FloatNetwork {
  public:
   static constexpr size_t B = BUCKETS;
-  static constexpr size_t FT_W = 0, FT_B = FT_W + size_t(INPUTS) * HIDDEN, L1_W = FT_B + HIDDEN,
+  // With king zones the trainer has one more set of piece inputs, shared by
+  // every zone (each position has its pieces on in its zone and in this set),
+  // so that what a piece on a square is worth whatever the zone is learnt from
+  // every position; the quantised network folds it into each zone's.
+  static constexpr size_t SHARED_INPUT = size_t(INPUTS);
+  static constexpr size_t FT_ROWS = size_t(INPUTS) + (KING_ZONES > 1 ? PIECE_INPUTS : 0);
+  static constexpr size_t FT_W = 0, FT_B = FT_W + FT_ROWS * HIDDEN, L1_W = FT_B + HIDDEN,
                           L1_B = L1_W + B * L1 * 2 * HIDDEN, L2_W = L1_B + B * L1, L2_B = L2_W + B * L2 * L1,
                           OUT_W = L2_B + B * L2, OUT_B = OUT_W + B * L2, SIZE = OUT_B + B;
   // The largest weights that int8 (the first dense layer) and int16 (the

@@ -56,21 +56,33 @@ Position start(Variant v) {
 int reference_eval(const Network& net, const Position& pos) {
   int32_t acc[2][HIDDEN];
   for (int c = 0; c < 2; ++c) {
+    // The zone of the perspective's own king (one zone in the default build):
+    // ranks 1, 2, 3+ and files d-e, c-f, the wings, seen from its own side.
+    int zone = 0;
+    for (Square s = 0; s < 64; ++s)
+      if (pos.piece_on(s) == make_piece(Color(c), KING)) {
+        const int rank = c == 0 ? rank_of(s) : 7 - rank_of(s), file = file_of(s);
+        const int ranks = std::min(rank, 2), centre = file == 3 || file == 4 ? 0 : 1;
+        const int files = centre == 0 ? 0 : file == 2 || file == 5 ? 1 : 2;
+        zone = KING_ZONES == 1 ? 0 : KING_ZONES == 2 ? centre : KING_ZONES == 3 ? ranks
+             : KING_ZONES == 6 ? ranks * 2 + centre : ranks * 3 + files;
+      }
     std::vector<int> on;
     for (Square s = 0; s < 64; ++s) {
       const Piece p = pos.piece_on(s);
       if (p == NO_PIECE) continue;
       const int own = color_of(p) == c ? 0 : 1;
       const int sq = c == 0 ? s : (7 - rank_of(s)) * 8 + file_of(s);
-      on.push_back((int(type_of(p)) - 1) * 128 + own * 64 + sq);
+      on.push_back(zone * 896 + (int(type_of(p)) - 1) * 128 + own * 64 + sq);
     }
     const uint8_t r = pos.rights();
     const bool white = c == 0;
-    if (r & (white ? WHITE_KING_RIGHT : BLACK_KING_RIGHT)) on.push_back(PIECE_INPUTS + 0);
-    if (r & (white ? WHITE_NEANG_RIGHT : BLACK_NEANG_RIGHT)) on.push_back(PIECE_INPUTS + 1);
-    if (r & (white ? BLACK_KING_RIGHT : WHITE_KING_RIGHT)) on.push_back(PIECE_INPUTS + 2);
-    if (r & (white ? BLACK_NEANG_RIGHT : WHITE_NEANG_RIGHT)) on.push_back(PIECE_INPUTS + 3);
-    if (pos.variant() == Variant::Ouk) on.push_back(PIECE_INPUTS + 4);
+    const int rights = KING_ZONES * 896;
+    if (r & (white ? WHITE_KING_RIGHT : BLACK_KING_RIGHT)) on.push_back(rights + 0);
+    if (r & (white ? WHITE_NEANG_RIGHT : BLACK_NEANG_RIGHT)) on.push_back(rights + 1);
+    if (r & (white ? BLACK_KING_RIGHT : WHITE_KING_RIGHT)) on.push_back(rights + 2);
+    if (r & (white ? BLACK_NEANG_RIGHT : WHITE_NEANG_RIGHT)) on.push_back(rights + 3);
+    if (pos.variant() == Variant::Ouk) on.push_back(rights + 4);
     for (int j = 0; j < HIDDEN; ++j) {
       acc[c][j] = net.ft_bias[j];
       for (int f : on) acc[c][j] += net.ft_weights[f * HIDDEN + j];
@@ -344,7 +356,8 @@ TrainOptions material_options() {
 }
 
 const TrainData& material_data() {
-  static const TrainData data = material_fixture(20 * BUCKETS, 9);  // each set of dense layers sees as much
+  // Each set of dense layers sees as much, and with king zones each zone more.
+  static const TrainData data = material_fixture(20 * BUCKETS * (KING_ZONES > 1 ? 2 : 1), 9);
   return data;
 }
 
@@ -532,7 +545,7 @@ TEST(Nnue, TrainDataReadsSelfPlayLinesAndRefusesBadOnes) {
   EXPECT_EQ(data.entries[0].score, 12);
   EXPECT_FALSE(data.entries[1].has_score);
   EXPECT_EQ(data.entries[1].stm, BLACK);
-  EXPECT_EQ(data.entries[0].n_white, 32);
+  EXPECT_EQ(data.entries[0].n_white, KING_ZONES > 1 ? 64 : 32);  // with zones each piece in the shared set too
   std::istringstream bad("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1;0.5\nnot a fen;1\n");
   EXPECT_FALSE(load_train_data(bad, Variant::Makruk, 0, data, &error));
   EXPECT_NE(error.find("line 2"), std::string::npos);
@@ -544,11 +557,11 @@ TEST(Nnue, TheQuantisedNetworkFollowsTheFloatNetwork) {
   double total = 0;
   int n = 0, wide = 0;
   random_games(3, 5, [&](const Position& pos) {
-    int white[MAX_ACTIVE], black[MAX_ACTIVE];
-    const int nw = active_inputs(pos, WHITE, white), nb = active_inputs(pos, BLACK, black);
+    uint16_t white[MAX_TRAIN_ACTIVE], black[MAX_TRAIN_ACTIVE];
+    const int nw = train_inputs(pos, WHITE, white), nb = train_inputs(pos, BLACK, black);
     std::vector<uint16_t> us, them;
-    for (int i = 0; i < nw; ++i) (pos.side_to_move() == WHITE ? us : them).push_back(uint16_t(white[i]));
-    for (int i = 0; i < nb; ++i) (pos.side_to_move() == BLACK ? us : them).push_back(uint16_t(black[i]));
+    for (int i = 0; i < nw; ++i) (pos.side_to_move() == WHITE ? us : them).push_back(white[i]);
+    for (int i = 0; i < nb; ++i) (pos.side_to_move() == BLACK ? us : them).push_back(black[i]);
     const double want =
         f.forward(us.data(), int(us.size()), them.data(), int(them.size()), bucket_of(pos)) * OUTPUT_SCALE;
     Accumulator acc;
