@@ -282,8 +282,7 @@ Delta last_move_delta(const Position& after) {
   for (Color c : {WHITE, BLACK}) {
     const int zone = zone_of(after, c);
     if (KING_ZONES > 1 && c == us && type_of(now) == KING) {
-      const Square from = us == WHITE ? m.from() : m.from() ^ 56;
-      if (king_zone(from) != zone) {
+      if (king_zone(seen_from(us, m.from())) != zone) {
         d.n_all[c] = active_inputs(after, c, d.all[c]);
         continue;
       }

@@ -87,27 +87,30 @@ constexpr int OUTPUT_SCALE = 400;  // a network output of 1.0 is 400 cp
 // not, 9 = three ranks × three file groups. The zones are the same for a king
 // mirrored left to right, so a position and its mirror image see the same zone.
 constexpr int king_zone(Square s) {
-  if (KING_ZONES == 1) return 0;
   const int rank = s >> 3, file = s & 7, edge = file < 4 ? file : 7 - file;  // edge: 3 for d and e
-  const int rank_group = rank < 2 ? rank : 2;
-  const int file_group = edge == 3 ? 0 : edge == 2 || KING_ZONES != 9 ? 1 : 2;
-  if (KING_ZONES == 2) return edge == 3 ? 0 : 1;
-  if (KING_ZONES == 3) return rank_group;
-  if (KING_ZONES == 6) return rank_group * 2 + (edge == 3 ? 0 : 1);
-  return rank_group * 3 + file_group;
+  const int ranks = rank < 2 ? rank : 2, centre = edge == 3 ? 0 : 1;
+  switch (KING_ZONES) {
+    case 1: return 0;
+    case 2: return centre;
+    case 3: return ranks;
+    case 6: return ranks * 2 + centre;
+    default: return ranks * 3 + (edge == 3 ? 0 : edge == 2 ? 1 : 2);
+  }
 }
+
+// A square as `perspective` sees it: the board turned over for Black.
+constexpr Square seen_from(Color perspective, Square s) { return perspective == WHITE ? s : s ^ 56; }
 
 // The zone `perspective` sees its pieces through: its own king's.
 inline int zone_of(const Position& pos, Color perspective) {
   if (KING_ZONES == 1) return 0;
-  const Square k = pos.king_square(perspective);
-  return king_zone(perspective == WHITE ? k : k ^ 56);
+  return king_zone(seen_from(perspective, pos.king_square(perspective)));
 }
 
 // The input index of a piece on a square, seen from `perspective` whose king
 // stands in `zone`.
 constexpr int piece_input(Color perspective, Piece p, Square s, int zone = 0) {
-  const int sq = perspective == WHITE ? s : s ^ 56;
+  const int sq = seen_from(perspective, s);
   const int own = color_of(p) == perspective ? 0 : 1;
   return zone * PIECE_INPUTS + ((int(type_of(p)) - 1) * 2 + own) * 64 + sq;
 }
