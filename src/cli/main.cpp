@@ -17,6 +17,7 @@
 #include "core/pgn.h"
 #include "engine/bench.h"
 #include "engine/egtb.h"
+#include "engine/label.h"
 #include "engine/match.h"
 #include "engine/nnue_train.h"
 #include "engine/openings.h"
@@ -623,6 +624,21 @@ int main(int argc, char** argv) {
   selfplayCmd->add_option("--eval-file", sp.eval_file,
                           "the network (a file from makruk nnue-train; default: the built-in one; none: hand-written)");
 
+  engine::LabelCommand lc;
+  auto* labelCmd = app.add_subcommand("label", "score the positions of games (PGN) or data lines with the engine's search");
+  labelCmd->add_option("--variant", lc.variant, "makruk, ouk (cambodian, ouk-chatrang)");
+  labelCmd->add_option("--pgn", lc.pgn, "games to take positions from (a PGN collection; repeatable)");
+  labelCmd->add_option("--positions", lc.positions, "data lines to score again (FEN;RESULT[;SCORE]; repeatable)");
+  labelCmd->add_option("--nodes", lc.options.nodes, "nodes per position (default 10000)")
+      ->check(CLI::Range(100, 100000000));
+  labelCmd->add_option("--skip-plies", lc.options.skip_plies, "a game's first plies left out (default 10)")
+      ->check(CLI::Range(0, 1000));
+  labelCmd->add_option("--threads", lc.options.threads, "positions searched at once (default 1)")
+      ->check(CLI::Range(1, 256));
+  labelCmd->add_option("--out", lc.out, "append the positions to this file (default: standard output)");
+  labelCmd->add_option("--eval-file", lc.eval_file,
+                       "the network (a file from makruk nnue-train; default: the built-in one; none: hand-written)");
+
   engine::SpsaCommand spsa;
   auto* spsaCmd = app.add_subcommand("spsa", "tune the search's numbers (reductions, margins, history) in self-play");
   spsaCmd->add_option("--variant", spsa.variant, "makruk, ouk (cambodian, ouk-chatrang)");
@@ -718,6 +734,7 @@ int main(int argc, char** argv) {
   if (*benchCmd) return engine::run_bench(benchDepth, std::cout, benchEvalFile);
   if (*matchCmd) return run_match_command(mo);
   if (*selfplayCmd) return engine::run_selfplay_command(sp, std::cerr);
+  if (*labelCmd) return engine::run_label_command(lc, std::cerr);
   if (*tuneCmd) return engine::run_tune_command(tc, std::cerr);
   if (*spsaCmd) return engine::run_spsa_command(spsa, std::cerr);
   if (*nnueCmd) return engine::nnue::run_train_command(nt, std::cerr);

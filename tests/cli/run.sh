@@ -589,6 +589,54 @@ expect_rc 2
 err_has "cannot write"
 pass
 
+test_case "label: the positions of a game scored by the engine's search, and bad input refused"
+cat > "$TMP/label.pgn" <<'PGN'
+[Event "one"]
+[Result "1-0"]
+[Variant "makruk"]
+
+1. e4 e5 2. d4 d5 3. Nd2 Nd7 4. Ne2 Ne7 5. c4 c5 6. Rb1 Rb8 1-0
+
+[Event "two"]
+[Result "*"]
+[Variant "makruk"]
+
+1. e4 e5 *
+
+[Event "three"]
+[Result "0-1"]
+[Variant "cambodian"]
+
+1. e4 e5 0-1
+PGN
+run label --pgn "$TMP/label.pgn" --nodes 500 --skip-plies 2 --out "$TMP/label.txt"
+expect_rc 0
+err_has "skipped 1 games of another variant and 1 without a result"
+err_has "label: 1 games, 0 lines; "
+n=$(grep -c ';1;' "$TMP/label.txt")
+[ "$n" -ge 5 ] && [ "$n" -le 10 ] || fail "expected the game's quiet positions from ply 2 with its result, got $n"
+grep -v -q ';1;-\{0,1\}[0-9]*$' "$TMP/label.txt" && fail "expected FEN;1;SCORE lines"
+run label --positions "$TMP/label.txt" --nodes 2000 --threads 2
+expect_rc 0
+[ "$(lines)" -eq "$n" ] || fail "expected every line scored again"
+[ "$(echo "$out" | cut -d';' -f1,2)" = "$(cut -d';' -f1,2 "$TMP/label.txt")" ] || fail "expected the same positions and results in order"
+printf '1. e4 e5 2. Kxh8 *\n' > "$TMP/label-bad.pgn"
+run label --pgn "$TMP/label.pgn" --pgn "$TMP/label-bad.pgn" --out "$TMP/label-none.txt"
+expect_rc 2
+err_has "label-bad.pgn: game 1: "
+[ ! -e "$TMP/label-none.txt" ] || fail "expected nothing written"
+printf 'not a fen;1\n' > "$TMP/label-bad.txt"
+run label --positions "$TMP/label-bad.txt"
+expect_rc 2
+err_has "label-bad.txt: line 1: expected FEN;RESULT[;SCORE]"
+run label --nodes 500
+expect_rc 2
+err_has "give --pgn FILE or --positions FILE"
+run label --pgn "$TMP/no-such.pgn"
+expect_rc 2
+err_has "cannot read"
+pass
+
 test_case "unbalanced openings: the side to move is ahead"
 run openings --count 3 --plies 8 --depth 6 --min-score 80 --max-score 150 --seed 3
 expect_rc 0

@@ -1,6 +1,7 @@
 // The evaluation's weight table and the tuning tool: features reproduce the
 // evaluation, the table round-trips through its source format, self-play
-// output parses, and tuning lowers the error.
+// output parses, labelling writes the positions of games and lines in order,
+// and tuning lowers the error.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +11,10 @@
 #include <sstream>
 
 #include "core/game.h"
+#include "core/pgn.h"
 #include "engine/evaluate.h"
+#include "engine/label.h"
+#include "engine/search.h"
 #include "engine/spsa.h"
 #include "engine/tune.h"
 
@@ -166,6 +170,121 @@ TEST(Selfplay, OutputParsesAndIsQuiet) {
   double result;
   EXPECT_FALSE(parse_sample_line("no result here", fen, result));
   EXPECT_FALSE(parse_sample_line("8/8/8 w - - 0 1;2", fen, result));
+}
+
+// A finished game read back from its PGN: Black resigns after `plies` engine moves.
+PgnGame engine_game(Variant v, int plies, uint64_t seed) {
+  auto game = Game::create(v, Counting::Automatic, "", nullptr);
+  Engine engine;
+  engine.set_hash(1);
+  std::mt19937_64 rng(seed);
+  for (int ply = 0; ply < plies && !game->over(); ++ply) {
+    Limits limits;
+    limits.nodes = 200 + rng() % 200;
+    const SearchResult r = engine.search(game->position(), limits);
+    EXPECT_TRUE(game->play(r.best, nullptr));
+  }
+  if (!game->over()) {
+    EXPECT_TRUE(game->apply(game->position().side_to_move() == WHITE ? "resign:w" : "resign:b", nullptr));
+  }
+  std::string error;
+  auto g = read_pgn(write_pgn(*game, {}), v, &error);
+  EXPECT_TRUE(g) << error;
+  return *g;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+TEST(Label, GamesGiveTheirQuietPositionsWithTheResultTheSameForAnyThreads) {
+  for (Variant v : {Variant::Makruk, Variant::Ouk}) {
+    std::vector<PgnGame> games = {engine_game(v, 40, 1), engine_game(v, 50, 2), engine_game(v, 30, 3)};
+    LabelOptions o;
+    o.variant = v;
+    o.nodes = 300;
+    o.skip_plies = 6;
+    std::ostringstream one, three;
+    const LabelStats s1 = run_label(o, games, {}, one, nullptr);
+    o.threads = 3;
+    const LabelStats s3 = run_label(o, games, {}, three, nullptr);
+    EXPECT_EQ(one.str(), three.str());
+    EXPECT_EQ(s1.games, 3u);
+    EXPECT_EQ(s1.written, s3.written);
+    const std::vector<std::string> lines = lines_of(one.str());
+    ASSERT_EQ(lines.size(), s1.written);
+    ASSERT_GT(lines.size(), 30u);
+    // Each line is a quiet position of its game from ply 6 on, in the games' order, with the game's result.
+    size_t at = 0;
+    for (size_t g = 0; g < games.size(); ++g) {
+      auto game = Game::create(v, Counting::Automatic, "", nullptr);
+      const double result = games[g].result == "1-0" ? 1 : 0;
+      for (const std::string& move : games[g].moves) {
+        if (at < lines.size() && game->plies() >= 6) {
+          std::string fen;
+          double r;
+          int score = NO_SCORE;
+          ASSERT_TRUE(parse_sample_line(lines[at], fen, r, &score)) << lines[at];
+          if (fen == game->position().fen()) {
+            EXPECT_TRUE(is_quiet(game->position())) << fen;
+            EXPECT_EQ(r, result);
+            EXPECT_LT(std::abs(score), int(VALUE_MATE_IN_MAX_PLY));
+            ++at;
+          }
+        }
+        ASSERT_TRUE(game->apply(move, nullptr));
+      }
+    }
+    EXPECT_EQ(at, lines.size()) << "a line that is not a position of its game, or out of order";
+  }
+}
+
+TEST(Label, LinesAreScoredAgainInTheirOrderTheSameForAnyThreads) {
+  SelfplayOptions sp;
+  sp.games = 2;
+  sp.nodes = 300;
+  sp.max_plies = 100;
+  std::ostringstream data;
+  run_selfplay(sp, data, nullptr);
+  std::vector<LabelLine> lines;
+  std::vector<int> old_scores;
+  for (int copy = 0; copy < 4; ++copy)  // more than one block of lines
+    for (const std::string& line : lines_of(data.str())) {
+      LabelLine l;
+      int score = NO_SCORE;
+      ASSERT_TRUE(parse_sample_line(line, l.fen, l.result, &score));
+      lines.push_back(l);
+      old_scores.push_back(score);
+    }
+  ASSERT_GT(lines.size(), 300u);
+  LabelOptions o;
+  o.nodes = 2000;
+  std::ostringstream one, two;
+  const LabelStats s = run_label(o, {}, lines, one, nullptr);
+  o.threads = 2;
+  run_label(o, {}, lines, two, nullptr);
+  EXPECT_EQ(one.str(), two.str());
+  EXPECT_EQ(s.lines, lines.size());
+  const std::vector<std::string> out = lines_of(one.str());
+  ASSERT_EQ(out.size(), s.written);
+  EXPECT_GT(out.size(), lines.size() * 9 / 10);  // only mate scores are left out
+  size_t at = 0, rescored = 0;
+  for (size_t i = 0; i < lines.size() && at < out.size(); ++i) {
+    std::string fen;
+    double r;
+    int score = NO_SCORE;
+    ASSERT_TRUE(parse_sample_line(out[at], fen, r, &score));
+    if (fen != lines[i].fen) continue;  // left out
+    EXPECT_EQ(r, lines[i].result);
+    ASSERT_NE(score, NO_SCORE);
+    rescored += score != old_scores[i];
+    ++at;
+  }
+  EXPECT_EQ(at, out.size()) << "a line out of order";
+  EXPECT_GT(rescored, out.size() / 4) << "a search seven times deeper should change many scores";
 }
 
 TEST(Tune, LowersTheErrorOnGeneratedData) {
