@@ -633,7 +633,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(100, 100000000));
   labelCmd->add_option("--skip-plies", lc.options.skip_plies, "a game's first plies left out (default 10)")
       ->check(CLI::Range(0, 1000));
-  labelCmd->add_option("--threads", lc.options.threads, "positions searched at once (default 1)")
+  labelCmd->add_option("--threads", lc.options.threads, "searches at once, each a game or a block of lines (default 1)")
       ->check(CLI::Range(1, 256));
   labelCmd->add_option("--out", lc.out, "append the positions to this file (default: standard output)");
   labelCmd->add_option("--eval-file", lc.eval_file,
