@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
-#include <iostream>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -12,7 +11,7 @@
 #include <thread>
 
 #include "core/game.h"
-#include "default_network.h"
+#include "raw_bytes.h"
 #include "search.h"
 #include "tune.h"
 
@@ -87,19 +86,16 @@ LabelStats run_label(const LabelOptions& o, const std::vector<PgnGame>& games,
     for (size_t i; (i = next.fetch_add(1)) < items;) {
       engine.new_game();  // each item from the same start, whichever thread takes it
       uint64_t written = 0;
-      std::string text;
-      if (i < games.size()) {
-        text = label_game(o, engine, games[i], written);
-      } else {
-        const size_t from = (i - games.size()) * LINES_PER_BLOCK;
-        text = label_lines(o, engine, lines, from, std::min(lines.size(), from + LINES_PER_BLOCK), written);
-      }
+      const bool game = i < games.size();
+      const size_t from = game ? 0 : (i - games.size()) * LINES_PER_BLOCK;
+      const size_t to = game ? 0 : std::min(lines.size(), from + LINES_PER_BLOCK);
+      std::string text =
+          game ? label_game(o, engine, games[i], written) : label_lines(o, engine, lines, from, to, written);
       std::lock_guard lock(mutex);
       done[i] = std::move(text);
       stats.written += written;
-      if (i < games.size()) ++stats.games;
-      else stats.lines += std::min(lines.size(), (i - games.size() + 1) * LINES_PER_BLOCK) -
-                          (i - games.size()) * LINES_PER_BLOCK;
+      stats.games += game;
+      stats.lines += to - from;
       for (; flushed < items && done[flushed]; ++flushed) {
         out << *done[flushed];
         done[flushed] = std::string();  // written: keep only that it was
@@ -132,22 +128,14 @@ int run_label_command(LabelCommand& c, std::ostream& log) {
     log << "makruk label: give --pgn FILE or --positions FILE\n";
     return 2;
   }
-  auto read_all = [&](const std::string& path, std::string& text) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      log << "makruk label: cannot read " << path << "\n";
-      return false;
-    }
-    std::ostringstream s;
-    s << in.rdbuf();
-    text = s.str();
-    return true;
-  };
   std::vector<PgnGame> games;
   size_t other_variant = 0, no_result = 0;
   for (const std::string& path : c.pgn) {
     std::string text;
-    if (!read_all(path, text)) return 2;
+    if (!read_file(path, text)) {
+      log << "makruk label: cannot read " << path << "\n";
+      return 2;
+    }
     size_t number = 0;
     for (std::string_view game_text : split_pgn_games(text)) {
       ++number;
@@ -186,20 +174,10 @@ int run_label_command(LabelCommand& c, std::ostream& log) {
   if (other_variant || no_result)
     log << "makruk label: skipped " << other_variant << " games of another variant and " << no_result
         << " without a result\n";
-  std::string error;
-  if (!nnue::network_by_name(c.eval_file, c.options.networks, &error)) {
-    log << "makruk label: " << c.eval_file << ": " << error << "\n";
-    return 2;
-  }
   std::ofstream file;
-  if (!c.out.empty()) {
-    file.open(c.out, std::ios::app);
-    if (!file) {
-      log << "makruk label: cannot write " << c.out << "\n";
-      return 2;
-    }
-  }
-  run_label(c.options, games, lines, c.out.empty() ? std::cout : file, &log);
+  std::ostream* out = engine_output("makruk label", c.eval_file, c.options.networks, c.out, file, log);
+  if (!out) return 2;
+  run_label(c.options, games, lines, *out, &log);
   return 0;
 }
 

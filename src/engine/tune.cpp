@@ -443,20 +443,27 @@ int run_selfplay_command(SelfplayCommand& c, std::ostream& log) {
     }
     set_eval_params(p);
   }
-  if (!nnue::network_by_name(c.eval_file, c.options.networks, &error)) {
-    log << "makruk selfplay: " << c.eval_file << ": " << error << "\n";
-    return 2;
-  }
   std::ofstream file;
-  if (!c.out.empty()) {
-    file.open(c.out, std::ios::app);
-    if (!file) {
-      log << "makruk selfplay: cannot write " << c.out << "\n";
-      return 2;
-    }
-  }
-  run_selfplay(c.options, c.out.empty() ? std::cout : file, &log);
+  std::ostream* out = engine_output("makruk selfplay", c.eval_file, c.options.networks, c.out, file, log);
+  if (!out) return 2;
+  run_selfplay(c.options, *out, &log);
   return 0;
+}
+
+std::ostream* engine_output(const char* command, const std::string& eval_file, nnue::Networks& networks,
+                            const std::string& path, std::ofstream& file, std::ostream& log) {
+  std::string error;
+  if (!nnue::network_by_name(eval_file, networks, &error)) {
+    log << command << ": " << eval_file << ": " << error << "\n";
+    return nullptr;
+  }
+  if (path.empty()) return &std::cout;
+  file.open(path, std::ios::app);
+  if (!file) {
+    log << command << ": cannot write " << path << "\n";
+    return nullptr;
+  }
+  return &file;
 }
 
 int run_tune_command(const TuneCommand& c, std::ostream& log) {

@@ -142,6 +142,13 @@ struct SelfplayCommand {
 };
 int run_selfplay_command(SelfplayCommand& c, std::ostream& log);
 
+// What a command that writes data lines (selfplay, label) plays and writes
+// with: `eval_file`'s networks (nnue::network_by_name) into `networks`, and
+// `path` opened in `file` to append to (empty: standard output). Null, with a
+// message naming `command`, when the network cannot be had or `path` written.
+std::ostream* engine_output(const char* command, const std::string& eval_file, nnue::Networks& networks,
+                            const std::string& path, std::ofstream& file, std::ostream& log);
+
 struct TuneCommand {
   std::string variant = "makruk";
   std::vector<std::string> data;  // FEN;RESULT files
