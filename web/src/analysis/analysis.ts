@@ -29,7 +29,7 @@ export function scoreText(score: string, whiteToMove: boolean): string {
 const LINES = 3;
 /** How long the engine thinks about a position before it rests (a phone's battery): it
  * finishes the depth under way, then offers to think longer (twice as long again, from
- * where it rested). */
+ * where it rested, and at least the next depth whatever it takes). */
 const THINK_MS = 12000;
 const MAX_DEPTH = 30;
 

@@ -101,8 +101,11 @@ self.onmessage = async (e: MessageEvent<Call>) => {
   const t0 = performance.now();
   for (let d = Math.max(1, from); d <= depth; d++) {
     // With a budget, the search of a depth stops where the time runs out; what stands is
-    // then the depth before it.
-    const left = budget > 0 ? Math.max(1, Math.round(budget - (performance.now() - t0))) : 0;
+    // then the depth before it. The first depth of a search taken up again runs to its end:
+    // asked to think longer, the engine always comes back at least one depth deeper (the
+    // next depth can take more than the doubled time, and cut it would show nothing new).
+    const takenUp = from > 1 && d === from;
+    const left = budget > 0 && !takenUp ? Math.max(1, Math.round(budget - (performance.now() - t0))) : 0;
     const r = JSON.parse(api.search(variant, fen, actions, d, left, lines, playOn)) as { ok: boolean; nodes?: number; depth?: number };
     // (a shallower answer with time left, a forced line say, is shown as before)
     if (r.ok && budget > 0 && (r.depth ?? 0) < d && performance.now() - t0 >= budget - 50) break;
