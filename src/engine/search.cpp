@@ -33,6 +33,7 @@ std::span<const SearchParamField> search_param_fields() {
       {"fut_margin", &P::fut_margin, 20, 400, 8},      {"lmr_base", &P::lmr_base, 0, 200, 6},
       {"lmr_div", &P::lmr_div, 100, 500, 10},          {"lmr_history", &P::lmr_history, 1000, 50000, 400},
       {"history_max", &P::history_max, 16, 4000, 25},  {"delta_margin", &P::delta_margin, 0, 1000, 15},
+      {"se_depth", &P::se_depth, 0, 20, 0.5},          {"se_margin", &P::se_margin, 0, 20, 0.5},
       {"aspiration", &P::aspiration, 5, 200, 3},
   };
   return fields;
@@ -187,6 +188,7 @@ struct Worker {
   int pv_index = 0;
 
   Move killers[MAX_PLY + 2][2] = {};
+  Move singular_skip[MAX_PLY + 2] = {};  // the move a singular-extension search leaves out, by ply
   Histories& hist;  // kept from search to search of one game (Engine::new_game clears them)
   Piece moved[MAX_PLY + 2] = {};  // the piece that moved at each ply of the search (NO_PIECE: a null move)
   Square moved_to[MAX_PLY + 2] = {};
@@ -525,7 +527,8 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
   const Value tt_value = tt_hit ? value_from_tt(tte->value, ply) : VALUE_NONE;
   Move tt_move = tt_hit ? Move::from_raw(tte->move) : Move();
   if (root && !root_hint.is_none()) tt_move = root_hint;
-  if (!pv_node && tt_hit && tte->depth >= depth && tte->bound() != BOUND_NONE &&
+  const Move skipped = singular_skip[ply];  // (this node is a singular-extension search)
+  if (!pv_node && skipped.is_none() && tt_hit && tte->depth >= depth && tte->bound() != BOUND_NONE &&
       (tte->bound() & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER)))
     return tt_value;
 
@@ -543,7 +546,8 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
       return static_eval;
     // Null move, not where zugzwang is likely: it needs pawns on the board,
     // a piece besides met-movers, and no running count.
-    if (depth >= sp.nmp_depth && static_eval >= beta && !pos.last_move().is_none() && pos.pieces(PAWN) &&
+    if (depth >= sp.nmp_depth && static_eval >= beta && skipped.is_none() && !pos.last_move().is_none() &&
+        pos.pieces(PAWN) &&
         (pos.pieces(us, ROOK) | pos.pieces(us, KNIGHT) | pos.pieces(us, KHON)) &&
         !pos.count().running()) {
       int r = sp.nmp_base + depth / sp.nmp_depth_div + std::min((static_eval - beta) / sp.nmp_eval_div, 2);
@@ -573,12 +577,27 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
   for (int i = 0; i < list.size; ++i) {
     Move m = pick_next(list, scores, i);
     if (root && std::find(excluded.begin(), excluded.end(), m) != excluded.end()) continue;
+    if (m == skipped) continue;
     const bool quiet = !is_capture(pos, m) && !m.is_promotion();
     if (!root && best_value > -VALUE_MATE_IN_MAX_PLY) {
       if (!quiet && depth <= sp.see_depth && see(pos, m) < -sp.see_margin * depth) continue;
     }
     // The quiet-history score is taken before the move is made (it reads the mover's square).
     const int move_history = quiet ? quiet_history(us, m, ply) : 0;
+    // Singular extension: the table's move, found good at nearly this depth, is searched a
+    // ply deeper when every other move, searched at half the depth, falls short of its value
+    // by a margin; when even without it the node clears beta by that margin, it cuts here.
+    bool singular = false;
+    if (sp.se_depth > 0 && !root && depth >= sp.se_depth && m == tt_move && skipped.is_none() && tt_hit &&
+        (tte->bound() & BOUND_LOWER) && tte->depth >= depth - 3 && std::abs(tt_value) < VALUE_MATE_IN_MAX_PLY) {
+      const Value singular_beta = tt_value - sp.se_margin * depth;
+      singular_skip[ply] = m;
+      const Value v = search((depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node);
+      singular_skip[ply] = Move();
+      if (stopped()) return VALUE_ZERO;
+      if (v < singular_beta) singular = true;
+      else if (!pv_node && singular_beta >= beta) return singular_beta;
+    }
     moved[ply] = pos.piece_on(m.from());
     moved_to[ply] = m.to();
     pos.do_move(m);
@@ -593,7 +612,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
       }
     }
     ++move_count;
-    const int extension = gives_check && ply < 2 * (completed_depth + 2) ? 1 : 0;
+    const int extension = (gives_check || singular) && ply < 2 * (completed_depth + 2) ? 1 : 0;
     const int new_depth = depth - 1 + extension;
     Value v;
     if (move_count == 1) {
@@ -635,6 +654,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
 
   // A later line of a multi-PV root is not the position's best: the table keeps the first.
   if (root && pv_index > 0) return best_value;
+  if (!skipped.is_none()) return best_value;  // a search without the best move: not the position's value
   Bound bound = best_value >= beta ? BOUND_LOWER : best_value > original_alpha ? BOUND_EXACT : BOUND_UPPER;
   engine.tt_.store(tte, key, value_to_tt(best_value, ply), static_eval, bound, depth, best_move.raw());
   return best_value;

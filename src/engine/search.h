@@ -83,6 +83,8 @@ struct SearchParams {
   int lmr_history = 8000;                               // a reduction less per this much history
   int history_max = 400;                                // history bonus: min(depth², this)
   int delta_margin = 200;                               // quiescence delta pruning
+  int se_depth = 0, se_margin = 2;                      // singular extensions: from depth (0: none),
+                                                        //   the table's value − margin × depth
   int aspiration = 30;                                  // the first aspiration window's half-width
   bool operator==(const SearchParams&) const = default;
 };

@@ -264,6 +264,29 @@ TEST(SearchParams, TheyChangeTheSearchAndTheDefaultsRestoreIt) {
   EXPECT_EQ(again.best, base.best);
 }
 
+// Singular extensions: off by default; on, they change the search, their margin too, and a
+// forced mate is still found.
+TEST(SearchParams, SingularExtensionsChangeTheSearch) {
+  const Position pos = position("rn1mksr1/2s5/pppp1ppp/4pn2/8/PPPPPPPP/R1KS4/1N2MSNR w - - 0 6");
+  auto nodes_with = [&](const char* text) {
+    Engine engine;
+    SearchParams p;
+    std::string error;
+    EXPECT_TRUE(parse_search_params(text, p, &error)) << error;
+    engine.set_search_params(p);
+    return search_depth(engine, pos, 11).nodes;
+  };
+  EXPECT_EQ(SearchParams{}.se_depth, 0);
+  const uint64_t off = nodes_with(""), on = nodes_with("se_depth=6"), wide = nodes_with("se_depth=6 se_margin=8");
+  EXPECT_NE(off, on);
+  EXPECT_NE(on, wide);
+  Engine engine;
+  SearchParams p;
+  p.se_depth = 4;
+  engine.set_search_params(p);
+  EXPECT_EQ(move_to_string(search_depth(engine, position("3k4/8/3K4/8/8/8/8/R7 w - - 0 1"), 8).best), "a1a8");
+}
+
 TEST(Search, OukNeangJumpBlocksCheck) {
   Engine engine;
   // The rook on a3 checks the king on f3; the neang's jump e1-e3 is a legal block.
