@@ -525,11 +525,14 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
   bool tt_hit;
   TTEntry* tte = engine.tt_.probe(key, tt_hit);
   const Value tt_value = tt_hit ? value_from_tt(tte->value, ply) : VALUE_NONE;
+  // (read now: the searches below, the null move's first, may put another position in that slot)
+  const int tt_depth = tt_hit ? tte->depth : 0;
+  const Bound tt_bound = tt_hit ? tte->bound() : BOUND_NONE;
   Move tt_move = tt_hit ? Move::from_raw(tte->move) : Move();
   if (root && !root_hint.is_none()) tt_move = root_hint;
   const Move skipped = singular_skip[ply];  // (this node is a singular-extension search)
-  if (!pv_node && skipped.is_none() && tt_hit && tte->depth >= depth && tte->bound() != BOUND_NONE &&
-      (tte->bound() & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER)))
+  if (!pv_node && skipped.is_none() && tt_hit && tt_depth >= depth && tt_bound != BOUND_NONE &&
+      (tt_bound & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER)))
     return tt_value;
 
   Value static_eval = VALUE_NONE;
@@ -589,7 +592,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
     // by a margin; when even without it the node clears beta by that margin, it cuts here.
     bool singular = false;
     if (sp.se_depth > 0 && !root && depth >= sp.se_depth && m == tt_move && skipped.is_none() && tt_hit &&
-        (tte->bound() & BOUND_LOWER) && tte->depth >= depth - 3 && std::abs(tt_value) < VALUE_MATE_IN_MAX_PLY) {
+        (tt_bound & BOUND_LOWER) && tt_depth >= depth - 3 && std::abs(tt_value) < VALUE_MATE_IN_MAX_PLY) {
       const Value singular_beta = tt_value - sp.se_margin * depth;
       singular_skip[ply] = m;
       const Value v = search((depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node);

@@ -107,8 +107,9 @@ self.onmessage = async (e: MessageEvent<Call>) => {
     const takenUp = from > 1 && d === from;
     const left = budget > 0 && !takenUp ? Math.max(1, Math.round(budget - (performance.now() - t0))) : 0;
     const r = JSON.parse(api.search(variant, fen, actions, d, left, lines, playOn)) as { ok: boolean; nodes?: number; depth?: number };
-    // (a shallower answer with time left, a forced line say, is shown as before)
-    if (r.ok && budget > 0 && (r.depth ?? 0) < d && performance.now() - t0 >= budget - 50) break;
+    // (a shallower answer with time left, a forced line say, is shown as before; without a
+    // time limit a shallower answer is never a cut one)
+    if (r.ok && left > 0 && (r.depth ?? 0) < d && performance.now() - t0 >= budget - 50) break;
     last = r;
     if (!last.ok) break;
     total += last.nodes ?? 0;
