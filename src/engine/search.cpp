@@ -211,6 +211,7 @@ struct Worker {
   std::unique_ptr<nnue::Delta[]> deltas;
   bool acc_computed[MAX_PLY + 3] = {};
   void made_move(int child_ply, bool null_move = false) {
+    engine.tt_.prefetch(pos.full_key());
     if (!net) return;
     deltas[child_ply] = null_move ? nnue::Delta{} : nnue::last_move_delta(pos);
     acc_computed[child_ply] = false;

@@ -18,7 +18,7 @@ void TranspositionTable::clear() {
 }
 
 TTEntry* TranspositionTable::probe(uint64_t key, bool& hit) {
-  Cluster& c = table_[size_t((unsigned __int128)key * clusters_ >> 64)];
+  Cluster& c = table_[index(key)];
   uint32_t k = uint32_t(key);
   for (TTEntry& e : c.entry)
     if (e.key32 == k && e.genBound) {
