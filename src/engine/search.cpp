@@ -34,6 +34,9 @@ std::span<const SearchParamField> search_param_fields() {
       {"lmr_div", &P::lmr_div, 100, 500, 10},          {"lmr_history", &P::lmr_history, 1000, 50000, 400},
       {"history_max", &P::history_max, 16, 4000, 25},  {"delta_margin", &P::delta_margin, 0, 1000, 15},
       {"se_depth", &P::se_depth, 0, 20, 0.5},          {"se_margin", &P::se_margin, 0, 20, 0.5},
+      {"check_ext_depth", &P::check_ext_depth, 0, 20, 0.5}, {"lmr_checks", &P::lmr_checks, 0, 1, 0.3},
+      {"fut_lmr", &P::fut_lmr, 0, 1, 0.3},             {"razor_depth", &P::razor_depth, 0, 8, 0.5},
+      {"razor_margin", &P::razor_margin, 50, 1000, 15},
       {"aspiration", &P::aspiration, 5, 200, 3},
   };
   return fields;
@@ -548,6 +551,12 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
     if (depth <= sp.rfp_depth && static_eval - sp.rfp_margin * (depth - improving) >= beta &&
         std::abs(beta) < VALUE_MATE_IN_MAX_PLY)
       return static_eval;
+    // Razoring: far below alpha at low depth, only a capture could save the node.
+    if (depth <= sp.razor_depth && static_eval + sp.razor_margin * depth * depth < alpha) {
+      const Value v = qsearch(alpha - 1, alpha, ply);
+      if (stopped()) return VALUE_ZERO;
+      if (v < alpha) return v;
+    }
     // Null move, not where zugzwang is likely: it needs pawns on the board,
     // a piece besides met-movers, and no running count.
     if (depth >= sp.nmp_depth && static_eval >= beta && skipped.is_none() && !pos.last_move().is_none() &&
@@ -609,21 +618,25 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
     const bool gives_check = pos.in_check();
     // Shallow pruning of quiet moves that neither check nor escape check.
     if (!root && quiet && !in_check && !gives_check && best_value > -VALUE_MATE_IN_MAX_PLY) {
+      const int futility_depth =
+          sp.fut_lmr ? std::max(depth - 1 - engine.reductions_[std::min(depth, 63)][std::min(move_count + 1, 63)], 0)
+                     : depth;
       if ((depth <= sp.lmp_depth && move_count >= sp.lmp_base + depth * depth / (2 - improving)) ||
-          (depth <= sp.fut_depth && static_eval + sp.fut_base + sp.fut_margin * depth <= alpha)) {
+          (futility_depth <= sp.fut_depth && static_eval + sp.fut_base + sp.fut_margin * futility_depth <= alpha)) {
         pos.undo_move();
         continue;
       }
     }
     ++move_count;
-    const int extension = (gives_check || singular) && ply < 2 * (completed_depth + 2) ? 1 : 0;
+    const bool check_extended = gives_check && depth >= sp.check_ext_depth;
+    const int extension = (check_extended || singular) && ply < 2 * (completed_depth + 2) ? 1 : 0;
     const int new_depth = depth - 1 + extension;
     Value v;
     if (move_count == 1) {
       v = -search(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node);
     } else {
       int r = 0;
-      if (depth >= 3 && quiet && !gives_check && !in_check) {
+      if (depth >= 3 && quiet && (sp.lmr_checks || (!gives_check && !in_check))) {
         r = engine.reductions_[std::min(depth, 63)][std::min(move_count, 63)];
         r += !pv_node + cut_node - improving;
         r -= move_history / sp.lmr_history;

@@ -85,6 +85,10 @@ struct SearchParams {
   int delta_margin = 200;                               // quiescence delta pruning
   int se_depth = 0, se_margin = 2;                      // singular extensions: from depth (0: none),
                                                         //   the table's value − margin × depth
+  int check_ext_depth = 0;                              // a checking move searched a ply deeper from this depth
+  int razor_depth = 0, razor_margin = 250;              // razoring: depth ≤ (0: none), eval + margin × d² < alpha
+  int fut_lmr = 0;                                      // 1: futility judged at the depth late-move reduction leaves
+  int lmr_checks = 0;                                   // 1: checking moves and evasions reduced as others are
   int aspiration = 30;                                  // the first aspiration window's half-width
   bool operator==(const SearchParams&) const = default;
 };

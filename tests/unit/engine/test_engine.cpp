@@ -249,7 +249,8 @@ TEST(SearchParams, TheyChangeTheSearchAndTheDefaultsRestoreIt) {
   Engine engine;
   const SearchResult base = search_depth(engine, pos, 10);
   for (const char* text : {"lmr_div=120", "rfp_margin=40", "fut_base=20 fut_margin=40", "lmp_base=8",
-                           "history_max=16", "lmr_history=1000", "aspiration=5", "nmp_base=1 nmp_depth_div=12"}) {
+                           "history_max=16", "lmr_history=1000", "aspiration=5", "nmp_base=1 nmp_depth_div=12",
+                           "check_ext_depth=7", "lmr_checks=1", "fut_lmr=1", "razor_depth=3"}) {
     SearchParams p;
     std::string error;
     ASSERT_TRUE(parse_search_params(text, p, &error)) << error;
