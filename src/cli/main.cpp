@@ -707,6 +707,9 @@ int main(int argc, char** argv) {
   nnueCmd->add_option("--checkpoint", nt.checkpoint, "write the training's state here after each epoch");
   nnueCmd->add_option("--resume", nt.resume,
                       "go on from a checkpoint (the same data and options; --epochs may be larger)");
+  nnueCmd->add_option("--init", nt.init,
+                      "start from this network's weights instead of random ones (fine-tuning; the same width, "
+                      "residual or not as --residual says)");
 
   try {
     app.parse(argc, argv);

@@ -261,6 +261,25 @@ std::unique_ptr<Network> FloatNetwork::quantise() const {
   return net;
 }
 
+FloatNetwork FloatNetwork::from(const Network& net) {
+  FloatNetwork f(0);
+  std::fill(f.w.begin(), f.w.end(), 0.0f);  // with king zones the shared inputs start at nothing
+  auto put = [&](size_t at, const auto* q, size_t n, double scale) {
+    for (size_t i = 0; i < n; ++i) f.w[at + i] = float(double(q[i]) / scale);
+  };
+  const double dense_bias = double(HIDDEN_ONE) * DENSE_SCALE;
+  put(FT_W, net.ft_weights, size_t(INPUTS) * HIDDEN, ACC_SCALE);
+  put(FT_B, net.ft_bias, HIDDEN, ACC_SCALE);
+  put(L1_W, net.l1_weights, B * L1 * 2 * HIDDEN, L1_SCALE);
+  put(L1_B, net.l1_bias, B * L1, L1_ONE);
+  put(L2_W, net.l2_weights, B * L2 * L1, DENSE_SCALE);
+  put(L2_B, net.l2_bias, B * L2, dense_bias);
+  put(OUT_W, net.out_weights, B * L2, DENSE_SCALE);
+  put(OUT_B, net.out_bias, B, dense_bias);
+  f.fresh = false;
+  return f;
+}
+
 uint64_t data_fingerprint(const TrainData& data) {
   uint64_t h = 0xcbf29ce484222325ULL;
   auto mix = [&](uint64_t x) {
@@ -391,7 +410,7 @@ TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& 
     net.w = resume->w;
     report = resume->report;
   } else {
-    if (o.residual)  // a correction starts at nothing
+    if (o.residual && net.fresh)  // a correction starts at nothing
       std::fill(net.w.begin() + FloatNetwork::OUT_W, net.w.end(), 0.0f);
     report.initial_error = mean_error(net, data, training, o);
     const std::vector<uint32_t>& reference = held_out.empty() ? training : held_out;
@@ -501,6 +520,25 @@ int run_train_command(const TrainCommand& c, std::ostream& log) {
     log << "makruk nnue-train: needs --data FILE and --out FILE\n";
     return 2;
   }
+  if (!c.init.empty() && !c.resume.empty()) {
+    log << "makruk nnue-train: --init and --resume: a checkpoint already holds its weights, give one or the other\n";
+    return 2;
+  }
+  FloatNetwork net(c.options.seed);
+  if (!c.init.empty()) {
+    std::string error;
+    auto start = load_file(c.init, &error);
+    if (!start && error.empty()) error = "cannot read it";
+    if (start && start->residual != c.options.residual)
+      error = start->residual ? "a residual network: train it with --residual"
+                              : "not a residual network: train it without --residual";
+    if (!error.empty()) {
+      log << "makruk nnue-train: --init " << c.init << ": " << error << "\n";
+      return 1;
+    }
+    net = FloatNetwork::from(*start);
+    log << "nnue: starting from the weights of " << c.init << "\n";
+  }
   TrainData data;
   for (const std::string& spec : c.data) {
     // "ouk:FILE" or "makruk:FILE" reads a file of the other variant.
@@ -545,7 +583,6 @@ int run_train_command(const TrainCommand& c, std::ostream& log) {
       saved = false;
     }
   };
-  FloatNetwork net(c.options.seed);
   const TrainReport r = train(net, data, c.options, &log, c.resume.empty() ? nullptr : &resume,
                               c.checkpoint.empty() ? std::function<void(const TrainCheckpoint&)>() : save_state);
   auto quantised = net.quantise();

@@ -76,7 +76,12 @@ class FloatNetwork {
   static constexpr float DENSE_LIMIT = float(nnue::DENSE_LIMIT);
 
   explicit FloatNetwork(uint64_t seed);
+  // A quantised network's weights as floats, to train on from there (fine-tuning):
+  // quantise() gives the same network back.
+  static FloatNetwork from(const Network& net);
   std::vector<float> w;
+  // Random first weights (a residual network's output then starts at nothing).
+  bool fresh = true;
 
   // The output (1.0 = OUTPUT_SCALE cp) for the side to move, from the active
   // inputs of its perspective and the other's, through the dense layers of `bucket`.
@@ -144,6 +149,7 @@ struct TrainCommand {
   bool mirror = false;            // positions also mirrored where the rules allow (see load_train_data)
   std::string checkpoint;         // the state written here after each epoch
   std::string resume;             // a checkpoint to go on from
+  std::string init;               // a network to start from instead of random weights
   TrainOptions options;
 };
 int run_train_command(const TrainCommand& c, std::ostream& log);

@@ -531,6 +531,87 @@ TEST(Nnue, TheTrainCommandResumesFromItsCheckpointFile) {
   for (const std::string& f : {lines, whole, parts, state}) std::remove(f.c_str());
 }
 
+// Fine-tuning: a network's weights, taken back as floats, quantise to the same
+// network; training from them starts from what the network knows; the command
+// refuses what cannot be a start.
+TEST(Nnue, TrainingStartsFromANetworkAndKeepsWhatItKnows) {
+  const auto builtin = default_network();
+  ASSERT_TRUE(builtin);
+  auto back = FloatNetwork::from(*builtin).quantise();
+  back->residual = builtin->residual;
+  back->variants = builtin->variants;
+  EXPECT_EQ(save(*back), save(*builtin));
+  // A training of no epochs from it leaves it as it is (a residual network's output is not
+  // set to nothing as a random one's is).
+  TrainOptions none = material_options();
+  none.epochs = 0;
+  none.residual = builtin->residual;
+  FloatNetwork kept = FloatNetwork::from(*builtin);
+  train(kept, material_data(), none, nullptr);
+  auto kept_back = kept.quantise();
+  kept_back->residual = builtin->residual;
+  kept_back->variants = builtin->variants;
+  EXPECT_EQ(save(*kept_back), save(*builtin));
+
+  // The material network, quantised and taken back, starts where its training ended;
+  // random weights start far from it. One more epoch at a small step keeps it there.
+  TrainReport trained;
+  const FloatNetwork& learnt = material_network(&trained);
+  TrainOptions o = material_options();
+  o.epochs = 1;
+  o.rate = 3e-4;
+  FloatNetwork from = FloatNetwork::from(*learnt.quantise());
+  EXPECT_FALSE(from.fresh);
+  const TrainReport tuned = train(from, material_data(), o, nullptr);
+  FloatNetwork fresh(1);
+  const TrainReport scratch = train(fresh, material_data(), o, nullptr);
+  EXPECT_LT(tuned.initial_error, trained.train_error.back() * 1.2) << trained.train_error.back();
+  EXPECT_LT(tuned.initial_error, scratch.initial_error * 0.3) << scratch.initial_error;
+  EXPECT_LT(tuned.train_error.back(), trained.train_error.back() * 1.2);
+  EXPECT_LT(tuned.train_error.back(), scratch.train_error.back());
+
+  // The command: a residual network needs --residual (and the other way round), a file
+  // that is not a network and a missing one are refused, and --init with --resume is.
+  const std::string dir = ::testing::TempDir();
+  const std::string lines = dir + "/init-data.txt", start = dir + "/init-start.nnue", out = dir + "/init-out.nnue";
+  {
+    std::ofstream data(lines);
+    random_games(2, 31, [&](const Position& pos) {
+      if (pos.variant() != Variant::Makruk || !pos.pieces(PAWN)) return;
+      data << pos.fen() << ";0.5;" << 100 * material_balance(pos) << "\n";
+    });
+    std::ofstream net(start, std::ios::binary);
+    net << save(*builtin);
+  }
+  auto command = [&](bool residual) {
+    TrainCommand c;
+    c.data = {lines};
+    c.out = out;
+    c.init = start;
+    c.options.epochs = 1;
+    c.options.lambda = 0;
+    c.options.residual = residual;
+    return c;
+  };
+  std::ostringstream log;
+  EXPECT_EQ(run_train_command(command(builtin->residual), log), 0) << log.str();
+  std::ostringstream wrong;
+  EXPECT_EQ(run_train_command(command(!builtin->residual), wrong), 1);
+  EXPECT_NE(wrong.str().find("--residual"), std::string::npos) << wrong.str();
+  TrainCommand both = command(builtin->residual);
+  both.resume = dir + "/init.ckpt";
+  EXPECT_EQ(run_train_command(both, wrong), 2);
+  TrainCommand not_a_net = command(builtin->residual);
+  not_a_net.init = lines;
+  std::ostringstream refused;
+  EXPECT_EQ(run_train_command(not_a_net, refused), 1);
+  EXPECT_NE(refused.str().find("--init"), std::string::npos) << refused.str();
+  TrainCommand missing = command(builtin->residual);
+  missing.init = dir + "/no-such.nnue";
+  EXPECT_EQ(run_train_command(missing, refused), 1);
+  for (const std::string& f : {lines, start, out}) std::remove(f.c_str());
+}
+
 TEST(Nnue, TrainDataReadsSelfPlayLinesAndRefusesBadOnes) {
   std::istringstream in(
       "# a comment\n"
