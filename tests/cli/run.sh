@@ -589,6 +589,20 @@ expect_rc 2
 err_has "cannot write"
 pass
 
+test_case "nnue-train: a start from a network that cannot be one is refused before training"
+printf '%s\n' 'rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1;0.5;0' > "$TMP/train.txt"
+run nnue-train --data "$TMP/train.txt" --out "$TMP/tuned.nnue" --init "$TMP/no-such.nnue"
+expect_rc 1
+err_has "--init $TMP/no-such.nnue"
+run nnue-train --data "$TMP/train.txt" --out "$TMP/tuned.nnue" --init "$TMP/train.txt"
+expect_rc 1
+err_has "--init $TMP/train.txt"
+run nnue-train --data "$TMP/train.txt" --out "$TMP/tuned.nnue" --init "$TMP/train.txt" --resume "$TMP/x.ckpt"
+expect_rc 2
+err_has "give one or the other"
+[ ! -e "$TMP/tuned.nnue" ] || fail "expected no network written"
+pass
+
 test_case "label: the positions of a game scored by the engine's search, and bad input refused"
 cat > "$TMP/label.pgn" <<'PGN'
 [Event "one"]
