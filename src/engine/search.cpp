@@ -205,6 +205,10 @@ struct Worker {
     if (const ContHist* c = cont_at(ply - 2)) h += (*c)[pc][m.to()];
     return h;
   }
+  // The late-move reduction table's plies for a move number at a depth.
+  int base_reduction(int depth, int move_number) const {
+    return engine.reductions_[std::min(depth, 63)][std::min(move_number, 63)];
+  }
   Value static_evals[MAX_PLY + 2] = {};
   // The learned evaluation's accumulators by ply, brought up to date only
   // when a node evaluates: each move records its changes (deltas), and the
@@ -619,8 +623,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
     // Shallow pruning of quiet moves that neither check nor escape check.
     if (!root && quiet && !in_check && !gives_check && best_value > -VALUE_MATE_IN_MAX_PLY) {
       const int futility_depth =
-          sp.fut_lmr ? std::max(depth - 1 - engine.reductions_[std::min(depth, 63)][std::min(move_count + 1, 63)], 0)
-                     : depth;
+          sp.fut_lmr ? std::max(depth - 1 - base_reduction(depth, move_count + 1), 0) : depth;
       if ((depth <= sp.lmp_depth && move_count >= sp.lmp_base + depth * depth / (2 - improving)) ||
           (futility_depth <= sp.fut_depth && static_eval + sp.fut_base + sp.fut_margin * futility_depth <= alpha)) {
         pos.undo_move();
@@ -637,7 +640,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
     } else {
       int r = 0;
       if (depth >= 3 && quiet && (sp.lmr_checks || (!gives_check && !in_check))) {
-        r = engine.reductions_[std::min(depth, 63)][std::min(move_count, 63)];
+        r = base_reduction(depth, move_count);
         r += !pv_node + cut_node - improving;
         r -= move_history / sp.lmr_history;
         r = std::clamp(r, 0, new_depth - 1);
