@@ -130,7 +130,12 @@ TEST_F(ServerTest, TwoPlayersCreateJoinAndPlayToCheckmate) {
   watcher.send({{"t", "rematch"}});
   EXPECT_EQ(str(watcher.wait_for("error"), "code"), "forbidden");
   host.send({{"t", "decline-rematch"}});
-  json::value declined = guest.wait_for("party", offered_by(-1));
+  // Waits for the decline itself: a table message from before it (the
+  // watcher's arrival, announced after a short delay) has no offer either.
+  json::value declined = guest.wait_for("party", [](const json::value& m) {
+    const json::value& r = m.at("rematch");
+    return r.at("offeredBy").is_null() && r.at("declinedBy").is_int64();
+  });
   EXPECT_EQ(declined.at("rematch").at("declinedBy").as_int64(), 0);
   guest.send({{"t", "rematch"}});
   host.wait_for("party", offered_by(1));
