@@ -531,6 +531,27 @@ TEST(Nnue, TheTrainCommandResumesFromItsCheckpointFile) {
   for (const std::string& f : {lines, whole, parts, state}) std::remove(f.c_str());
 }
 
+// Fine-tuning: the network a training starts from is itself a candidate, so
+// epochs that only do worse on the held-out positions give it back unchanged;
+// a random start is not one (its first epoch is kept however it does).
+TEST(Nnue, AFineTuningThatOnlyDoesWorseKeepsTheNetworkItStartedFrom) {
+  const TrainData data = material_fixture(120, 12);
+  ASSERT_GE(data.entries.size(), 10000u) << "too few positions for a held-out tenth";
+  TrainOptions o = material_options();
+  o.hold_out = true;
+  o.epochs = 2;
+  o.rate = 0.2;  // far too large a step: every epoch spoils the network
+  FloatNetwork from = FloatNetwork::from(*material_network().quantise());
+  const std::vector<float> start = from.w;
+  const TrainReport r = train(from, data, o, nullptr);
+  ASSERT_EQ(r.held_out_error.size(), 2u);
+  EXPECT_EQ(r.best_epoch, -1) << r.held_out_error[0] << " " << r.held_out_error[1];
+  EXPECT_TRUE(from.w == start);
+  FloatNetwork fresh(1);
+  const TrainReport f = train(fresh, data, o, nullptr);
+  EXPECT_GE(f.best_epoch, 0);
+}
+
 // Fine-tuning: a network's weights, taken back as floats, quantise to the same
 // network; training from them starts from what the network knows; the command
 // refuses what cannot be a start.
