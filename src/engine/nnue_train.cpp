@@ -423,6 +423,7 @@ TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& 
       report.hand_written_error += d * d / double(reference.size());
     }
     if (!net.fresh && !held_out.empty()) start_held_out = mean_error(net, data, held_out, o);
+    report.start_held_out_error = start_held_out;
   }
   if (log) {
     *log << "nnue: " << training.size() << " positions to train on, " << held_out.size()
@@ -532,6 +533,7 @@ int run_train_command(const TrainCommand& c, std::ostream& log) {
     return 2;
   }
   FloatNetwork net(c.options.seed);
+  uint8_t start_variants = 0;  // the games the network started from was made for: it keeps them
   if (!c.init.empty()) {
     std::string error;
     auto start = load_file(c.init, &error);
@@ -544,6 +546,7 @@ int run_train_command(const TrainCommand& c, std::ostream& log) {
       return 1;
     }
     net = FloatNetwork::from(*start);
+    start_variants = start->variants;
     log << "nnue: starting from the weights of " << c.init << "\n";
   }
   TrainData data;
@@ -594,7 +597,7 @@ int run_train_command(const TrainCommand& c, std::ostream& log) {
                               c.checkpoint.empty() ? std::function<void(const TrainCheckpoint&)>() : save_state);
   auto quantised = net.quantise();
   quantised->residual = c.options.residual;
-  quantised->variants = 0;
+  quantised->variants = start_variants;
   for (const auto& e : data.entries) quantised->variants |= Variant(e.variant) == Variant::Makruk ? 1 : 2;
   std::ofstream out(c.out, std::ios::binary);
   out << save(*quantised);
@@ -603,7 +606,9 @@ int run_train_command(const TrainCommand& c, std::ostream& log) {
     return 1;
   }
   log << "nnue: wrote " << c.out << " (epoch " << r.best_epoch + 1
-      << (r.best_epoch < 0 && c.options.epochs > 0 ? ": the network it started from, no epoch did better on the held-out positions" : "")
+      << (r.best_epoch < 0 && r.start_held_out_error >= 0 && c.options.epochs > 0
+              ? ": the network it started from, no epoch did better on the held-out positions"
+              : "")
       << ")\n";
   return saved ? 0 : 1;
 }

@@ -107,7 +107,11 @@ struct TrainReport {
   std::vector<double> train_error, held_out_error;  // per epoch (mean squared error)
   double initial_error = 0;                         // on the training positions, before the first step
   double hand_written_error = 0;                    // the hand-written evaluation's on the held-out positions
-  int best_epoch = -1;
+  // The held-out error of the network a training started from (not a fresh one),
+  // a candidate beside the epochs; -1 when there is none (a fresh network, no
+  // hold-out, or a training resumed from a checkpoint).
+  double start_held_out_error = -1;
+  int best_epoch = -1;  // the epoch kept (from 0); -1: none, or the network started from
 };
 
 // The training's state after an epoch: with it a training that was stopped
@@ -133,7 +137,9 @@ bool load_checkpoint(std::string_view bytes, TrainCheckpoint& out, std::string* 
 bool can_resume(const TrainCheckpoint& c, const TrainData& data, const TrainOptions& o, std::string* why);
 
 // Trains `net` on `data`; leaves in it the weights of the epoch with the lowest
-// held-out error (the last epoch's without a hold-out). Prints a line per
+// held-out error (without a hold-out, the lowest training error), or, for a
+// network that is not fresh, its own weights when no epoch does better on the
+// held-out positions (best_epoch −1). Prints a line per
 // epoch to `log` when given. With `resume` (checked by can_resume) it goes on
 // from there instead of from `net`; `after_epoch` is given the state after each
 // epoch (to save it).

@@ -532,8 +532,9 @@ TEST(Nnue, TheTrainCommandResumesFromItsCheckpointFile) {
 }
 
 // Fine-tuning: the network a training starts from is itself a candidate, so
-// epochs that only do worse on the held-out positions give it back unchanged;
-// a random start is not one (its first epoch is kept however it does).
+// epochs that only do worse on the held-out positions give it back unchanged,
+// also through a checkpoint; a fresh network is not one (its best epoch is
+// kept however it does).
 TEST(Nnue, AFineTuningThatOnlyDoesWorseKeepsTheNetworkItStartedFrom) {
   const TrainData data = material_fixture(120, 12);
   ASSERT_GE(data.entries.size(), 10000u) << "too few positions for a held-out tenth";
@@ -543,13 +544,39 @@ TEST(Nnue, AFineTuningThatOnlyDoesWorseKeepsTheNetworkItStartedFrom) {
   o.rate = 0.2;  // far too large a step: every epoch spoils the network
   FloatNetwork from = FloatNetwork::from(*material_network().quantise());
   const std::vector<float> start = from.w;
-  const TrainReport r = train(from, data, o, nullptr);
+  FloatNetwork as_fresh = from;  // the same weights, taken as a random start
+  as_fresh.fresh = true;
+  std::vector<TrainCheckpoint> saved;
+  const TrainReport r = train(from, data, o, nullptr, nullptr, [&](const TrainCheckpoint& c) { saved.push_back(c); });
   ASSERT_EQ(r.held_out_error.size(), 2u);
-  EXPECT_EQ(r.best_epoch, -1) << r.held_out_error[0] << " " << r.held_out_error[1];
+  ASSERT_GT(r.start_held_out_error, 0);
+  for (double e : r.held_out_error) EXPECT_GT(e, r.start_held_out_error);  // finite and worse
+  EXPECT_EQ(r.best_epoch, -1);
   EXPECT_TRUE(from.w == start);
-  FloatNetwork fresh(1);
-  const TrainReport f = train(fresh, data, o, nullptr);
+
+  // Stopped after the first epoch and resumed to three: the same as a training of three.
+  ASSERT_EQ(saved.size(), 2u);
+  TrainCheckpoint back;
+  std::string error;
+  ASSERT_TRUE(load_checkpoint(save_checkpoint(saved[0]), back, &error)) << error;
+  EXPECT_EQ(back.report.best_epoch, -1);
+  EXPECT_TRUE(back.best == start);
+  TrainOptions three = o;
+  three.epochs = 3;
+  ASSERT_TRUE(can_resume(back, data, three, &error)) << error;
+  FloatNetwork resumed(7), straight = FloatNetwork::from(*material_network().quantise());
+  const TrainReport rr = train(resumed, data, three, nullptr, &back);
+  const TrainReport rs = train(straight, data, three, nullptr);
+  EXPECT_EQ(rr.best_epoch, rs.best_epoch);
+  EXPECT_EQ(rr.held_out_error, rs.held_out_error);
+  EXPECT_TRUE(resumed.w == straight.w);
+  EXPECT_TRUE(resumed.w == start);
+
+  // Taken as a random start, the same weights give way to the best epoch.
+  const TrainReport f = train(as_fresh, data, o, nullptr);
+  EXPECT_LT(f.start_held_out_error, 0);
   EXPECT_GE(f.best_epoch, 0);
+  EXPECT_FALSE(as_fresh.w == start);
 }
 
 // Fine-tuning: a network's weights, taken back as floats, quantise to the same
@@ -601,8 +628,11 @@ TEST(Nnue, TrainingStartsFromANetworkAndKeepsWhatItKnows) {
       if (pos.variant() != Variant::Makruk || !pos.pieces(PAWN)) return;
       data << pos.fen() << ";0.5;" << 100 * material_balance(pos) << "\n";
     });
+    // Made for both games: fine-tuned on Makruk games alone, it stays one for both.
+    Network for_both = *builtin;
+    for_both.variants = 3;
     std::ofstream net(start, std::ios::binary);
-    net << save(*builtin);
+    net << save(for_both);
   }
   auto command = [&](bool residual) {
     TrainCommand c;
@@ -616,6 +646,10 @@ TEST(Nnue, TrainingStartsFromANetworkAndKeepsWhatItKnows) {
   };
   std::ostringstream log;
   EXPECT_EQ(run_train_command(command(builtin->residual), log), 0) << log.str();
+  std::string error;
+  const auto tuned_net = load_file(out, &error);
+  ASSERT_TRUE(tuned_net) << error;
+  EXPECT_EQ(tuned_net->variants, 3);
   std::ostringstream wrong;
   EXPECT_EQ(run_train_command(command(!builtin->residual), wrong), 1);
   EXPECT_NE(wrong.str().find("--residual"), std::string::npos) << wrong.str();
