@@ -406,9 +406,6 @@ TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& 
   std::vector<uint32_t> training, held_out;
   for (uint32_t i = 0; i < data.entries.size(); ++i)
     (o.hold_out && (i / 1000) % 10 == 9 ? held_out : training).push_back(i);
-  // A network given to start from (fine-tuning) is itself a candidate: when
-  // no epoch does better on the held-out positions, it is the one kept.
-  double start_held_out = -1;
   if (resume) {
     net.w = resume->w;
     report = resume->report;
@@ -422,18 +419,19 @@ TrainReport train(FloatNetwork& net, const TrainData& data, const TrainOptions& 
       const double d = sigmoid(e.hand_eval * o.k / 400.0) - target_of(e, o);
       report.hand_written_error += d * d / double(reference.size());
     }
-    if (!net.fresh && !held_out.empty()) start_held_out = mean_error(net, data, held_out, o);
-    report.start_held_out_error = start_held_out;
+    // A network given to start from (fine-tuning) is itself a candidate: when
+    // no epoch does better on the held-out positions, it is the one kept.
+    if (!net.fresh && !held_out.empty()) report.start_held_out_error = mean_error(net, data, held_out, o);
   }
   if (log) {
     *log << "nnue: " << training.size() << " positions to train on, " << held_out.size()
          << " held out; error before training " << report.initial_error;
-    if (start_held_out >= 0) *log << " (held out " << start_held_out << ")";
+    if (report.start_held_out_error >= 0) *log << " (held out " << report.start_held_out_error << ")";
     *log << "; the hand-written evaluation's " << report.hand_written_error << "\n";
   }
 
   std::vector<float> grad(FloatNetwork::SIZE), m(FloatNetwork::SIZE), v(FloatNetwork::SIZE), best = net.w;
-  double best_error = start_held_out >= 0 ? start_held_out : 1e300, rate = o.rate;
+  double best_error = report.start_held_out_error >= 0 ? report.start_held_out_error : 1e300, rate = o.rate;
   const double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
   int64_t step = 0;
   int first_epoch = 0;
