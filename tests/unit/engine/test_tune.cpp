@@ -123,6 +123,36 @@ TEST(EvalParams, EvaluationIsSymmetric) {
   }
 }
 
+static Value eval_of(const std::string& fen, Variant v = Variant::Makruk) {
+  Position pos;
+  std::string error;
+  EXPECT_TRUE(pos.set(fen, v, Counting::Automatic, &error)) << fen << error;
+  return evaluate(pos);
+}
+
+TEST(EvalParams, AdvantagesTheCountUsuallyDrawsAreScaledDown) {
+  const EvalParams& p = DEFAULT_EVAL_PARAMS;
+  // One minor piece against a piece never wins: about nothing.
+  EXPECT_LE(std::abs(eval_of("8/8/3k4/8/3N4/3K1m2/8/8 w - - 0 80")), 20);
+  EXPECT_LE(std::abs(eval_of("8/8/3k4/8/3S4/3K1m2/8/8 b - - 0 80")), 20);
+  // A met more beside a rook each: a small plus, far below the met's worth.
+  const Value rookMet = eval_of("8/8/3k4/3r4/8/3K4/3M4/R7 w - - 0 80");
+  EXPECT_GT(rookMet, 0);
+  EXPECT_LT(rookMet, p.piece_value[MET].eg / 2);
+  // More material is still worth more: the search keeps its way to the win.
+  const Value rookKhonMet = eval_of("8/8/3k4/3r4/8/3K1S2/3M4/R7 w - - 0 80");
+  EXPECT_GT(rookKhonMet, rookMet + p.piece_value[KHON].eg / 4);
+  // Against a bare king nothing is scaled: the mating plan's material counts whole.
+  EXPECT_GT(eval_of("8/8/3k4/8/8/3K1S2/3M4/R7 w - - 0 80"), p.piece_value[ROOK].eg);
+  // Ouk Chatrang keeps its own figures (its count differs; not measured there).
+  EXPECT_GT(eval_of("8/8/3k4/3r4/8/3K4/3M4/R7 w - - 0 80", Variant::Ouk), 2 * rookMet);
+  // A knight more with one pawn each is worth less than with four each.
+  const Value onePawn = eval_of("8/3k1p2/8/8/3N4/3K1P2/8/8 w - - 0 60");
+  const Value fourPawns = eval_of("8/3k1p2/p1p1p3/8/3N4/P1P1P3/3K1P2/8 w - - 0 60");
+  EXPECT_GT(onePawn, 0);
+  EXPECT_LT(onePawn * 4, fourPawns * 3) << onePawn << " / " << fourPawns;
+}
+
 TEST(EvalParams, SourceFormatRoundTrips) {
   EvalParams p = random_params(9);
   std::ostringstream out;
