@@ -151,9 +151,10 @@ Value mop_up(const Position& pos, Color strong) {
 
 // With no pawn left and a piece on each side, the count usually draws: one
 // minor piece cannot win at all, and a small advantage seldom wins in time
-// (self-play: KRM v KR, KN v KM, KNM v KSM and most others end drawn at +2 to +7
+// (self-play: KRM v KR, KN v KM, KNM v KSM and most others end drawn at +1 to +7
 // pawns of evaluation). The factor, in 64ths, shrinks such advantages so that
 // the search does not trade into them from a position it could win with pawns.
+// Makruk only: in Ouk Chatrang the same rules were undecided (docs/engine.md).
 int pawnless_scale(const Position& pos, Color strong, const EvalParams& p) {
   if (pos.variant() != Variant::Makruk) return 64;
   int npm[COLOR_NB] = {0, 0};
