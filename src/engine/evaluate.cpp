@@ -201,17 +201,19 @@ void evaluation_features(const Position& pos, EvalFeatures& f) {
   f.phase = std::min(evaluate_terms(pos, sink), PHASE_MAX);
 }
 
+// Few pawns on the stronger side: the endgame's advantage often ends in a
+// pawnless ending that the count draws (self-play: at the same evaluation a
+// side with one pawn scored 52%, with five 73%).
+int few_pawns_scale(const Position& pos, Color strong) {
+  static constexpr int FEW_PAWNS[4] = {32, 40, 50, 58};
+  if (!pos.pieces(PAWN) || pos.variant() != Variant::Makruk) return 64;
+  const int n = popcount(pos.pieces(strong, PAWN));
+  return n < 4 ? FEW_PAWNS[n] : 64;
+}
+
 Value finish_evaluation(const Position& pos, Score s, int phase, const EvalParams& p) {
   phase = std::min(phase, PHASE_MAX);
-  int eg = s.eg;
-  if (pos.pieces(PAWN) && pos.variant() == Variant::Makruk) {
-    // Few pawns on the stronger side: the endgame's advantage often ends in a
-    // pawnless ending that the count draws (self-play: at the same evaluation
-    // a side with one pawn scored 52%, with five 73%).
-    static constexpr int FEW_PAWNS[4] = {32, 40, 50, 58};
-    const int n = popcount(pos.pieces(eg > 0 ? WHITE : BLACK, PAWN));
-    if (n < 4) eg = eg * FEW_PAWNS[n] / 64;
-  }
+  const int eg = s.eg * few_pawns_scale(pos, s.eg > 0 ? WHITE : BLACK) / 64;
   int v = (s.mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
 
   const Color strong = v > 0 ? WHITE : BLACK;

@@ -211,12 +211,26 @@ bool load_tune_data(std::istream& in, Variant variant, size_t max_positions, Tun
     e.size = uint16_t(data.features.size() - e.begin);
     e.phase = uint8_t(f.phase);
     e.stm = pos.side_to_move() == WHITE ? 1 : -1;
+    e.eg_scale[0] = uint8_t(few_pawns_scale(pos, WHITE));
+    e.eg_scale[1] = uint8_t(few_pawns_scale(pos, BLACK));
     e.result = e.target = float(result);
     e.has_score = score != NO_SCORE;
     e.score = e.has_score ? float(score) : 0;
     data.entries.push_back(e);
   }, error);
 }
+
+namespace {
+
+// The endgame part's factor for these weights: the side ahead in it decides.
+double eg_factor(const TuneData& data, const TuneEntry& e, const std::vector<double>& w) {
+  if (e.eg_scale[0] == 64 && e.eg_scale[1] == 64) return 1.0;
+  double eg = 0;
+  for (uint32_t i = e.begin; i < e.begin + e.size; ++i) eg += w[2 * data.features[i].index + 1] * data.features[i].count;
+  return e.eg_scale[eg > 0 ? 0 : 1] / 64.0;
+}
+
+}  // namespace
 
 double entry_eval(const TuneData& data, const TuneEntry& e, const std::vector<double>& w) {
   double mg = 0, eg = 0;
@@ -225,6 +239,7 @@ double entry_eval(const TuneData& data, const TuneEntry& e, const std::vector<do
     mg += w[2 * f.index] * f.count;
     eg += w[2 * f.index + 1] * f.count;
   }
+  eg *= eg_factor(data, e, w);
   const double ph = e.phase, rest = PHASE_MAX - e.phase;
   return (mg * ph + eg * rest) / PHASE_MAX +
          e.stm * (w[2 * TEMPO_INDEX] * ph + w[2 * TEMPO_INDEX + 1] * rest) / PHASE_MAX;
@@ -286,10 +301,11 @@ double tune_weights(const TuneData& data, std::vector<double>& w, double k, int 
       sum += d * d;
       const double g = -2 * d * s * (1 - s) * scale;
       const double gm = g * e.phase / PHASE_MAX, ge = g * (PHASE_MAX - e.phase) / PHASE_MAX;
+      const double gs = ge * eg_factor(data, e, w);  // the scaled features' endgame part
       for (uint32_t i = e.begin; i < e.begin + e.size; ++i) {
         const TuneFeature& f = data.features[i];
         grad[2 * f.index] += gm * f.count;
-        grad[2 * f.index + 1] += ge * f.count;
+        grad[2 * f.index + 1] += gs * f.count;
       }
       grad[2 * TEMPO_INDEX] += gm * e.stm;
       grad[2 * TEMPO_INDEX + 1] += ge * e.stm;

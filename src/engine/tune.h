@@ -88,6 +88,7 @@ struct TuneEntry {
   float score = 0;      // the self-play search's, when has_score
   bool has_score = false;
   float target = 0.5f;  // what the sigmoid of the evaluation is fitted to (set_targets)
+  uint8_t eg_scale[2] = {64, 64};  // few_pawns_scale with White, with Black ahead
 };
 
 struct TuneData {

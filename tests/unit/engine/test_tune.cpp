@@ -382,8 +382,10 @@ TEST(Tune, EntryEvalMatchesEvaluate) {
   ASSERT_TRUE(load_tune_data(in, Variant::Makruk, 0, data, nullptr));
   ASSERT_EQ(data.entries.size(), expected.size());
   std::vector<double> w = params_to_weights(eval_params());
+  // The engine rounds down up to three times (the scaled endgame part, the
+  // taper, the tempo); the tuner does not round.
   for (size_t i = 0; i < expected.size(); ++i)
-    EXPECT_NEAR(entry_eval(data, data.entries[i], w), expected[i], 2.0) << i;
+    EXPECT_NEAR(entry_eval(data, data.entries[i], w), expected[i], 3.0) << i;
 }
 
 // ---- SPSA over the search's numbers ----
