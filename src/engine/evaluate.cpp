@@ -149,6 +149,13 @@ Value mop_up(const Position& pos, Color strong) {
   return v;
 }
 
+// A side's pieces (not pawns, not the king) at their endgame values.
+int piece_material(const Position& pos, Color c, const EvalParams& p) {
+  int m = 0;
+  for (PieceType pt : {MET, KHON, KNIGHT, ROOK, PROMOTED}) m += popcount(pos.pieces(c, pt)) * p.piece_value[pt].eg;
+  return m;
+}
+
 // With no pawn left and a piece on each side, the count usually draws: one
 // minor piece cannot win at all, and a small advantage seldom wins in time
 // (self-play: KRM v KR, KN v KM, KNM v KSM and most others end drawn at +1 to +7
@@ -157,13 +164,9 @@ Value mop_up(const Position& pos, Color strong) {
 // Makruk only: in Ouk Chatrang the same rules were undecided (docs/engine.md).
 int pawnless_scale(const Position& pos, Color strong, const EvalParams& p) {
   if (pos.variant() != Variant::Makruk) return 64;
-  int npm[COLOR_NB] = {0, 0};
-  for (Color c : {WHITE, BLACK})
-    for (PieceType pt : {MET, KHON, KNIGHT, ROOK, PROMOTED})
-      npm[c] += popcount(pos.pieces(c, pt)) * p.piece_value[pt].eg;
   const int pieces = popcount(pos.pieces(strong) & ~pos.pieces(strong, KING));
   if (!pos.pieces(strong, ROOK) && pieces == 1) return 0;
-  if (npm[strong] - npm[~strong] <= p.piece_value[KNIGHT].eg + 25) return 14;
+  if (piece_material(pos, strong, p) - piece_material(pos, ~strong, p) <= p.piece_value[KNIGHT].eg + 25) return 14;
   return 36;
 }
 
@@ -222,9 +225,7 @@ Value finish_evaluation(const Position& pos, Score s, int phase, const EvalParam
     if (pos.pieces(weak) == pos.pieces(weak, KING)) {
       // Against a bare king only the material and the mating plan count: the
       // placement terms would pull the pieces to their middlegame squares.
-      int m = mop_up(pos, strong);
-      for (PieceType pt : {MET, KHON, KNIGHT, ROOK, PROMOTED})
-        m += popcount(pos.pieces(strong, pt)) * p.piece_value[pt].eg;
+      const int m = mop_up(pos, strong) + piece_material(pos, strong, p);
       v = strong == WHITE ? m : -m;
     } else {
       v = v * pawnless_scale(pos, strong, p) / 64;

@@ -222,27 +222,34 @@ bool load_tune_data(std::istream& in, Variant variant, size_t max_positions, Tun
 
 namespace {
 
-// The endgame part's factor for these weights: the side ahead in it decides.
-double eg_factor(const TuneData& data, const TuneEntry& e, const std::vector<double>& w) {
-  if (e.eg_scale[0] == 64 && e.eg_scale[1] == 64) return 1.0;
-  double eg = 0;
-  for (uint32_t i = e.begin; i < e.begin + e.size; ++i) eg += w[2 * data.features[i].index + 1] * data.features[i].count;
-  return e.eg_scale[eg > 0 ? 0 : 1] / 64.0;
+// An entry's middlegame and endgame sums for these weights, the endgame one
+// scaled as the engine does (few_pawns_scale: the side ahead in it decides).
+struct EntrySums {
+  double mg = 0, eg = 0, eg_factor = 1;
+};
+
+EntrySums entry_sums(const TuneData& data, const TuneEntry& e, const std::vector<double>& w) {
+  EntrySums s;
+  for (uint32_t i = e.begin; i < e.begin + e.size; ++i) {
+    const TuneFeature& f = data.features[i];
+    s.mg += w[2 * f.index] * f.count;
+    s.eg += w[2 * f.index + 1] * f.count;
+  }
+  s.eg_factor = e.eg_scale[s.eg > 0 ? 0 : 1] / 64.0;
+  s.eg *= s.eg_factor;
+  return s;
+}
+
+double eval_of_sums(const TuneEntry& e, const EntrySums& s, const std::vector<double>& w) {
+  const double ph = e.phase, rest = PHASE_MAX - e.phase;
+  return (s.mg * ph + s.eg * rest) / PHASE_MAX +
+         e.stm * (w[2 * TEMPO_INDEX] * ph + w[2 * TEMPO_INDEX + 1] * rest) / PHASE_MAX;
 }
 
 }  // namespace
 
 double entry_eval(const TuneData& data, const TuneEntry& e, const std::vector<double>& w) {
-  double mg = 0, eg = 0;
-  for (uint32_t i = e.begin; i < e.begin + e.size; ++i) {
-    const TuneFeature& f = data.features[i];
-    mg += w[2 * f.index] * f.count;
-    eg += w[2 * f.index + 1] * f.count;
-  }
-  eg *= eg_factor(data, e, w);
-  const double ph = e.phase, rest = PHASE_MAX - e.phase;
-  return (mg * ph + eg * rest) / PHASE_MAX +
-         e.stm * (w[2 * TEMPO_INDEX] * ph + w[2 * TEMPO_INDEX + 1] * rest) / PHASE_MAX;
+  return eval_of_sums(e, entry_sums(data, e, w), w);
 }
 
 double tune_error(const TuneData& data, const std::vector<double>& w, double k) {
@@ -296,12 +303,13 @@ double tune_weights(const TuneData& data, std::vector<double>& w, double k, int 
     std::fill(grad.begin(), grad.end(), 0.0);
     double sum = 0;
     for (const TuneEntry& e : data.entries) {
-      const double s = sigmoid(entry_eval(data, e, w), k);
+      const EntrySums sums = entry_sums(data, e, w);
+      const double s = sigmoid(eval_of_sums(e, sums, w), k);
       const double d = e.target - s;
       sum += d * d;
       const double g = -2 * d * s * (1 - s) * scale;
       const double gm = g * e.phase / PHASE_MAX, ge = g * (PHASE_MAX - e.phase) / PHASE_MAX;
-      const double gs = ge * eg_factor(data, e, w);  // the scaled features' endgame part
+      const double gs = ge * sums.eg_factor;  // the scaled features' endgame part
       for (uint32_t i = e.begin; i < e.begin + e.size; ++i) {
         const TuneFeature& f = data.features[i];
         grad[2 * f.index] += gm * f.count;
