@@ -161,9 +161,7 @@ int piece_material(const Position& pos, Color c, const EvalParams& p) {
 // (self-play: KRM v KR, KN v KM, KNM v KSM and most others end drawn at +1 to +7
 // pawns of evaluation). The factor, in 64ths, shrinks such advantages so that
 // the search does not trade into them from a position it could win with pawns.
-// Makruk only: in Ouk Chatrang the same rules were undecided (docs/engine.md).
 int pawnless_scale(const Position& pos, Color strong, const EvalParams& p) {
-  if (pos.variant() != Variant::Makruk) return 64;
   const int pieces = popcount(pos.pieces(strong) & ~pos.pieces(strong, KING));
   if (!pos.pieces(strong, ROOK) && pieces == 1) return 0;
   if (piece_material(pos, strong, p) - piece_material(pos, ~strong, p) <= p.piece_value[KNIGHT].eg + 25) return 14;
@@ -209,7 +207,7 @@ void evaluation_features(const Position& pos, EvalFeatures& f) {
 // side with one pawn scored 52%, with five 73%).
 int few_pawns_scale(const Position& pos, Color strong) {
   static constexpr int FEW_PAWNS[4] = {32, 40, 50, 58};
-  if (!pos.pieces(PAWN) || pos.variant() != Variant::Makruk) return 64;
+  if (!pos.pieces(PAWN)) return 64;
   const int n = popcount(pos.pieces(strong, PAWN));
   return n < 4 ? FEW_PAWNS[n] : 64;
 }
