@@ -161,6 +161,7 @@ int piece_material(const Position& pos, Color c, const EvalParams& p) {
 // (self-play: KRM v KR, KN v KM, KNM v KSM and most others end drawn at +1 to +7
 // pawns of evaluation). The factor, in 64ths, shrinks such advantages so that
 // the search does not trade into them from a position it could win with pawns.
+// Both games (Ouk Chatrang's self-play shows the same; docs/engine.md).
 int pawnless_scale(const Position& pos, Color strong, const EvalParams& p) {
   const int pieces = popcount(pos.pieces(strong) & ~pos.pieces(strong, KING));
   if (!pos.pieces(strong, ROOK) && pieces == 1) return 0;

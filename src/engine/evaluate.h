@@ -108,7 +108,7 @@ void evaluation_features(const Position& pos, EvalFeatures& f);
 // and the tempo, and returns the side to move's view.
 Value finish_evaluation(const Position& pos, Score total, int phase, const EvalParams& p);
 // The factor (in 64ths) on the endgame part when `strong` is ahead and has few
-// pawns left (Makruk, pawns on the board; 64 otherwise). The tuner applies it too.
+// pawns left (with pawns on the board; 64 otherwise). The tuner applies it too.
 int few_pawns_scale(const Position& pos, Color strong);
 
 }  // namespace makruk::engine
