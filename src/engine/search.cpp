@@ -38,6 +38,8 @@ std::span<const SearchParamField> search_param_fields() {
       {"fut_lmr", &P::fut_lmr, 0, 1, 0.3},             {"razor_depth", &P::razor_depth, 0, 8, 0.5},
       {"razor_margin", &P::razor_margin, 50, 1000, 15},
       {"aspiration", &P::aspiration, 5, 200, 3},
+      {"check_see", &P::check_see, 0, 1, 0.3},         {"qs_checks", &P::qs_checks, 0, 1, 0.3},
+      {"tt_eval", &P::tt_eval, 0, 1, 0.3},
   };
   return fields;
 }
@@ -126,9 +128,28 @@ int see(const Position& pos, Move m) {
   return gain[0];
 }
 
+bool quiet_gives_check(const Position& pos, Move m) {
+  const Color us = pos.side_to_move();
+  const Square ksq = pos.king_square(~us), from = m.from(), to = m.to();
+  const Bitboard occupied = (pos.pieces() ^ square_bb(from)) | square_bb(to);
+  Bitboard checking_squares = 0;
+  switch (type_of(pos.piece_on(from))) {
+    case PAWN: checking_squares = pawn_attacks(~us, ksq); break;
+    case KNIGHT: checking_squares = knight_attacks(ksq); break;
+    case MET:
+    case PROMOTED: checking_squares = met_attacks(ksq); break;
+    case KHON: checking_squares = khon_attacks(~us, ksq); break;
+    case ROOK: checking_squares = rook_attacks(ksq, occupied); break;
+    default: break;
+  }
+  if (checking_squares & square_bb(to)) return true;
+  return rook_attacks(ksq, occupied) & pos.pieces(us, ROOK) & ~square_bb(from);
+}
+
 namespace {
 
 bool is_capture(const Position& pos, Move m) { return pos.piece_on(m.to()) != NO_PIECE; }
+
 
 int64_t elapsed_ms(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
@@ -267,7 +288,7 @@ struct Worker {
   bool last_move_of_count(int ply, Value& v);
   bool probe_tables(int ply, Value& v);
   Value search(int depth, Value alpha, Value beta, int ply, bool cut_node);
-  Value qsearch(Value alpha, Value beta, int ply);
+  Value qsearch(Value alpha, Value beta, int ply, int qply = 0);
   void score_moves(const MoveList& list, int scores[], Move tt_move, int ply) const;
   void update_quiet_stats(Move best, const Move* quiets, int quiet_count, int depth, int ply);
   void iterate(const std::function<void(const Info&)>* on_info, const std::vector<Worker*>& all);
@@ -439,7 +460,7 @@ void Worker::update_quiet_stats(Move best, const Move* quiets, int quiet_count, 
     hist.countermoves[pos.piece_on(prev.to())][prev.to()] = best;
 }
 
-Value Worker::qsearch(Value alpha, Value beta, int ply) {
+Value Worker::qsearch(Value alpha, Value beta, int ply, int qply) {
   pv_length[ply] = ply;  // a line ends here: the parent's PV takes nothing stale from this ply
   count_node();
   if ((nodes.load(std::memory_order_relaxed) & 1023) == 0) check_time();
@@ -476,15 +497,17 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
   for (int i = 0; i < list.size; ++i) {
     Move m = pick_next(list, scores, i);
     if (!in_check) {
-      if (!is_capture(pos, m) && !m.is_promotion()) continue;
-      if (stand_pat + SEE_VALUE[type_of(pos.piece_on(m.to()))] + sp.delta_margin <= alpha && !m.is_promotion())
+      if (!is_capture(pos, m) && !m.is_promotion()) {
+        // At the first ply, a quiet move that gives check and loses nothing by SEE (qs_checks).
+        if (!sp.qs_checks || qply > 0 || !quiet_gives_check(pos, m) || see(pos, m) < 0) continue;
+      } else if (stand_pat + SEE_VALUE[type_of(pos.piece_on(m.to()))] + sp.delta_margin <= alpha && !m.is_promotion())
         continue;  // delta pruning
       // score_moves ranks a capture that loses material by SEE below zero; the table's move it does not weigh.
-      if (scores[i] == 1 << 30 ? see(pos, m) < 0 : scores[i] < 0) continue;
+      else if (scores[i] == 1 << 30 ? see(pos, m) < 0 : scores[i] < 0) continue;
     }
     pos.do_move(m);
     made_move(ply + 1);
-    Value v = -qsearch(-beta, -alpha, ply + 1);
+    Value v = -qsearch(-beta, -alpha, ply + 1, qply + 1);
     pos.undo_move();
     if (stopped()) return VALUE_ZERO;
     if (v > best_value) {
@@ -546,8 +569,12 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
   Value static_eval = VALUE_NONE;
   if (!in_check) static_eval = tt_hit && tte->eval != VALUE_NONE ? tte->eval : eval(ply);
   static_evals[ply] = static_eval;
+  const Value raw_eval = static_eval;  // what the table keeps
+  if (sp.tt_eval && !in_check && tt_value != VALUE_NONE && std::abs(tt_value) < VALUE_MATE_IN_MAX_PLY &&
+      (tt_bound & (tt_value > static_eval ? BOUND_LOWER : BOUND_UPPER)))
+    static_eval = tt_value;
   const bool improving = !in_check && ply >= 2 && static_evals[ply - 2] != VALUE_NONE &&
-                         static_eval > static_evals[ply - 2];
+                         raw_eval > static_evals[ply - 2];
   const Color us = pos.side_to_move();
 
   if (!pv_node && !in_check) {
@@ -615,6 +642,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
       if (v < singular_beta) singular = true;
       else if (!pv_node && singular_beta >= beta) return singular_beta;
     }
+    const bool see_loses = sp.check_see && (!quiet || quiet_gives_check(pos, m)) && see(pos, m) < 0;
     moved[ply] = pos.piece_on(m.from());
     moved_to[ply] = m.to();
     pos.do_move(m);
@@ -631,7 +659,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
       }
     }
     ++move_count;
-    const bool check_extended = gives_check && depth >= sp.check_ext_depth;
+    const bool check_extended = gives_check && depth >= sp.check_ext_depth && !see_loses;
     const int extension = (check_extended || singular) && ply < 2 * (completed_depth + 2) ? 1 : 0;
     const int new_depth = depth - 1 + extension;
     Value v;
@@ -676,7 +704,7 @@ Value Worker::search(int depth, Value alpha, Value beta, int ply, bool cut_node)
   if (root && pv_index > 0) return best_value;
   if (!skipped.is_none()) return best_value;  // a search without the best move: not the position's value
   Bound bound = best_value >= beta ? BOUND_LOWER : best_value > original_alpha ? BOUND_EXACT : BOUND_UPPER;
-  engine.tt_.store(tte, key, value_to_tt(best_value, ply), static_eval, bound, depth, best_move.raw());
+  engine.tt_.store(tte, key, value_to_tt(best_value, ply), raw_eval, bound, depth, best_move.raw());
   return best_value;
 }
 

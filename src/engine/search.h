@@ -90,6 +90,9 @@ struct SearchParams {
   int fut_lmr = 0;                                      // 1: futility judged at the depth late-move reduction leaves
   int lmr_checks = 0;                                   // 1: checking moves and evasions reduced as others are
   int aspiration = 30;                                  // the first aspiration window's half-width
+  int check_see = 0;                                    // 1: a check that loses material by SEE is not extended
+  int qs_checks = 0;                                    // 1: quiescence's first ply also tries quiet checks
+  int tt_eval = 0;                                      // 1: the table's bound, where tighter, stands for the static evaluation
   bool operator==(const SearchParams&) const = default;
 };
 
@@ -111,6 +114,10 @@ bool parse_search_params(const std::string& text, SearchParams& p, std::string* 
 
 // Static exchange evaluation of a capture (or promotion), in SEE_VALUE units.
 int see(const Position& pos, Move m);
+
+// Whether a quiet move (no capture, no promotion) checks the other king, by
+// the moved piece from its new square or by a rook it uncovers; without making it.
+bool quiet_gives_check(const Position& pos, Move m);
 
 // "cp 35" or "mate -3", as UCI writes scores.
 std::string score_to_uci(Value v);

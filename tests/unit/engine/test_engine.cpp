@@ -244,13 +244,45 @@ TEST(SearchParams, TextRoundTripsAndBadTextChangesNothing) {
   }
 }
 
+// Quiescence's quiet checks are found without making the move: over random
+// games of both variants (Ouk's first moves of king and neang included), every
+// quiet legal move's answer agrees with making it.
+TEST(Search, QuietChecksAreKnownWithoutMakingTheMove) {
+  std::mt19937_64 rng(7);
+  int checks = 0, quiets = 0;
+  for (Variant v : {Variant::Makruk, Variant::Ouk})
+    for (int g = 0; g < 40; ++g) {
+      Position pos = position(v == Variant::Ouk ? "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1"
+                                                : "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
+                              v);
+      for (int ply = 0; ply < 160; ++ply) {
+        MoveList legal;
+        generate_legal(pos, legal);
+        if (legal.size == 0 || pos.count().expired) break;
+        for (Move m : legal) {
+          if (pos.piece_on(m.to()) != NO_PIECE || m.is_promotion()) continue;
+          const bool predicted = quiet_gives_check(pos, m);
+          pos.do_move(m);
+          ASSERT_EQ(predicted, pos.in_check()) << pos.fen();
+          checks += predicted;
+          ++quiets;
+          pos.undo_move();
+        }
+        pos.do_move(legal.moves[rng() % legal.size]);
+      }
+    }
+  EXPECT_GT(checks, 100);
+  EXPECT_GT(quiets, 10000);
+}
+
 TEST(SearchParams, TheyChangeTheSearchAndTheDefaultsRestoreIt) {
   const Position pos = position("rn1mksr1/2s5/pppp1ppp/4pn2/8/PPPPPPPP/R1KS4/1N2MSNR w - - 0 6");
   Engine engine;
   const SearchResult base = search_depth(engine, pos, 10);
   for (const char* text : {"lmr_div=120", "rfp_margin=40", "fut_base=20 fut_margin=40", "lmp_base=8",
                            "history_max=16", "lmr_history=1000", "aspiration=5", "nmp_base=1 nmp_depth_div=12",
-                           "check_ext_depth=7", "lmr_checks=1", "fut_lmr=1", "razor_depth=3"}) {
+                           "check_ext_depth=7", "lmr_checks=1", "fut_lmr=1", "razor_depth=3", "check_see=1",
+                           "qs_checks=1", "tt_eval=1"}) {
     SearchParams p;
     std::string error;
     ASSERT_TRUE(parse_search_params(text, p, &error)) << error;
