@@ -561,7 +561,7 @@ test_case "spsa: a short run writes numbers the UCI engine takes"
 run spsa --iterations 2 --nodes 200 --tune rfp_margin --tune lmr_div --out "$TMP/spsa.txt" --seed 4
 expect_rc 0
 expect_one_line
-echo "$out" | grep -q '^rfp_depth=6 rfp_margin=[0-9]* .* lmr_div=[0-9]* .*aspiration=30$' ||
+echo "$out" | grep -q '^rfp_depth=6 rfp_margin=[0-9]* .* lmr_div=[0-9]* .*aspiration=30 check_see=0 qs_checks=0 tt_eval=0$' ||
   fail "expected every number, the untuned ones at their defaults"
 [ "$(cat "$TMP/spsa.txt")" = "$out" ] || fail "expected --out to hold the printed numbers"
 err_has "spsa: 2/2 pairs (won "
