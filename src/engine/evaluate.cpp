@@ -64,6 +64,13 @@ int evaluate_terms(const Position& pos, Sink& sink) {
     attacked[c] = pawnAttacks[c] | king_attacks(pos.king_square(c));
   }
   int phase = 0;
+  Bitboard attackedBy[COLOR_NB][PIECE_TYPE_NB] = {};  // met-movers under MET
+  Bitboard attacked2[COLOR_NB], notByKing[COLOR_NB];   // attacked twice; attacked by other than the king
+  for (Color c : {WHITE, BLACK}) {
+    attacked2[c] = pawnAttacks[c] & king_attacks(pos.king_square(c));
+    notByKing[c] = pawnAttacks[c];
+  }
+  int zoneAttackers[COLOR_NB] = {};
 
   for (Color us : {WHITE, BLACK}) {
     const Color them = ~us;
@@ -106,9 +113,13 @@ int evaluate_terms(const Position& pos, Sink& sink) {
           break;
         default: break;
       }
+      attacked2[us] |= attacked[us] & att;
       attacked[us] |= att;
+      notByKing[us] |= att;
+      attackedBy[us][pt == PROMOTED ? MET : pt] |= att;
       if (att & kingZone) attackUnits += KING_ATTACK_UNITS[pt], ++attackers;
     }
+    zoneAttackers[us] = attackers;
     if (attackers >= 2) sink.add(us, P.king_attack[std::min(attackUnits, 31)]);
 
     // The king's guard: our pieces and pawns next to it.
@@ -134,6 +145,24 @@ int evaluate_terms(const Position& pos, Sink& sink) {
   for (Color us : {WHITE, BLACK})
     for (Bitboard b = pos.pieces(us) & ~pos.pieces(KING) & attacked[~us] & ~attacked[us]; b;)
       sink.add(us, P.hanging[type_of(pos.piece_on(pop_lsb(b)))]);
+
+  // Ouk Chatrang: the attack on the king, by the checks it has ready and the
+  // squares left to the king. A check is safe on a square no piece or pawn of
+  // theirs guards, and where the king could take, another of ours guards.
+  if (pos.variant() == Variant::Ouk)
+    for (Color us : {WHITE, BLACK}) {
+      const Color them = ~us;
+      const Square theirKing = pos.king_square(them);
+      const Bitboard safe = ~pos.pieces(us) & ~notByKing[them] & (~king_attacks(theirKing) | attacked2[us]);
+      const Bitboard from[] = {knight_attacks(theirKing), rook_attacks(theirKing, occupied),
+                               khon_attacks(them, theirKing), met_attacks(theirKing)};
+      const PieceType types[] = {KNIGHT, ROOK, KHON, MET};
+      for (int i = 0; i < 4; ++i)
+        for (int n = popcount(from[i] & attackedBy[us][types[i]] & safe); n > 0; --n)
+          sink.add(us, P.safe_check[types[i]]);
+      if (zoneAttackers[us])
+        sink.add(us, P.king_flight[popcount(king_attacks(theirKing) & ~pos.pieces(them) & ~attacked[us])]);
+    }
   return phase;
 }
 
@@ -192,6 +221,7 @@ const std::vector<ParamField>& param_fields() {
       MAKRUK_FIELD(pawn_phalanx, 1),       MAKRUK_FIELD(pawn_passed, 1),
       MAKRUK_FIELD(defended_by_pawn, 1),   MAKRUK_FIELD(threat_by_pawn, 1),
       MAKRUK_FIELD(hanging, 1),            MAKRUK_FIELD(tempo, 1),
+      MAKRUK_FIELD(safe_check, 1),         MAKRUK_FIELD(king_flight, 1),
   };
 #undef MAKRUK_FIELD
   return fields;

@@ -69,6 +69,9 @@ struct EvalParams {
   Score threat_by_pawn[PIECE_TYPE_NB];     // our piece attacked by an enemy pawn
   Score hanging[PIECE_TYPE_NB];            // our piece attacked and not defended
   Score tempo;                             // for the side to move (after the count's scaling)
+  // Ouk Chatrang only (its games are lost to attacks on the king more than Makruk's):
+  Score safe_check[PIECE_TYPE_NB];         // a square our piece could check their king from, safely (evaluate.cpp)
+  Score king_flight[9];                    // their king's free squares (not theirs, not attacked by us), with an attacker near
 };
 
 constexpr int EVAL_PARAM_COUNT = int(sizeof(EvalParams) / sizeof(Score));
