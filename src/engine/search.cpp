@@ -150,7 +150,6 @@ namespace {
 
 bool is_capture(const Position& pos, Move m) { return pos.piece_on(m.to()) != NO_PIECE; }
 
-
 int64_t elapsed_ms(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
 }
@@ -500,10 +499,12 @@ Value Worker::qsearch(Value alpha, Value beta, int ply, int qply) {
       if (!is_capture(pos, m) && !m.is_promotion()) {
         // At the first ply, a quiet move that gives check and loses nothing by SEE (qs_checks).
         if (!sp.qs_checks || qply > 0 || !quiet_gives_check(pos, m) || see(pos, m) < 0) continue;
-      } else if (stand_pat + SEE_VALUE[type_of(pos.piece_on(m.to()))] + sp.delta_margin <= alpha && !m.is_promotion())
-        continue;  // delta pruning
-      // score_moves ranks a capture that loses material by SEE below zero; the table's move it does not weigh.
-      else if (scores[i] == 1 << 30 ? see(pos, m) < 0 : scores[i] < 0) continue;
+      } else {
+        if (stand_pat + SEE_VALUE[type_of(pos.piece_on(m.to()))] + sp.delta_margin <= alpha && !m.is_promotion())
+          continue;  // delta pruning
+        // score_moves ranks a capture that loses material by SEE below zero; the table's move it does not weigh.
+        if (scores[i] == 1 << 30 ? see(pos, m) < 0 : scores[i] < 0) continue;
+      }
     }
     pos.do_move(m);
     made_move(ply + 1);
