@@ -64,6 +64,8 @@ int evaluate_terms(const Position& pos, Sink& sink) {
     attacked[c] = pawnAttacks[c] | king_attacks(pos.king_square(c));
   }
   int phase = 0;
+  // For Ouk Chatrang's king safety only (below): Makruk's evaluation skips them.
+  const bool ouk = pos.variant() == Variant::Ouk;
   Bitboard attackedBy[COLOR_NB][PIECE_TYPE_NB] = {};  // met-movers under MET
   Bitboard attacked2[COLOR_NB], notByKing[COLOR_NB];   // attacked twice; attacked by other than the king
   for (Color c : {WHITE, BLACK}) {
@@ -113,10 +115,12 @@ int evaluate_terms(const Position& pos, Sink& sink) {
           break;
         default: break;
       }
-      attacked2[us] |= attacked[us] & att;
+      if (ouk) {
+        attacked2[us] |= attacked[us] & att;
+        notByKing[us] |= att;
+        attackedBy[us][pt == PROMOTED ? MET : pt] |= att;
+      }
       attacked[us] |= att;
-      notByKing[us] |= att;
-      attackedBy[us][pt == PROMOTED ? MET : pt] |= att;
       if (att & kingZone) attackUnits += KING_ATTACK_UNITS[pt], ++attackers;
     }
     zoneAttackers[us] = attackers;
@@ -149,7 +153,7 @@ int evaluate_terms(const Position& pos, Sink& sink) {
   // Ouk Chatrang: the attack on the king, by the checks it has ready and the
   // squares left to the king. A check is safe on a square no piece or pawn of
   // theirs guards, and where the king could take, another of ours guards.
-  if (pos.variant() == Variant::Ouk)
+  if (ouk)
     for (Color us : {WHITE, BLACK}) {
       const Color them = ~us;
       const Square theirKing = pos.king_square(them);
