@@ -1,8 +1,6 @@
 // The evaluation's weights (EvalParams in evaluate.h), written by `makruk tune`.
 // makruk tune --variant makruk --data selfplay-seed2.txt --data selfplay-seed3.txt --iterations 800 --rate 0.5 --lambda 0.5
 // 705929 positions
-// safe_check and king_flight (Ouk Chatrang only, added later) are zero here: tried and not
-// kept (docs/engine.md); bench/tune/ouk_king_safety_params.cpp holds them tuned.
 #include "evaluate.h"
 
 namespace makruk::engine {
@@ -115,10 +113,6 @@ const EvalParams DEFAULT_EVAL_PARAMS = {
   {{0, 0}, {-33, -109}, {-19, -56}, {-7, -82}, {-33, -33}, {-22, -5}, {0, 0}, {-65, -18}},
   // tempo
   {3, 12},
-  // safe_check
-  {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}},
-  // king_flight
-  {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}},
 };
 // clang-format on
 

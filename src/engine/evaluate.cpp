@@ -72,7 +72,7 @@ int evaluate_terms(const Position& pos, Sink& sink) {
     attacked2[c] = pawnAttacks[c] & king_attacks(pos.king_square(c));
     notByKing[c] = pawnAttacks[c];
   }
-  int zoneAttackers[COLOR_NB] = {};
+  int zoneAttackers[COLOR_NB] = {}, units[COLOR_NB] = {};
 
   for (Color us : {WHITE, BLACK}) {
     const Color them = ~us;
@@ -124,7 +124,7 @@ int evaluate_terms(const Position& pos, Sink& sink) {
       if (att & kingZone) attackUnits += KING_ATTACK_UNITS[pt], ++attackers;
     }
     zoneAttackers[us] = attackers;
-    if (attackers >= 2) sink.add(us, P.king_attack[std::min(attackUnits, 31)]);
+    units[us] = attackUnits;
 
     // The king's guard: our pieces and pawns next to it.
     for (Bitboard b = king_attacks(pos.king_square(us)) & ours; b;)
@@ -150,9 +150,10 @@ int evaluate_terms(const Position& pos, Sink& sink) {
     for (Bitboard b = pos.pieces(us) & ~pos.pieces(KING) & attacked[~us] & ~attacked[us]; b;)
       sink.add(us, P.hanging[type_of(pos.piece_on(pop_lsb(b)))]);
 
-  // Ouk Chatrang: the attack on the king, by the checks it has ready and the
-  // squares left to the king. A check is safe on a square no piece or pawn of
-  // theirs guards, and where the king could take, another of ours guards.
+  // Ouk Chatrang: each check an attacker has ready adds to its attack on the
+  // king, and a side with one counts as an attacker. A check is safe on a square
+  // no piece or pawn of theirs guards, and where the king could take, another of
+  // ours guards.
   if (ouk)
     for (Color us : {WHITE, BLACK}) {
       const Color them = ~us;
@@ -161,12 +162,16 @@ int evaluate_terms(const Position& pos, Sink& sink) {
       const Bitboard from[] = {knight_attacks(theirKing), rook_attacks(theirKing, occupied),
                                khon_attacks(them, theirKing), met_attacks(theirKing)};
       const PieceType types[] = {KNIGHT, ROOK, KHON, MET};
-      for (int i = 0; i < 4; ++i)
-        for (int n = popcount(from[i] & attackedBy[us][types[i]] & safe); n > 0; --n)
-          sink.add(us, P.safe_check[types[i]]);
-      if (zoneAttackers[us])
-        sink.add(us, P.king_flight[popcount(king_attacks(theirKing) & ~pos.pieces(them) & ~attacked[us])]);
+      int checks = 0;
+      for (int i = 0; i < 4; ++i) {
+        const int n = popcount(from[i] & attackedBy[us][types[i]] & safe);
+        units[us] += n * KING_ATTACK_UNITS[types[i]];
+        checks += n;
+      }
+      if (checks) ++zoneAttackers[us];
     }
+  for (Color us : {WHITE, BLACK})
+    if (zoneAttackers[us] >= 2) sink.add(us, P.king_attack[std::min(units[us], 31)]);
   return phase;
 }
 
@@ -225,7 +230,6 @@ const std::vector<ParamField>& param_fields() {
       MAKRUK_FIELD(pawn_phalanx, 1),       MAKRUK_FIELD(pawn_passed, 1),
       MAKRUK_FIELD(defended_by_pawn, 1),   MAKRUK_FIELD(threat_by_pawn, 1),
       MAKRUK_FIELD(hanging, 1),            MAKRUK_FIELD(tempo, 1),
-      MAKRUK_FIELD(safe_check, 1),         MAKRUK_FIELD(king_flight, 1),
   };
 #undef MAKRUK_FIELD
   return fields;

@@ -34,7 +34,8 @@ struct Score {
   constexpr bool operator==(const Score&) const = default;
 };
 
-// Units a piece adds to the attack on the enemy king when it hits the king's zone.
+// Units a piece adds to the attack on the enemy king when it hits the king's zone
+// (and in Ouk Chatrang, for each safe check it has ready: evaluate.cpp).
 constexpr int KING_ATTACK_UNITS[PIECE_TYPE_NB] = {0, 0, 1, 2, 2, 3, 0, 1};
 
 // Game phase: PHASE_MAX with all pieces, 0 with none but pawns and kings.
@@ -69,9 +70,6 @@ struct EvalParams {
   Score threat_by_pawn[PIECE_TYPE_NB];     // our piece attacked by an enemy pawn
   Score hanging[PIECE_TYPE_NB];            // our piece attacked and not defended
   Score tempo;                             // for the side to move (after the count's scaling)
-  // Ouk Chatrang only (its games are lost to attacks on the king more than Makruk's):
-  Score safe_check[PIECE_TYPE_NB];         // a square our piece could check their king from, safely (evaluate.cpp)
-  Score king_flight[9];                    // their king's free squares (not theirs, not attacked by us), with an attacker near
 };
 
 constexpr int EVAL_PARAM_COUNT = int(sizeof(EvalParams) / sizeof(Score));
