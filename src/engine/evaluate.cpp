@@ -80,7 +80,6 @@ int evaluate_terms(const Position& pos, Sink& sink) {
     const Bitboard safe = ~ours & ~pawnAttacks[them];
     const Square theirKing = pos.king_square(them);
     const Bitboard kingZone = king_attacks(theirKing) | square_bb(theirKing);
-    int attackUnits = 0, attackers = 0;
 
     for (Bitboard b = ours; b;) {
       Square sq = pop_lsb(b);
@@ -121,10 +120,8 @@ int evaluate_terms(const Position& pos, Sink& sink) {
         attackedBy[us][pt == PROMOTED ? MET : pt] |= att;
       }
       attacked[us] |= att;
-      if (att & kingZone) attackUnits += KING_ATTACK_UNITS[pt], ++attackers;
+      if (att & kingZone) units[us] += KING_ATTACK_UNITS[pt], ++zoneAttackers[us];
     }
-    zoneAttackers[us] = attackers;
-    units[us] = attackUnits;
 
     // The king's guard: our pieces and pawns next to it.
     for (Bitboard b = king_attacks(pos.king_square(us)) & ours; b;)
