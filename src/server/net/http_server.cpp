@@ -390,8 +390,15 @@ std::string net_metrics(Context& ctx) {
   m.gauge("websockets", "Open WebSocket sessions.", double(ctx.sessions.size()));
   m.gauge("pictures_drawing", "Game pictures being drawn or waiting to be.", ctx.drawing.load());
   m.counter("records_made_total", "Game records made (each version of a game once).", double(ctx.records.made()));
-  if (ctx.push) m.gauge("push_pending", "Push deliveries not yet finished (waiting, in flight, or to retry).",
-                        double(ctx.push->pending()));
+  if (ctx.push) {
+    m.gauge("push_pending", "Push deliveries not yet finished (waiting, in flight, or to retry).",
+            double(ctx.push->pending()));
+    const auto f = ctx.push->figures();
+    m.counter("push_delivered_total", "Push deliveries the push service accepted.", double(f.delivered));
+    m.counter("push_gone_total", "Push deliveries to a subscription the push service said is gone.", double(f.gone));
+    m.counter("push_failed_total", "Push deliveries that failed (every attempt) or were turned away.", double(f.failed));
+    m.counter("push_retries_total", "Push attempts made again after one failed.", double(f.retries));
+  }
   return m.text();
 }
 

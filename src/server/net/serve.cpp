@@ -305,9 +305,36 @@ int run_server(const ServerOptions& o) {
     webpush::SenderOptions so;
     so.subject = o.push_subject;
     so.allow_private = o.push_allow_http;  // tests: a push service on loopback
-    sender = std::make_unique<webpush::Sender>(std::move(vapid), so, [&notices_thread, &notices](const std::string& endpoint) {
-      asio::post(notices_thread.ioc, [&notices, endpoint] { notices.drop(endpoint); });
-    });
+    // A delivery that failed is told on the standard error with its push
+    // service and the last answer, at most five a minute (a broken service
+    // must not flood the log; /metrics counts them all). On the sender's
+    // thread only.
+    struct Failures {
+      std::chrono::steady_clock::time_point since;
+      int told = 0, untold = 0;
+    };
+    auto failures = std::make_shared<Failures>();
+    auto failed = [failures](const std::string& endpoint, int status, int attempts) {
+      if ((status >= 200 && status < 300) || status == 404 || status == 410) return;
+      Failures& f = *failures;
+      const auto now = std::chrono::steady_clock::now();
+      if (now - f.since >= std::chrono::minutes(1)) {
+        if (f.untold) std::cerr << "makruk serve: " << f.untold << " more pushes failed in the minute before\n";
+        f = Failures{now, 0, 0};
+      }
+      if (f.told++ >= 5) return void(++f.untold);
+      std::cerr << "makruk serve: push to " << webpush::origin_of(endpoint) << " failed: "
+                << (attempts == 0 ? std::string("not tried (too many waiting, or the subscription unusable)")
+                                  : (status ? "answered " + std::to_string(status) : std::string("no answer")) +
+                                        " after " + std::to_string(attempts) + " attempts")
+                << "\n";
+    };
+    sender = std::make_unique<webpush::Sender>(
+        std::move(vapid), so,
+        [&notices_thread, &notices](const std::string& endpoint) {
+          asio::post(notices_thread.ioc, [&notices, endpoint] { notices.drop(endpoint); });
+        },
+        failed);
     notices.set_push(publicKey, [s = sender.get()](webpush::Delivery d) { s->send(std::move(d)); },
                      o.push_allow_http);
   } catch (const std::exception& e) {

@@ -828,7 +828,9 @@ struct Sender::Impl {
   }
   static curl_socket_t open_socket(void* transfer, curlsocktype, curl_sockaddr* address);
 
+  std::atomic<uint64_t> delivered{0}, gone{0}, failed{0}, retries{0};
   void finish(const std::string& endpoint, int status, int attempts) {
+    (status >= 200 && status < 300 ? delivered : status == 404 || status == 410 ? gone : failed)++;
     try {
       if (on_done) on_done(endpoint, status, attempts);
     } catch (...) {
@@ -1056,6 +1058,7 @@ void Sender::Impl::complete(std::unique_ptr<Transfer> t, CURLcode result) {
     double wait_ms = std::isfinite(ms) ? ms : 0;
     if (t->retry_after_s >= 0) wait_ms = std::max(wait_ms, double(t->retry_after_s) * 1000);
     wait_ms = std::clamp(wait_ms, 0.0, double(std::max<int64_t>(0, options.max_retry_wait_ms)));
+    ++retries;
     return settle(&job, Clock::now() + std::chrono::milliseconds(int64_t(wait_ms)));
   }
   finish(job.d.to.endpoint, static_cast<int>(status), job.attempts);
@@ -1119,6 +1122,10 @@ bool Sender::wait_idle(int64_t timeout_ms) {
 size_t Sender::pending() const {
   std::lock_guard lock(impl_->mu);
   return impl_->queue.size() + impl_->taken;
+}
+
+Sender::Figures Sender::figures() const {
+  return {impl_->delivered.load(), impl_->gone.load(), impl_->failed.load(), impl_->retries.load()};
 }
 
 const KeyPair& Sender::vapid() const { return impl_->vapid; }

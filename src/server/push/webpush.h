@@ -156,6 +156,13 @@ class Sender {
   bool wait_idle(int64_t timeout_ms);
   // Deliveries not yet finished: waiting, in flight or waiting for a retry.
   size_t pending() const;
+  // Deliveries finished so far: accepted by the push service (2xx); gone
+  // (404/410); failed (any other answer, none, or turned away); and the
+  // retries made along the way.
+  struct Figures {
+    uint64_t delivered = 0, gone = 0, failed = 0, retries = 0;
+  };
+  Figures figures() const;
   const KeyPair& vapid() const;
 
  private:

@@ -1656,10 +1656,17 @@ std::optional<Error> Hub::resolve_seats(const std::vector<std::pair<std::string,
 }
 
 void Hub::notice_seats(IndexedPairs pairs, const std::string& ip, std::function<void(TurnNotices::Found)> then) {
-  std::vector<std::string> codes;
+  // Tables not in memory are read first, and so are those in memory whose
+  // seat a token may have taken at another instance (as for a hello).
+  std::vector<std::string> codes, stale;
   if (guard_.credential_allowed(ip))
-    for (const auto& [index, pair] : pairs) codes.push_back(pair.first);
-  open_all_then(std::move(codes), [this, pairs = std::move(pairs), ip, then = std::move(then)] {
+    for (const auto& [index, pair] : pairs) {
+      codes.push_back(pair.first);
+      if (seat_may_be_elsewhere(pair.first, pair.second, ip) &&
+          std::find(stale.begin(), stale.end(), pair.first) == stale.end())
+        stale.push_back(pair.first);
+    }
+  auto found_then = [this, pairs = std::move(pairs), ip, then = std::move(then)] {
     TurnNotices::Found found;
     for (const auto& [index, pair] : pairs) {
       Seats seats;
@@ -1669,7 +1676,14 @@ void Hub::notice_seats(IndexedPairs pairs, const std::string& ip, std::function<
       for (std::string& code : unknown) found.unknown.emplace_back(index, std::move(code));
     }
     then(std::move(found));
-  });
+  };
+  if (stale.empty()) return open_all_then(std::move(codes), std::move(found_then));
+  auto left = std::make_shared<size_t>(stale.size());
+  auto after = std::make_shared<std::function<void()>>(std::move(found_then));
+  for (const std::string& code : stale)
+    reload(code, [this, left, after, codes](Table*) mutable {
+      if (--*left == 0) open_all_then(std::move(codes), std::move(*after));
+    });
 }
 
 TurnNotices::Tables Hub::notices_tables(size_t shards, OnShard on_shard) {

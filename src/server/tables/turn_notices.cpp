@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/json.hpp>
+#include <iostream>
 #include <set>
 
 #include "server/tables/hub_detail.h"
@@ -52,7 +53,14 @@ void TurnNotices::notify(const Table& p, int actor, const std::string& kind) {
     writer_->submit(
         code, [read, code](Store& store) { *read = store.load_subscriptions(code); },
         [this, read, code, pushes = std::move(pushes)](std::exception_ptr error) {
-          if (!error) deliver(code, pushes, *read);
+          if (!error) return deliver(code, pushes, *read);
+          try {
+            std::rethrow_exception(error);
+          } catch (const std::exception& e) {
+            std::cerr << "makruk serve: table " << code << ": no push sent, its subscriptions not read: " << e.what()
+                      << "\n";
+          } catch (...) {
+          }
         });
   });
 }

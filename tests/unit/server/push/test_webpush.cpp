@@ -955,6 +955,9 @@ TEST(Sender, GoneSubscriptionIsReportedNotRetried) {
     ASSERT_EQ(dones.size(), 1u);
     EXPECT_EQ(dones[0].status, status);
     EXPECT_EQ(dones[0].attempts, 1);
+    const Sender::Figures f = sender.figures();  // what /metrics shows
+    EXPECT_EQ(f.gone, 1u);
+    EXPECT_EQ(f.delivered + f.failed + f.retries, 0u);
   }
 }
 
@@ -979,6 +982,10 @@ TEST(Sender, RetriesAServerError) {
   EXPECT_EQ(dones[0].status, 201);
   EXPECT_EQ(dones[0].attempts, 2);
   EXPECT_TRUE(log.gones().empty());
+  const Sender::Figures f = sender.figures();
+  EXPECT_EQ(f.delivered, 1u);
+  EXPECT_EQ(f.retries, 1u);
+  EXPECT_EQ(f.failed + f.gone, 0u);
 }
 
 TEST(Sender, HonoursRetryAfter) {
@@ -1049,6 +1056,10 @@ TEST(Sender, StopsAfterMaxAttempts) {
   ASSERT_EQ(dones.size(), 1u);
   EXPECT_EQ(dones[0].status, 503);
   EXPECT_EQ(dones[0].attempts, 3);
+  const Sender::Figures f = sender.figures();
+  EXPECT_EQ(f.failed, 1u);
+  EXPECT_EQ(f.retries, 2u);
+  EXPECT_EQ(f.delivered + f.gone, 0u);
 }
 
 TEST(Sender, RetriesConnectionRefused) {
@@ -1481,6 +1492,7 @@ TEST(Sender, TurnsAwayDeliveriesPastMaxQueue) {
     EXPECT_EQ(dones[i].status, 0);
     EXPECT_EQ(dones[i].attempts, 0);
   }
+  EXPECT_EQ(sender->figures().failed, 2u);  // turned away
   EXPECT_FALSE(sender->wait_idle(50));  // the first three are still pending
   EXPECT_EQ(pit.accepted() + pit2.accepted(), 2u);
   const auto stopping = std::chrono::steady_clock::now();
