@@ -111,6 +111,9 @@ export default function (H) {
   test('messages: in Khmer, a set-up without a White king is refused in Khmer', async () => {
     const p = await newPage(PHONE, 'km-KH');
     await p.goto(`${H.BASE}/analysis`);
+    // The board drawn first (as the other set-up tests do): until then the panel may still
+    // move under the pointer, and a tap may land beside the button.
+    await p.waitForSelector(`${tid('analysis')}[data-fen]`);
     await p.click(tid('analysis-setup'));
     await p.waitForSelector(tid('setup'));
     await p.click(tid('setup-clear'));
