@@ -198,6 +198,23 @@ class Cluster : public ::testing::Test {
     }
   }
   uint16_t port(int i) const { return servers_[size_t(i)]->port(); }
+  // Redis stopped (SIGSTOP) until the guard goes: the bus hangs, as when its
+  // server stalls.
+  struct Stalled {
+    pid_t pid = 0;
+    bool stopped = false;
+    void resume() {
+      if (stopped) kill(pid, SIGCONT);
+      stopped = false;
+    }
+    ~Stalled() { resume(); }
+  };
+  std::unique_ptr<Stalled> stall_redis() {
+    auto s = std::make_unique<Stalled>();
+    std::ifstream(dir_ / "redis" / "redis.pid") >> s->pid;
+    s->stopped = s->pid > 0 && kill(s->pid, SIGSTOP) == 0;
+    return s;
+  }
   uint16_t front() const { return nginx_->port(); }
 
   // A table made through nginx, with both seats taken.
@@ -403,15 +420,8 @@ TEST_F(Cluster, ASeatTakenElsewhereIsFoundForMyGamesAndPushBeforeTheBusTells) {
   Reply c = request(port(2), http::verb::post, "/api/parties", R"({"name":"Somchai","mode":"turn"})");
   ASSERT_EQ(c.status, 201) << c.text;
   const std::string code = str(c.body, "code");
-  std::ifstream pid_file(dir_ / "redis" / "redis.pid");
-  pid_t redis = 0;
-  pid_file >> redis;
-  ASSERT_GT(redis, 0);
-  ASSERT_EQ(kill(redis, SIGSTOP), 0);
-  struct Resume {
-    pid_t pid;
-    ~Resume() { kill(pid, SIGCONT); }
-  } resume{redis};
+  const auto stalled = stall_redis();
+  ASSERT_TRUE(stalled->stopped);
   Reply j = request(port(1), http::verb::post, "/api/parties/" + code + "/join", R"({"name":"Dara"})");
   ASSERT_EQ(j.status, 200) << j.text;
   const std::string guest = str(j.body, "token");
@@ -657,15 +667,8 @@ TEST_F(Cluster, WhileRedisIsStalledMovesGoOnAndTheOthersCatchUpAfter) {
   hello(spectator, code, "");
   host.send({{"t", "start"}});
   guest.wait_for("state", at_version(0));
-  std::ifstream pid_file(dir_ / "redis" / "redis.pid");
-  pid_t redis = 0;
-  pid_file >> redis;
-  ASSERT_GT(redis, 0);
-  ASSERT_EQ(kill(redis, SIGSTOP), 0);
-  struct Resume {
-    pid_t pid;
-    ~Resume() { kill(pid, SIGCONT); }
-  } resume{redis};
+  const auto stalled = stall_redis();
+  ASSERT_TRUE(stalled->stopped);
   const char* shuffle[] = {"b1d2", "b8d7", "d2b1", "d7b8"};
   int v = 0;
   bool made = false;
@@ -712,7 +715,7 @@ TEST_F(Cluster, WhileRedisIsStalledMovesGoOnAndTheOthersCatchUpAfter) {
     EXPECT_EQ(ready.status, 503);
     EXPECT_EQ(str(ready.body, "status"), "bus unavailable");
   }
-  kill(redis, SIGCONT);
+  stalled->resume();
   // What was said while Redis was stalled goes out now: the spectator at the
   // other instance sees the last move.
   EXPECT_FALSE(spectator.wait_for("state", at_version(v), 15s).is_null());
