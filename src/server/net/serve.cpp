@@ -315,7 +315,7 @@ int run_server(const ServerOptions& o) {
     };
     auto failures = std::make_shared<Failures>();
     auto failed = [failures](const std::string& endpoint, int status, int attempts) {
-      if ((status >= 200 && status < 300) || status == 404 || status == 410) return;
+      if (webpush::finished_as(status) != webpush::Finished::Failed) return;
       Failures& f = *failures;
       const auto now = std::chrono::steady_clock::now();
       if (now - f.since >= std::chrono::minutes(1)) {

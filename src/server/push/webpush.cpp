@@ -830,7 +830,8 @@ struct Sender::Impl {
 
   std::atomic<uint64_t> delivered{0}, gone{0}, failed{0}, retries{0};
   void finish(const std::string& endpoint, int status, int attempts) {
-    (status >= 200 && status < 300 ? delivered : status == 404 || status == 410 ? gone : failed)++;
+    const Finished as = finished_as(status);
+    (as == Finished::Delivered ? delivered : as == Finished::Gone ? gone : failed)++;
     try {
       if (on_done) on_done(endpoint, status, attempts);
     } catch (...) {
@@ -1048,7 +1049,7 @@ void Sender::Impl::complete(std::unique_ptr<Transfer> t, CURLcode result) {
   long status = 0;
   if (result == CURLE_OK) curl_easy_getinfo(t->easy.get(), CURLINFO_RESPONSE_CODE, &status);
   if (!t->refused && !t->origin.empty()) heard(t->origin, status != 0 && status != 429 && status < 500);
-  if (status == 404 || status == 410) {
+  if (finished_as(int(status)) == Finished::Gone) {
     try {
       if (on_gone) on_gone(job.d.to.endpoint);
     } catch (...) {

@@ -130,6 +130,15 @@ struct SenderOptions {
   std::vector<std::string> resolve;
 };
 
+// What a delivery came to, by the last HTTP status of its push service (0:
+// no answer, or not tried): accepted (2xx), the subscription gone (404 or
+// 410), or failed (anything else).
+enum class Finished { Delivered, Gone, Failed };
+inline Finished finished_as(int status) {
+  if (status >= 200 && status < 300) return Finished::Delivered;
+  return status == 404 || status == 410 ? Finished::Gone : Finished::Failed;
+}
+
 // Delivers on its own thread, up to max_parallel requests at once, so that a
 // push service that accepts a connection and never answers holds up only its
 // own deliveries (see SenderOptions for how slots are shared among services). Answers 201/200/202 are success; 404 and 410 mean the
